@@ -1,0 +1,39 @@
+# LifePlanner: `make demo` sets up and runs everything; `make test` runs the whole suite.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-$(shell sha1sum requirements.lock | cut -c1-12)
+
+.PHONY: setup demo test services venv migrate city serve worker bench docs-tools
+
+$(STAMP): requirements.lock
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -r requirements.lock
+	rm -f $(VENV)/.installed-*; touch $(STAMP)
+
+venv: $(STAMP)
+
+services:
+	bash scripts/services.sh
+
+migrate: venv services
+	$(PY) manage.py migrate --noinput
+
+city: migrate
+	$(PY) manage.py build_city --if-stale
+
+setup: city
+	$(PY) manage.py collectstatic --noinput -v 0
+
+demo: setup
+	bash scripts/demo.sh
+
+test: venv services
+	$(PY) -m pytest
+
+bench: setup
+	$(PY) manage.py bench_tools
+
+docs-tools: venv
+	$(PY) manage.py tool_docs --output docs/tools.md

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class EnvironmentConfig(AppConfig):
+    name = "environment"
+    verbose_name = "Environment (city, corpus, tools)"

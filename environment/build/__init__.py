@@ -1,0 +1,1 @@
+"""City build pipeline: OSM extract -> places and roads, synthetic social corpus, PostGIS rows."""

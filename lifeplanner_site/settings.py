@@ -1,0 +1,104 @@
+"""Settings for LifePlanner, read from environment variables with local defaults."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import dj_database_url
+
+from .env import env_bool, env_int, env_list, env_str
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+# litellm must not fetch its model cost map from the network at import time.
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+SECRET_KEY = env_str("SECRET_KEY", "dev-only-insecure-key-change-me")
+DEBUG = env_bool("DEBUG", True)
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django.contrib.gis",
+    "django.contrib.postgres",
+    "rest_framework",
+    "leaflet",
+    "environment",
+    "judging",
+    "benchmark",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "lifeplanner_site.urls"
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+WSGI_APPLICATION = "lifeplanner_site.wsgi.application"
+ASGI_APPLICATION = "lifeplanner_site.asgi.application"
+
+DATABASE_URL = env_str("DATABASE_URL", "postgis://lifeplanner:lifeplanner@127.0.0.1:5432/lifeplanner")
+DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 60))}
+if DATABASES["default"]["ENGINE"] != "django.contrib.gis.db.backends.postgis":
+    raise ValueError(f"DATABASE_URL must use the postgis:// scheme (PostGIS is the only database); got {DATABASE_URL!r}")
+DATABASES["default"]["TEST"] = {"NAME": env_str("TEST_DATABASE_NAME", "test_lifeplanner")}
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+]
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+
+REDIS_URL = env_str("REDIS_URL", "redis://127.0.0.1:6379/0")
+CELERY_BROKER_URL = REDIS_URL
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_ACKS_LATE = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+
+# The city the tools answer from, by City.name.
+LIFEPLANNER_CITY = env_str("LIFEPLANNER_CITY", "helsinki")
+# Where generated artefacts (bench output, caches) go.
+LIFEPLANNER_VAR_DIR = Path(env_str("LIFEPLANNER_VAR_DIR", str(BASE_DIR / "var")))
+
+SILENCED_SYSTEM_CHECKS = ["gis.W001"]  # Debian's GDAL 3.6 is older than Django 5.2 prefers; it works.
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    "loggers": {"LiteLLM": {"level": "WARNING"}, "httpx": {"level": "WARNING"}},
+}

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Serve the site on http://127.0.0.1:8000 with a Celery worker; Ctrl-C stops both.
+set -euo pipefail
+PY=.venv/bin/python
+$PY -m celery -A lifeplanner_site worker --loglevel=INFO --concurrency=2 &
+WORKER=$!
+trap 'kill $WORKER 2>/dev/null || true' EXIT INT TERM
+echo "LifePlanner: http://127.0.0.1:8000  (MCP: python manage.py mcp_server --transport http --port 8765)"
+$PY manage.py runserver 127.0.0.1:8000
