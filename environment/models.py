@@ -50,7 +50,9 @@ class Place(models.Model):
     alias = models.CharField(max_length=500, blank=True)
     long_mem = models.TextField(blank=True, help_text="Hidden: long-term social impressions.")
     short_mem = models.TextField(blank=True, help_text="Hidden: short-term social states.")
-    search_text = models.TextField(blank=True, help_text="Lower-cased name, alias and tag for filters.")
+    name_text = models.TextField(blank=True, help_text="Folded name, alias and place_type (query_name filter).")
+    tag_text = models.TextField(blank=True, help_text="Folded name, alias and tag (geo_tag filter).")
+    mem_text = models.TextField(blank=True, help_text="Folded long_mem and short_mem (social_mem filter).")
     osm_tags = models.JSONField(default=dict)
     location = models.PointField(srid=4326, geography=True)
 
@@ -58,7 +60,9 @@ class Place(models.Model):
         constraints = [models.UniqueConstraint(fields=["city", "place_id"], name="place_unique_per_city")]
         indexes = [
             models.Index(fields=["city", "top_type"]),
-            GinIndex(name="place_search_text_trgm", fields=["search_text"], opclasses=["gin_trgm_ops"]),
+            GinIndex(name="place_name_text_trgm", fields=["name_text"], opclasses=["gin_trgm_ops"]),
+            GinIndex(name="place_tag_text_trgm", fields=["tag_text"], opclasses=["gin_trgm_ops"]),
+            models.Index(fields=["city", "rating"]),
         ]
 
     def __str__(self) -> str:

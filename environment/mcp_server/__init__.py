@@ -1,0 +1,78 @@
+"""The MCP server, generated from the tool registry (official MCP SDK 2.x).
+
+Every call goes through the tool gateway, so MCP clients get exactly the same validation,
+errors and results as the CLI and the evaluation runner. Results are returned both as
+structured content and as JSON text.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import uuid
+from typing import Any
+
+from mcp.server.mcpserver import MCPServer
+from mcp.types import CallToolResult, TextContent
+from mcp.types import Tool as MCPTool
+
+from environment.tools.gateway import ToolCall, call_tool
+from environment.tools.registry import tools_for
+
+INSTRUCTIONS = (
+    "LifePlanner city environment. Search places (place_search, nearby_search), read their details "
+    "(place_detail), route between them (routing), read social-media notes (search_notes, note_detail), "
+    "and finish with submit_answer(result={...})."
+)
+
+
+class LifePlannerServer(MCPServer):
+    """An MCPServer whose tools are the registry's tools of one toolset, served through the gateway."""
+
+    def __init__(self, *, toolset: str = "agent", city: str | None = None, record: bool = True):
+        super().__init__(name=f"lifeplanner-{toolset}", instructions=INSTRUCTIONS, version="1.0")
+        self.toolset = toolset
+        self.city = city
+        self.record = record
+        self.session_label = f"mcp-{toolset}-{uuid.uuid4().hex[:12]}"
+        self._tools = {t.name: t for t in tools_for(toolset)}
+
+    async def list_tools(self) -> list[MCPTool]:
+        return [
+            MCPTool(name=t.name, description=t.description, input_schema=t.input_schema())
+            for t in self._tools.values()
+        ]
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context=None) -> CallToolResult:
+        call = await asyncio.to_thread(self._call_sync, name, arguments)
+        observation = call.observation()
+        return CallToolResult(
+            content=[TextContent(type="text", text=json.dumps(observation, ensure_ascii=False))],
+            structured_content=observation,
+            is_error=not call.ok,
+        )
+
+    def _call_sync(self, name: str, arguments: dict[str, Any]) -> ToolCall:
+        from django.db import close_old_connections
+
+        from environment.tools.context import CityNotBuilt, city_context
+
+        close_old_connections()
+        try:
+            context = city_context(self.city)
+        except CityNotBuilt:
+            context = None  # the gateway turns this into a readable tool error
+        return call_tool(self.toolset, name, arguments, context=context,
+                         recorder=self._record if self.record else None)
+
+    def _record(self, call: ToolCall) -> None:
+        from environment.models import ToolCallLog
+
+        ToolCallLog.objects.create(
+            city_version=call.city_version, session=self.session_label, toolset=call.toolset, tool=call.tool,
+            arguments=call.arguments, result=call.result, error=call.error, error_kind=call.error_kind,
+            latency_ms=call.latency_ms, tool_version=call.tool_version,
+        )
+
+
+def build_server(*, toolset: str = "agent", city: str | None = None, record: bool = True) -> LifePlannerServer:
+    return LifePlannerServer(toolset=toolset, city=city, record=record)

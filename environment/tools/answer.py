@@ -1,0 +1,26 @@
+"""submit_answer: the agent's final structured answer (both toolsets)."""
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+from .context import ToolContext
+from .errors import invalid
+from .registry import tool
+
+
+@tool("submit_answer", toolsets=("agent", "engine"))
+def submit_answer(
+    ctx: ToolContext,
+    result: Annotated[Any, "Your final answer as a JSON object or array following the required format"],
+) -> dict:
+    """Submit the final structured JSON answer. The evaluated agent must call this last instead of printing plain JSON."""  # noqa: E501
+    if isinstance(result, str):
+        try:
+            result = json.loads(result)
+        except json.JSONDecodeError:
+            raise invalid("result", "result is a string that is not JSON", "a JSON object or array") from None
+    if not isinstance(result, dict | list):
+        raise invalid("result", f"result must be a JSON object or array, got {type(result).__name__}",
+                      "a JSON object or array")
+    return {"status": "submitted", "result": result}

@@ -1,0 +1,36 @@
+"""Structured tool errors: what was wrong, with which parameter, and what is allowed."""
+from __future__ import annotations
+
+INVALID_PARAMETER = "invalid_parameter"
+NOT_FOUND = "not_found"
+EMPTY_RESULT = "empty_result"
+TRUNCATED = "truncated"
+OTHER = "other"
+ERROR_KINDS = (INVALID_PARAMETER, NOT_FOUND, EMPTY_RESULT, TRUNCATED, OTHER)
+
+
+class ToolError(Exception):
+    """Raised by a tool; the gateway turns it into an error result the agent can read."""
+
+    def __init__(self, kind: str, message: str, *, parameter: str | None = None, allowed: str | None = None):
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+        self.parameter = parameter
+        self.allowed = allowed
+
+    def to_dict(self) -> dict:
+        out = {"kind": self.kind, "message": self.message}
+        if self.parameter:
+            out["parameter"] = self.parameter
+        if self.allowed:
+            out["allowed"] = self.allowed
+        return out
+
+
+def invalid(parameter: str, message: str, allowed: str | None = None) -> ToolError:
+    return ToolError(INVALID_PARAMETER, message, parameter=parameter, allowed=allowed)
+
+
+def not_found(parameter: str, message: str) -> ToolError:
+    return ToolError(NOT_FOUND, message, parameter=parameter)

@@ -1,0 +1,158 @@
+"""The one tool gateway: every caller (MCP server, CLI, evaluation runner) calls tools here.
+
+It validates arguments against the tool's schema, runs the tool, turns every failure into
+a structured error the agent can read (never a stack trace), labels the outcome with an
+error kind (invalid_parameter / not_found / empty_result / truncated / other), measures
+latency and hands the record to an optional recorder.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from pydantic import ValidationError
+
+from .context import CityNotBuilt, ToolContext, city_context
+from .errors import EMPTY_RESULT, INVALID_PARAMETER, NOT_FOUND, OTHER, TRUNCATED, ToolError
+from .registry import TOOLSETS, get_tool, tools_for
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """One call through the gateway: what was asked and what came back."""
+
+    toolset: str
+    tool: str
+    arguments: Any
+    ok: bool
+    result: Any
+    error: dict | None
+    error_kind: str  # "" when the call succeeded with a non-empty, complete result
+    latency_ms: float
+    tool_version: str
+    city_version: str
+
+    def observation(self) -> dict:
+        """What the agent sees: the result, or {"error": {...}}."""
+        return self.result if self.ok else {"error": self.error}
+
+    def observation_text(self) -> str:
+        return json.dumps(self.observation(), ensure_ascii=False, sort_keys=False)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+Recorder = Callable[[ToolCall], None]
+
+
+def call_tool(
+    toolset: str,
+    name: str,
+    arguments: Any,
+    *,
+    context: ToolContext | None = None,
+    recorder: Recorder | None = None,
+) -> ToolCall:
+    """Call tool ``name`` of ``toolset`` with ``arguments`` (a dict, or a JSON object string)."""
+    started = time.perf_counter()
+    version, city_version = "", context.city_version if context else ""
+    try:
+        tool = _resolve(toolset, name)
+        version = tool.version
+        params = _validate(tool, arguments)
+        if context is None:
+            context = city_context()
+            city_version = context.city_version
+        result = tool.func(context, **params)
+        error, kind = None, _result_kind(result)
+    except ToolError as exc:
+        result, error, kind = None, exc.to_dict(), exc.kind
+    except CityNotBuilt as exc:
+        result, error, kind = None, {"kind": OTHER, "message": str(exc)}, OTHER
+    except Exception:  # a bug must not crash the caller or leak a trace to the agent
+        log.exception("tool %s/%s failed on %r", toolset, name, arguments)
+        result, error, kind = None, {"kind": OTHER, "message": f"internal error in tool {name!r}"}, OTHER
+    call = ToolCall(
+        toolset=toolset, tool=name, arguments=arguments, ok=error is None, result=result, error=error,
+        error_kind=kind, latency_ms=round((time.perf_counter() - started) * 1000, 3), tool_version=version,
+        city_version=city_version,
+    )
+    if recorder is not None:
+        recorder(call)
+    return call
+
+
+def _resolve(toolset: str, name: str):
+    if toolset not in TOOLSETS:
+        raise ToolError(INVALID_PARAMETER, f"unknown toolset {toolset!r}", parameter="toolset",
+                        allowed=", ".join(TOOLSETS))
+    tool = get_tool(toolset, name)
+    if tool is None:
+        names = ", ".join(t.name for t in tools_for(toolset))
+        raise ToolError(NOT_FOUND, f"unknown tool {name!r} in the {toolset} toolset", parameter="tool",
+                        allowed=names)
+    return tool
+
+
+def _validate(tool, arguments: Any) -> dict:
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments) if arguments.strip() else {}
+        except json.JSONDecodeError as exc:
+            raise ToolError(INVALID_PARAMETER, f"arguments are not valid JSON: {exc.msg} at position {exc.pos}",
+                            allowed="a JSON object of parameters") from None
+    if arguments is None:
+        arguments = {}
+    if not isinstance(arguments, dict):
+        raise ToolError(INVALID_PARAMETER, f"arguments must be a JSON object, got {type(arguments).__name__}",
+                        allowed=_allowed_params(tool))
+    try:
+        model = tool.params_model.model_validate(arguments)
+    except ValidationError as exc:
+        raise _validation_error(tool, exc) from None
+    return {name: getattr(model, name) for name in type(model).model_fields}
+
+
+def _allowed_params(tool) -> str:
+    parts = []
+    for pname, info in tool.parameters.items():
+        parts.append(f"{pname}{'' if info['required'] else '?'}: {info['description']}")
+    return "; ".join(parts)
+
+
+def _validation_error(tool, exc: ValidationError) -> ToolError:
+    first = exc.errors(include_url=False)[0]
+    loc = [str(p) for p in first.get("loc", ())]
+    parameter = loc[0] if loc else None
+    params = tool.parameters
+    if first["type"] == "extra_forbidden":
+        message = f"unknown parameter {parameter!r} for {tool.name}"
+        allowed = "parameters: " + ", ".join(params)
+    elif first["type"] == "missing":
+        message = f"missing required parameter {parameter!r}"
+        allowed = params.get(parameter, {}).get("description")
+    else:
+        where = ".".join(loc)
+        message = f"invalid value for {where!r}: {first['msg']} (got {first.get('input')!r})"
+        allowed = params.get(parameter, {}).get("description")
+    return ToolError(INVALID_PARAMETER, message, parameter=parameter, allowed=allowed)
+
+
+def _result_kind(result: Any) -> str:
+    """Label a successful result: truncated lists and empty results are worth knowing about."""
+    if isinstance(result, dict):
+        if result.get("truncated"):
+            return TRUNCATED
+        if result.get("total_matched") == 0:
+            return EMPTY_RESULT
+    return ""
+
+
+__all__ = ["ToolCall", "call_tool", "Recorder", "EMPTY_RESULT", "NOT_FOUND", "TRUNCATED"]

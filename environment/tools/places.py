@@ -1,0 +1,320 @@
+"""Map-domain tools: place_search, place_detail, nearby_search, sample_place (tables 7 to 9).
+
+Matching rules (documented in docs/tools.md):
+- query_name: every word of the query must occur in the place's name, alias or place_type
+  (case- and accent-insensitive substring match); an empty query_name matches every place.
+- place_types: a place matches when ANY entry occurs in its "Top|Sub" place_type.
+- geo_tag: a place matches when ANY keyword occurs in its name, alias or tag.
+- social_mem (engine only): a place matches when ANY keyword occurs in long_mem or short_mem.
+Order: place_search by name relevance (exact name, name prefix, name contains, other), then
+rating (highest first, unrated last), name, place_id; nearby_search by distance, then place_id.
+"""
+from __future__ import annotations
+
+import json
+from typing import Annotated, Literal
+
+from django.db import connection
+from pydantic import BaseModel, ConfigDict
+
+from environment.text import fold
+
+from .context import ToolContext
+from .errors import invalid, not_found
+from .registry import tool
+
+LIST_CAP = 20  # long result lists are cut here and say how many matched
+MAX_RADIUS_M = 5000.0
+MAX_ROUTE_BUFFER_M = 1000.0
+
+LIGHT_FIELDS = ("place_id", "name", "place_type", "rating", "cost")
+DETAIL_FIELDS = ("place_id", "name", "place_type", "address", "opentime_week", "rating", "cost", "tag", "alias")
+ENGINE_FIELDS = DETAIL_FIELDS + ("long_mem", "short_mem")
+
+QueryName = Annotated[str, "REQUIRED: Place name in local language"]
+PlaceTypes = Annotated[list[str] | str | None, "POI types list"]
+EnginePlaceTypes = Annotated[list[str] | str | None, "POI types list, separated by commas (,)"]
+MinRating = Annotated[float | None, "Min rating (1-5)"]
+MaxRating = Annotated[float | None, "Max rating (1-5)"]
+MinCost = Annotated[float | None, "Min cost per capita (EUR)"]
+MaxCost = Annotated[float | None, "Max cost per capita (EUR)"]
+GeoTag = Annotated[
+    list[str] | str | None, "Filter by tag/name keywords list in local language, matches if ANY keyword hits"
+]
+EngineGeoTag = Annotated[list[str] | str | None, "Filter by tag/name keywords list"]
+SocialMem = Annotated[list[str] | str | None, "Filter by social insights in local language"]
+NearbySocialMem = Annotated[
+    list[str] | str | None, "Filter by long_mem/short_mem keywords (social media insights) in local language"
+]
+
+
+class RouteCenter(BaseModel):
+    """A route to search along: nearby_search's center may be this instead of a place_id."""
+
+    model_config = ConfigDict(extra="forbid")
+    start: str
+    end: str
+    vehicle: Literal["walking", "cycling", "driving"] = "driving"
+
+
+Center = Annotated[
+    str | RouteCenter,
+    "Center: POI place_id (str) OR Route object {'start': 'ID', 'end': 'ID', 'vehicle': 'driving'}",
+]
+Radius = Annotated[float, "Search radius/buffer in meters (default 100)"]
+
+
+# ---------------------------------------------------------------- filters
+
+def _keywords(value: list[str] | str | None, parameter: str) -> list[str]:
+    """A keyword list from a list or a comma-separated string; empty entries are dropped."""
+    if value is None:
+        return []
+    items = value.split(",") if isinstance(value, str) else value
+    words = [fold(item.strip()) for item in items if item and item.strip()]
+    if not words and (value if isinstance(value, str) else items):
+        raise invalid(parameter, f"{parameter} holds no keyword", "a non-empty list of keywords")
+    return words
+
+
+def _check_range(low: float | None, high: float | None, name: str, lo: float, hi: float | None) -> None:
+    for label, value in ((f"min_{name}", low), (f"max_{name}", high)):
+        if value is not None and (value < lo or (hi is not None and value > hi)):
+            bound = f"between {lo:g} and {hi:g}" if hi is not None else f"at least {lo:g}"
+            raise invalid(label, f"{label} must be {bound}, got {value:g}", bound)
+    if low is not None and high is not None and low > high:
+        raise invalid(f"min_{name}", f"min_{name} ({low:g}) is greater than max_{name} ({high:g})",
+                      f"min_{name} <= max_{name}")
+
+
+def _where(
+    ctx: ToolContext,
+    *,
+    place_types,
+    min_rating,
+    max_rating,
+    min_cost,
+    max_cost,
+    geo_tag,
+    social_mem=None,
+    query_name: str | None = None,
+) -> tuple[list[str], list]:
+    _check_range(min_rating, max_rating, "rating", 1, 5)
+    _check_range(min_cost, max_cost, "cost", 0, None)
+    clauses, params = ["p.city_id = %s"], [ctx.city_id]
+    for word in fold(query_name or "").split():
+        clauses.append("p.name_text LIKE %s")
+        params.append(f"%{_escape_like(word)}%")
+    for column, parameter, value in (
+        ("lower(p.place_type)", "place_types", place_types),
+        ("p.tag_text", "geo_tag", geo_tag),
+        ("p.mem_text", "social_mem", social_mem),
+    ):
+        words = _keywords(value, parameter)
+        if words:
+            clauses.append("(" + " OR ".join(f"{column} LIKE %s" for _ in words) + ")")
+            params += [f"%{_escape_like(w)}%" for w in words]
+    for sql, value in (("p.rating >= %s", min_rating), ("p.rating <= %s", max_rating),
+                       ("p.cost >= %s", min_cost), ("p.cost <= %s", max_cost)):
+        if value is not None:
+            clauses.append(sql)
+            params.append(value)
+    return clauses, params
+
+
+def _escape_like(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def _query(fields, clauses, params, order_sql, order_params=(), extra=None, limit=LIST_CAP):
+    """Run the search; returns (total matched, rows as dicts in ``fields`` order, + extra)."""
+    cols = ", ".join(f"p.{f}" for f in fields)
+    extra_sql, extra_params = extra or ("", [])
+    sql = (
+        f"SELECT count(*) OVER (), {cols}{extra_sql} FROM environment_place p "
+        f"WHERE {' AND '.join(clauses)} ORDER BY {order_sql} LIMIT %s"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*extra_params, *params, *order_params, limit])
+        rows = cursor.fetchall()
+    total = rows[0][0] if rows else 0
+    names = list(fields) + (["distance_m"] if extra else [])
+    out = []
+    for row in rows:
+        record = dict(zip(names, row[1:]))
+        if "distance_m" in record:
+            record["distance_m"] = round(record["distance_m"], 1)
+        out.append(record)
+    return total, out
+
+
+def _listing(total: int, results: list[dict], **head) -> dict:
+    out = dict(head)
+    out.update(total_matched=total, returned=len(results), truncated=total > len(results), results=results)
+    if total > len(results):
+        out["note"] = f"Showing {len(results)} of {total} matches; add filters to narrow the search."
+    elif total == 0:
+        out["note"] = "No place matched; relax or change the filters."
+    return out
+
+
+def _place_row(ctx: ToolContext, place_id: str, parameter: str, fields=("place_id", "name")) -> dict:
+    cols = ", ".join(f"p.{f}" for f in fields)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {cols} FROM environment_place p WHERE p.city_id = %s AND p.place_id = %s",
+                       [ctx.city_id, place_id])
+        row = cursor.fetchone()
+    if row is None:
+        raise not_found(parameter, f"no place with place_id {place_id!r}; use an id from place_search or nearby_search")
+    return dict(zip(fields, row))
+
+
+# ---------------------------------------------------------------- place_search
+
+_RELEVANCE = (
+    "CASE WHEN split_part(p.name_text, ' | ', 1) = %s THEN 0 WHEN p.name_text LIKE %s THEN 1 "
+    "WHEN position(%s in split_part(p.name_text, ' | ', 1)) > 0 THEN 2 ELSE 3 END, "
+    "p.rating DESC NULLS LAST, p.name, p.place_id"
+)
+
+
+def _place_search(ctx, fields, query_name, **filters) -> dict:
+    clauses, params = _where(ctx, query_name=query_name, **filters)
+    q = fold(query_name.strip())
+    total, results = _query(fields, clauses, params, _RELEVANCE, [q, f"{_escape_like(q)}%", q])
+    return _listing(total, results, query_name=query_name)
+
+
+@tool("place_search", toolsets=("agent",))
+def place_search(
+    ctx: ToolContext,
+    query_name: QueryName,
+    place_types: PlaceTypes = None,
+    min_rating: MinRating = None,
+    max_rating: MaxRating = None,
+    min_cost: MinCost = None,
+    max_cost: MaxCost = None,
+    geo_tag: GeoTag = None,
+) -> dict:
+    """Search places by name with lightweight POI output (place_id, name, type, rating, cost). Supports type, rating, cost, and geo-tag filtering."""  # noqa: E501
+    return _place_search(ctx, LIGHT_FIELDS, query_name, place_types=place_types, min_rating=min_rating,
+                         max_rating=max_rating, min_cost=min_cost, max_cost=max_cost, geo_tag=geo_tag)
+
+
+@tool("place_search", toolsets=("engine",))
+def place_search_engine(
+    ctx: ToolContext,
+    query_name: QueryName,
+    place_types: EnginePlaceTypes = None,
+    min_rating: MinRating = None,
+    max_rating: MaxRating = None,
+    min_cost: MinCost = None,
+    max_cost: MaxCost = None,
+    geo_tag: EngineGeoTag = None,
+    social_mem: SocialMem = None,
+) -> dict:
+    """Search places by name with enhanced filters and return full POI records. Data Engine version can filter by both static geo tags and social-memory keywords."""  # noqa: E501
+    return _place_search(ctx, ENGINE_FIELDS, query_name, place_types=place_types, min_rating=min_rating,
+                         max_rating=max_rating, min_cost=min_cost, max_cost=max_cost, geo_tag=geo_tag,
+                         social_mem=social_mem)
+
+
+# ---------------------------------------------------------------- place_detail
+
+@tool("place_detail", toolsets=("agent",))
+def place_detail(
+    ctx: ToolContext,
+    place_id: Annotated[str, "POI place_id (from place_search or nearby_search)"],
+) -> dict:
+    """Get full POI information for one place, including name, type, address, hours, rating, cost, tags, and alias."""  # noqa: E501
+    return _place_row(ctx, place_id.strip(), "place_id", DETAIL_FIELDS)
+
+
+# ---------------------------------------------------------------- nearby_search
+
+def _nearby(ctx, fields, center, radius_meters, **filters) -> dict:
+    clauses, params = _where(ctx, **filters)
+    if isinstance(center, str):
+        if not radius_meters > 0 or radius_meters > MAX_RADIUS_M:
+            raise invalid("radius_meters", f"radius_meters must be > 0 and <= {MAX_RADIUS_M:g}, got {radius_meters:g}",
+                          f"0 < radius_meters <= {MAX_RADIUS_M:g}")
+        anchor = _place_row(ctx, center.strip(), "center")
+        shape_sql = "(SELECT location FROM environment_place WHERE city_id = %s AND place_id = %s)"
+        shape_params = [ctx.city_id, anchor["place_id"]]
+        excluded = [anchor["place_id"]]
+        head = {"center": anchor, "radius_meters": radius_meters}
+    else:
+        if not radius_meters > 0 or radius_meters > MAX_ROUTE_BUFFER_M:
+            raise invalid("radius_meters",
+                          f"a route buffer must be > 0 and <= {MAX_ROUTE_BUFFER_M:g} m, got {radius_meters:g}",
+                          f"0 < radius_meters <= {MAX_ROUTE_BUFFER_M:g} for a route center")
+        from .routes import route_between
+
+        route = route_between(ctx, center.start, center.end, vehicle=center.vehicle, mode="time",
+                              start_param="center.start", end_param="center.end")
+        shape_sql = "ST_GeomFromGeoJSON(%s)::geography"
+        shape_params = [json.dumps(route.geometry)]
+        excluded = [center.start.strip(), center.end.strip()]
+        head = {
+            "center": {"start": center.start.strip(), "end": center.end.strip(), "vehicle": center.vehicle,
+                       "total_distance_m": route.total_distance_m, "total_time_s": route.total_time_s},
+            "radius_meters": radius_meters,
+        }
+    clauses += ["ST_DWithin(p.location, " + shape_sql + ", %s)", "NOT (p.place_id = ANY(%s))"]
+    params += [*shape_params, radius_meters, excluded]
+    extra = (", ST_Distance(p.location, " + shape_sql + ")", shape_params)
+    total, results = _query(fields, clauses, params, f"{len(fields) + 2}, p.place_id", (), extra)
+    return _listing(total, results, **head)
+
+
+@tool("nearby_search", toolsets=("agent",))
+def nearby_search(
+    ctx: ToolContext,
+    center: Center,
+    radius_meters: Radius = 100.0,
+    place_types: PlaceTypes = None,
+    min_rating: MinRating = None,
+    max_rating: MaxRating = None,
+    min_cost: MinCost = None,
+    max_cost: MaxCost = None,
+    geo_tag: GeoTag = None,
+) -> dict:
+    """Search nearby places around a POI or along a route buffer. Standard agent version returns a lightweight POI list with distance."""  # noqa: E501
+    return _nearby(ctx, LIGHT_FIELDS, center, radius_meters, place_types=place_types, min_rating=min_rating,
+                   max_rating=max_rating, min_cost=min_cost, max_cost=max_cost, geo_tag=geo_tag)
+
+
+@tool("nearby_search", toolsets=("engine",))
+def nearby_search_engine(
+    ctx: ToolContext,
+    center: Center,
+    radius_meters: Annotated[float, "Search radius/buffer in meters"] = 100.0,
+    place_types: EnginePlaceTypes = None,
+    min_rating: MinRating = None,
+    max_rating: MaxRating = None,
+    min_cost: MinCost = None,
+    max_cost: MaxCost = None,
+    geo_tag: EngineGeoTag = None,
+    social_mem: NearbySocialMem = None,
+) -> dict:
+    """Search nearby places around a POI or along a route buffer and return full POI records, including address, opentime_week, tag, alias, long_mem, and short_mem."""  # noqa: E501
+    return _nearby(ctx, ENGINE_FIELDS, center, radius_meters, place_types=place_types, min_rating=min_rating,
+                   max_rating=max_rating, min_cost=min_cost, max_cost=max_cost, geo_tag=geo_tag,
+                   social_mem=social_mem)
+
+
+# ---------------------------------------------------------------- sample_place
+
+@tool("sample_place", toolsets=("engine",))
+def sample_place(
+    ctx: ToolContext,
+    num_samples: Annotated[int, "Number of random POIs to sample (typically 1-50)"] = 10,
+    seed: Annotated[int, "Sampling seed; the same seed returns the same places (default 0)"] = 0,
+) -> dict:
+    """Randomly sample POIs from the map database for prompt initialization. Returns full POI information including memory fields."""  # noqa: E501
+    if not 1 <= num_samples <= 50:
+        raise invalid("num_samples", f"num_samples must be between 1 and 50, got {num_samples}", "1 <= num_samples <= 50")
+    clauses, params = ["p.city_id = %s"], [ctx.city_id]
+    total, results = _query(ENGINE_FIELDS, clauses, params, "md5(p.place_id || ':' || %s), p.place_id", [str(seed)],
+                            limit=num_samples)
+    return {"num_samples": len(results), "pois": results}

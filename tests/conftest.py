@@ -1,0 +1,45 @@
+"""Shared fixtures: a small grid city for fast tests and the real Helsinki build.
+
+Both are written into the test database once per session (and kept between runs by
+--reuse-db when the Helsinki version has not changed), outside test transactions, so
+servers running in other threads or processes can read them.
+"""
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def grid_city(django_db_setup, django_db_blocker):
+    from tests.factories import build_grid_city
+
+    with django_db_blocker.unblock():
+        return build_grid_city()
+
+
+@pytest.fixture(scope="session")
+def helsinki(django_db_setup, django_db_blocker):
+    """The bundled Helsinki city (seed 0), built into the test database if missing or stale."""
+    from environment.build.pipeline import city_build, city_version, default_pbf
+    from environment.models import City
+
+    with django_db_blocker.unblock():
+        version = city_version(pbf=default_pbf(), seed=0, scale=1, corpus_jsonl=None)
+        city = City.objects.filter(name="helsinki", version=version).first()
+        if city is None:
+            city = city_build(name="helsinki", seed=0, log=lambda _msg: None)
+        return city
+
+
+@pytest.fixture
+def grid_ctx(grid_city):
+    from environment.tools.context import city_context
+
+    return city_context(grid_city.name)
+
+
+@pytest.fixture
+def helsinki_ctx(helsinki):
+    from environment.tools.context import city_context
+
+    return city_context(helsinki.name)
