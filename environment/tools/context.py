@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -9,8 +10,9 @@ from django.conf import settings
 
 from environment.models import City
 
-_NETWORKS: dict[str, object] = {}
+_NETWORKS: OrderedDict[str, object] = OrderedDict()  # city version -> RoadNetwork, least recent first
 _NETWORK_LOCK = threading.Lock()
+MAX_CACHED_NETWORKS = 3
 
 
 class CityNotBuilt(LookupError):
@@ -30,8 +32,10 @@ class ToolContext:
             network = _NETWORKS.get(self.city_version)
             if network is None:
                 network = _build_network(self.city_id)
-                _NETWORKS.clear()  # one city version per process at a time keeps memory flat
                 _NETWORKS[self.city_version] = network
+                while len(_NETWORKS) > MAX_CACHED_NETWORKS:
+                    _NETWORKS.popitem(last=False)
+            _NETWORKS.move_to_end(self.city_version)
             return network
 
 

@@ -56,6 +56,8 @@ def _params_model(func: Callable, name: str) -> type[BaseModel]:
     hints = get_type_hints(func, include_extras=True)
     fields: dict[str, tuple] = {}
     for pname, param in list(inspect.signature(func).parameters.items())[1:]:  # skip ctx
+        if pname not in hints:
+            raise TypeError(f"tool {name!r}: parameter {pname!r} needs a type annotation")
         hint = hints[pname]
         description = ""
         if get_origin(hint) is Annotated:
@@ -72,15 +74,15 @@ def tool(name: str, *, toolsets: tuple[str, ...], version: str = "1.0") -> Calla
     """Register ``func`` as tool ``name`` in each of ``toolsets``; duplicates are rejected."""
 
     def register(func: Callable) -> Callable:
-        description = inspect.cleandoc(func.__doc__ or "").split("\n\n", 1)[0].replace("\n", " ")
-        model = _params_model(func, name)
         for toolset in toolsets:
             if toolset not in TOOLSETS:
                 raise ValueError(f"unknown toolset {toolset!r}; allowed: {TOOLSETS}")
-            key = (toolset, name)
-            if key in _REGISTRY:
+            if (toolset, name) in _REGISTRY:
                 raise ValueError(f"tool {name!r} is already registered in toolset {toolset!r}")
-            _REGISTRY[key] = Tool(name, toolset, func, description, version, model)
+        description = inspect.cleandoc(func.__doc__ or "").split("\n\n", 1)[0].replace("\n", " ")
+        model = _params_model(func, name)
+        for toolset in toolsets:
+            _REGISTRY[toolset, name] = Tool(name, toolset, func, description, version, model)
         return func
 
     return register

@@ -32,10 +32,13 @@ class Command(BaseCommand):
             if City.objects.filter(name=name, version=version).exists():
                 self.stdout.write(f"City {name!r} is up to date (version {version[:12]}).")
                 return
-        city = city_build(
-            name=name, pbf=pbf, seed=opts["seed"], scale=opts["scale"], corpus_jsonl=opts["corpus_jsonl"],
-            log=self.stdout.write,
-        )
+        try:
+            city = city_build(
+                name=name, pbf=pbf, seed=opts["seed"], scale=opts["scale"], corpus_jsonl=opts["corpus_jsonl"],
+                log=self.stdout.write,
+            )
+        except ValueError as exc:  # malformed input files: say what and where
+            raise CommandError(str(exc)) from None
         self.stdout.write(format_report(city))
 
 

@@ -1,0 +1,146 @@
+"""Tool latency benchmark: p50/p95 per tool over varied, seeded calls through the gateway."""
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from environment.models import Note, Place
+from environment.tools.context import ToolContext
+from environment.tools.gateway import call_tool
+
+# p95 targets in ms at Helsinki scale on the 2-core development machine (issue 2, section 6).
+TARGETS_MS = {
+    "place_search": 5,
+    "place_detail": 5,
+    "note_detail": 5,
+    "nearby_search (place)": 10,
+    "nearby_search (route)": 25,
+    "routing": 10,
+    "search_notes": 25,
+    "multi_stop_routing (6 stops)": 50,
+}
+VEHICLES = ("walking", "cycling", "driving")
+TYPES = ("restaurant", "coffee", "shop", "bar", "hotel", "museum", "pub", "office", "fast food")
+TAG_WORDS = ("wifi", "vegan", "outdoor", "wheelchair", "sofa", "terrace", "dog", "board games", "pizza")
+MAX_PLACES = 5000  # the sample of ids kept in memory to draw arguments from
+
+
+@dataclass
+class BenchRow:
+    label: str
+    calls: int
+    errors: int
+    p50_ms: float
+    p95_ms: float
+    target_ms: float | None
+
+
+class ArgumentMaker:
+    """Seeded, varied arguments drawn from the city's real ids, names and note titles."""
+
+    def __init__(self, ctx: ToolContext, seed: int):
+        self.rng = random.Random(seed)
+        places = list(Place.objects.filter(city_id=ctx.city_id).order_by("place_id")
+                      .values_list("place_id", "name")[:MAX_PLACES])
+        self.place_ids = [pid for pid, _ in places]
+        self.names = [name for _, name in places]
+        self.by_tile: dict[str, list[str]] = {}
+        for pid in self.place_ids:  # tiled cities (build_city --scale) are not connected to each other
+            self.by_tile.setdefault(pid.split("N")[0].split("W")[0].split("R")[0], []).append(pid)
+        self.note_ids = list(Note.objects.filter(city_id=ctx.city_id).order_by("note_id")
+                             .values_list("note_id", flat=True)[:MAX_PLACES])
+        titles = Note.objects.filter(city_id=ctx.city_id).order_by("note_id").values_list("title", flat=True)[:2000]
+        self.words = sorted({w.strip("?!.,:'\"").lower() for t in titles for w in t.split() if len(w) > 3})
+
+    def same_tile(self, k: int) -> list[str]:
+        tile = self.rng.choice(sorted(self.by_tile))
+        return self.rng.sample(self.by_tile[tile], k)
+
+    def place_search(self) -> dict:
+        name = self.rng.choice(self.names)
+        args = {"query_name": self.rng.choice([name.split()[0], name[:4], ""])}
+        if self.rng.random() < 0.5:
+            args["place_types"] = [self.rng.choice(TYPES)]
+        if self.rng.random() < 0.3:
+            args["min_rating"] = self.rng.choice([3.5, 4.0, 4.5])
+        if self.rng.random() < 0.3:
+            args["geo_tag"] = [self.rng.choice(TAG_WORDS)]
+        return args
+
+    def nearby_place(self) -> dict:
+        args = {"center": self.rng.choice(self.place_ids), "radius_meters": self.rng.choice([50, 100, 200, 500, 1000])}
+        if self.rng.random() < 0.5:
+            args["place_types"] = [self.rng.choice(TYPES)]
+        return args
+
+    def nearby_route(self) -> dict:
+        start, end = self.same_tile(2)
+        return {"center": {"start": start, "end": end, "vehicle": self.rng.choice(VEHICLES)},
+                "radius_meters": self.rng.choice([30, 50, 100, 200])}
+
+    def routing(self) -> dict:
+        start, end = self.same_tile(2)
+        return {"start_place_id": start, "end_place_id": end, "vehicle": self.rng.choice(VEHICLES),
+                "mode": self.rng.choice(["time", "distance"])}
+
+    def search_notes(self) -> dict:
+        a, b, c = self.rng.sample(self.words, 3)
+        form = self.rng.choice(["{a}", "{a} {b}", "{a} OR {b}", "({a} OR {b}) AND {c}", "{a} NOT {b}",
+                                '"{a} {b}"', "{n}"])
+        return {"keyword": form.format(a=a, b=b, c=c, n=self.rng.choice(self.names).split()[0])}
+
+    def multi_stop(self) -> dict:
+        stops = self.same_tile(6)
+        args = {"stop_ids": stops, "vehicle": self.rng.choice(VEHICLES), "mode": self.rng.choice(["time", "distance"])}
+        if self.rng.random() < 0.5:
+            args.update(start_id=stops[0], end_id=stops[-1])
+        return args
+
+
+def _cases(maker: ArgumentMaker) -> list[tuple[str, str, str, Callable[[], dict]]]:
+    return [
+        ("place_search", "agent", "place_search", maker.place_search),
+        ("place_detail", "agent", "place_detail", lambda: {"place_id": maker.rng.choice(maker.place_ids)}),
+        ("note_detail", "agent", "note_detail", lambda: {"note_id": maker.rng.choice(maker.note_ids)}),
+        ("nearby_search (place)", "agent", "nearby_search", maker.nearby_place),
+        ("nearby_search (route)", "agent", "nearby_search", maker.nearby_route),
+        ("routing", "agent", "routing", maker.routing),
+        ("search_notes", "agent", "search_notes", maker.search_notes),
+        ("multi_stop_routing (6 stops)", "engine", "multi_stop_routing", maker.multi_stop),
+    ]
+
+
+def _percentile(values: list[float], q: float) -> float:
+    return statistics.quantiles(values, n=100, method="inclusive")[q - 1] if len(values) > 1 else values[0]
+
+
+def bench_tools(*, ctx: ToolContext, calls: int = 300, seed: int = 0, warmup: int = 10) -> list[BenchRow]:
+    """Time ``calls`` varied calls per tool (after ``warmup`` untimed ones) through the gateway."""
+    maker = ArgumentMaker(ctx, seed)
+    ctx.network  # build the routing graphs before timing: that is start-up, not a query
+    rows = []
+    for label, toolset, name, make in _cases(maker):
+        timings, errors = [], 0
+        for i in range(warmup + calls):
+            args = make()
+            started = time.perf_counter()
+            call = call_tool(toolset, name, args, context=ctx)
+            elapsed = (time.perf_counter() - started) * 1000
+            if i >= warmup:
+                timings.append(elapsed)
+                errors += call.error_kind in ("invalid_parameter", "not_found", "other")
+        rows.append(BenchRow(label, calls, errors, round(_percentile(timings, 50), 2),
+                             round(_percentile(timings, 95), 2), TARGETS_MS.get(label)))
+    return rows
+
+
+def format_rows(rows: list[BenchRow], city: str) -> str:
+    lines = [f"Tool latency on city {city!r} (through the gateway, ms)",
+             f"{'tool':<30} {'calls':>6} {'errors':>6} {'p50':>8} {'p95':>8} {'target p95':>11}"]
+    for r in rows:
+        target = f"{r.target_ms:g}" if r.target_ms else "-"
+        lines.append(f"{r.label:<30} {r.calls:>6} {r.errors:>6} {r.p50_ms:>8.2f} {r.p95_ms:>8.2f} {target:>11}")
+    return "\n".join(lines)
