@@ -7,7 +7,9 @@ A relation whose area cannot be assembled (members cut at the extract border) is
 
 Roads: one record per way whose ``highway`` is in ``ROAD_CLASSES``; other values
 (platform, construction, proposed, elevator, ...) are skipped. ``trail`` is a
-non-standard value found in the Helsinki extract and is treated like ``path``.
+non-standard value found in the Helsinki extract and is treated like ``path``. A way whose
+nodes are partly missing (cut by the extract border) keeps its longest stretch of located
+nodes (7 Helsinki ways have a gap inside).
 
 ==========  =====================================  =========================================
 mode        classes open by default                 tags
@@ -125,10 +127,18 @@ def _read_way(way, places: list[PlaceRecord], roads: list[RoadRecord]) -> None:
     is_road = tags.get("highway") in ROAD_CLASSES
     if not (is_road or _is_poi(tags)):
         return
-    located = [(node.ref, (node.location.lon, node.location.lat))
-               for node in way.nodes if node.location.valid()]
-    if is_road and len(located) >= 2:
-        roads.append(road_record(way.id, tags, located))
+    runs: list[list[tuple[int, tuple[float, float]]]] = [[]]
+    for node in way.nodes:
+        if node.location.valid():
+            runs[-1].append((node.ref, (node.location.lon, node.location.lat)))
+        elif runs[-1]:
+            runs.append([])
+    located = [node for run in runs for node in run]
+    # A way cut by the extract border keeps its longest located stretch: joining the pieces
+    # across the missing nodes would invent a straight road that does not exist.
+    longest = max(runs, key=len)
+    if is_road and len(longest) >= 2:
+        roads.append(road_record(way.id, tags, longest))
     if _is_poi(tags) and located:
         lon, lat = _way_point([coord for _, coord in located])
         _add_place(places, "way", way.id, tags, lon, lat)

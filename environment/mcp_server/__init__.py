@@ -15,6 +15,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult, TextContent
 from mcp.types import Tool as MCPTool
 
+from environment.tools.errors import OTHER
 from environment.tools.gateway import ToolCall, call_tool
 from environment.tools.registry import tools_for
 
@@ -57,12 +58,18 @@ class LifePlannerServer(MCPServer):
         from environment.tools.context import CityNotBuilt, city_context
 
         close_old_connections()
+        recorder = self._record if self.record else None
         try:
             context = city_context(self.city)
-        except CityNotBuilt:
-            context = None  # the gateway turns this into a readable tool error
-        return call_tool(self.toolset, name, arguments, context=context,
-                         recorder=self._record if self.record else None)
+        except CityNotBuilt as exc:
+            # Not context=None: the gateway would then fall back to the default city.
+            call = ToolCall(toolset=self.toolset, tool=name, arguments=arguments, ok=False, result=None,
+                            error={"kind": OTHER, "message": str(exc)}, error_kind=OTHER, latency_ms=0.0,
+                            tool_version="", city_version="")
+            if recorder is not None:
+                recorder(call)
+            return call
+        return call_tool(self.toolset, name, arguments, context=context, recorder=recorder)
 
     def _record(self, call: ToolCall) -> None:
         from environment.models import ToolCallLog

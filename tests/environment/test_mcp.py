@@ -232,7 +232,22 @@ def test_engine_toolset_over_stdio_lists_its_tools_and_plans_multi_stop_routes(g
     assert route.is_error is False
     plan = route.structured_content
     assert plan["total_orderings"] == 2 and plan["start_id"] == "N1"
-    assert [stop["place_id"] for stop in plan["orderings"][0]["order"]][0] == "N1"
-    assert plan["orderings"][0]["total_time_s"] <= plan["orderings"][1]["total_time_s"]
-    assert sum(leg["distance_m"] for leg in plan["best_legs"]) == pytest.approx(plan["orderings"][0]["total_distance_m"])
+    best, second = plan["orderings"]
+    assert best["order"][0]["place_id"] == "N1" and best["total_time_s"] <= second["total_time_s"]
+    assert sum(leg["distance_m"] for leg in plan["best_legs"]) == pytest.approx(best["total_distance_m"])
     assert too_few.is_error is True and too_few.structured_content["error"]["parameter"] == "stop_ids"
+
+
+# ---------------------------------------------------------------- in process
+
+def test_a_city_that_is_not_built_is_an_error_not_the_default_city(grid_city):
+    from environment.mcp_server import build_server
+
+    async def search():
+        async with Client(build_server(toolset="agent", city="atlantis", record=False)) as client:
+            return await client.call_tool("place_search", {"query_name": "Kahvila"})
+
+    result = asyncio.run(search())
+    assert result.is_error is True
+    assert result.structured_content["error"]["kind"] == "other"
+    assert "'atlantis' is not built" in result.structured_content["error"]["message"]

@@ -7,6 +7,7 @@ own data by the rules in :func:`example_arguments`.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from django.conf import settings
@@ -19,6 +20,7 @@ from environment.tools.registry import TOOLSETS, tools_for
 PLACE_WORDS = ("cafe", "kahvila", "museum", "museo", "hotel")
 NOTE_KEYWORDS = ("coffee AND (bun OR cake)", "coffee OR cafe")  # else a word of the example place's name
 NEIGHBOURHOOD_M = 1000  # the routing examples go from the example place to places this close
+DESTINATION_TYPES = (["Culture"], ["Scenery Spot"], None)  # the route's end: the farthest listed place of these
 NEARBY_RADIUS_M = 300
 ROUTE_BUFFER_M = 50
 LIST_KEEP = 3  # example results show this many items of a list
@@ -129,11 +131,15 @@ def example_arguments(ctx) -> dict[tuple[str, str], dict]:
     """Example arguments per (toolset, tool), chosen from the city's data."""
     place_query, places = _first_hit(ctx, "place_search", [{"query_name": w} for w in PLACE_WORDS])
     anchor = places[0]
+    start = anchor["place_id"]
     around = [r["place_id"] for r in _run(ctx, "agent", "nearby_search",
-                                           {"center": anchor["place_id"], "radius_meters": NEIGHBOURHOOD_M})["results"]]
+                                           {"center": start, "radius_meters": NEIGHBOURHOOD_M})["results"]]
     if len(around) < 3:
-        raise CommandError(f"fewer than 3 places within {NEIGHBOURHOOD_M} m of {anchor['place_id']}")
-    start, far = anchor["place_id"], around[-1]
+        raise CommandError(f"fewer than 3 places within {NEIGHBOURHOOD_M} m of {start}")
+    _, destinations = _first_hit(ctx, "nearby_search", [
+        {"center": start, "radius_meters": NEIGHBOURHOOD_M, "place_types": t} for t in DESTINATION_TYPES])
+    far = destinations[-1]["place_id"]
+    stops = [start, *[p for p in around if p != far][:2], far]
     name_words = sorted(anchor["name"].split(), key=len, reverse=True)[:1]
     note_query, notes = _first_hit(ctx, "search_notes", [{"keyword": k} for k in (*NOTE_KEYWORDS, *name_words)])
     answer = {"result": {"plan": [{"place_id": start, "name": anchor["name"]}, {"place_id": far}]}}
@@ -152,7 +158,7 @@ def example_arguments(ctx) -> dict[tuple[str, str], dict]:
         ("engine", "routing"): {"start_place_id": start, "end_place_id": far, "mode": "distance",
                                 "vehicle": "cycling"},
         ("engine", "sample_place"): {"num_samples": 2, "seed": 0},
-        ("engine", "multi_stop_routing"): {"stop_ids": [start, *around[:2], far], "start_id": start,
+        ("engine", "multi_stop_routing"): {"stop_ids": stops, "start_id": start,
                                            "vehicle": "walking", "max_orderings": 3},
         ("engine", "search_notes"): note_query,
         ("engine", "submit_answer"): answer,
@@ -175,8 +181,14 @@ def shorten(value):
 
 # ---------------------------------------------------------------- rendering
 
+_NUMBER_LIST = re.compile(r"\[\s*(-?[\d.eE+]+(?:,\s*-?[\d.eE+]+)*)\s*\]")
+
+
 def _json_block(value) -> list[str]:
-    return ["```json", json.dumps(value, ensure_ascii=False, indent=2), "```"]
+    text = json.dumps(value, ensure_ascii=False, indent=2)
+    # Lists of numbers (coordinates, way ids) on one line keep the examples readable.
+    text = _NUMBER_LIST.sub(lambda m: "[" + ", ".join(re.split(r",\s*", m.group(1))) + "]", text)
+    return ["```json", text, "```"]
 
 
 def _type(prop: dict) -> str:
@@ -206,8 +218,11 @@ def _parameter_table(tool) -> list[str]:
 
 def _tool_section(ctx, tool, arguments: dict) -> list[str]:
     result = _run(ctx, tool.toolset, tool.name, arguments)
-    flag = "" if tool.toolset == "agent" else " --toolset engine"
-    cli = f"python manage.py call_tool{flag} {tool.name} '{json.dumps(arguments, ensure_ascii=False)}'"
+    flags = "" if tool.toolset == "agent" else " --toolset engine"
+    if ctx.city_name != settings.LIFEPLANNER_CITY:
+        flags += f" --city {ctx.city_name}"
+    quoted = json.dumps(arguments, ensure_ascii=False).replace("'", "'\\''")  # a shell single-quoted word
+    cli = f"python manage.py call_tool{flags} {tool.name} '{quoted}'"
     return [f"### {tool.name}", "", tool.description, "", *_parameter_table(tool), "", "Example call:", "",
             *_json_block(arguments), "", f"From the command line: `{cli}`", "", "Example result:", "",
             *_json_block(shorten(result)), ""]
