@@ -85,6 +85,7 @@ class RoadSegment(models.Model):
     drive_forward = models.BooleanField()
     drive_backward = models.BooleanField()
     drive_speed_mps = models.FloatField()
+    tunnel = models.BooleanField(default=False, help_text="Underground; places never snap onto it.")
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["city", "gid"], name="road_unique_per_city")]

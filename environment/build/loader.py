@@ -83,7 +83,7 @@ def _road_rows(city_id, roads: Sequence[RoadRecord]):
         yield (
             city_id, r.gid, r.name, r.highway, "{" + ",".join(map(str, r.node_ids)) + "}",
             _linestring(r.coords), 0.0, r.walk, r.cycle_forward, r.cycle_backward,
-            r.drive_forward, r.drive_backward, r.drive_speed_mps,
+            r.drive_forward, r.drive_backward, r.drive_speed_mps, r.tunnel,
         )
 
 
@@ -113,7 +113,7 @@ def city_load(
         _copy(
             "environment_roadsegment",
             ["city_id", "gid", "name", "highway", "node_ids", "geometry", "length_m", "walk", "cycle_forward",
-             "cycle_backward", "drive_forward", "drive_backward", "drive_speed_mps"],
+             "cycle_backward", "drive_forward", "drive_backward", "drive_speed_mps", "tunnel"],
             _road_rows(city.id, roads),
         )
         place_pk = _id_map("SELECT place_id, id FROM environment_place WHERE city_id = %(city)s", city.id)

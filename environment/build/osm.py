@@ -9,7 +9,9 @@ Roads: one record per way whose ``highway`` is in ``ROAD_CLASSES``; other values
 (platform, construction, proposed, elevator, ...) are skipped. ``trail`` is a
 non-standard value found in the Helsinki extract and is treated like ``path``. A way whose
 nodes are partly missing (cut by the extract border) keeps its longest stretch of located
-nodes (7 Helsinki ways have a gap inside).
+nodes (7 Helsinki ways have a gap inside). ``tunnel`` marks underground ways (``tunnel=*``
+other than ``building_passage``, or a negative ``layer``); routing never snaps a place
+onto them.
 
 ==========  =====================================  =========================================
 mode        classes open by default                 tags
@@ -277,7 +279,18 @@ def road_record(gid: int, tags: dict, located: list[tuple[int, tuple[float, floa
         walk=walk, cycle_forward=cycle_fwd, cycle_backward=cycle_back,
         drive_forward=drive_fwd, drive_backward=drive_back,
         drive_speed_mps=drive_speed_mps(tags) if drive_fwd or drive_back else 0.0,
+        tunnel=is_underground(tags),
     )
+
+
+def is_underground(tags: dict) -> bool:
+    """A tunnel (not a mere building passage) or a way on a negative layer."""
+    if tags.get("tunnel", "no") not in ("no", "building_passage"):
+        return True
+    try:
+        return int(tags.get("layer", "0")) < 0
+    except ValueError:
+        return False
 
 
 def mode_allowed(mode: str, tags: dict) -> bool:

@@ -49,6 +49,7 @@ class RoadRecord:
     drive_forward: bool
     drive_backward: bool
     drive_speed_mps: float
+    tunnel: bool = False  # underground (tunnel=* or a negative layer): places never snap to it
 
 
 @dataclass(frozen=True)

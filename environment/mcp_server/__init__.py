@@ -15,7 +15,6 @@ from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult, TextContent
 from mcp.types import Tool as MCPTool
 
-from environment.tools.errors import OTHER
 from environment.tools.gateway import ToolCall, call_tool
 from environment.tools.registry import tools_for
 
@@ -55,21 +54,9 @@ class LifePlannerServer(MCPServer):
     def _call_sync(self, name: str, arguments: dict[str, Any]) -> ToolCall:
         from django.db import close_old_connections
 
-        from environment.tools.context import CityNotBuilt, city_context
-
         close_old_connections()
-        recorder = self._record if self.record else None
-        try:
-            context = city_context(self.city)
-        except CityNotBuilt as exc:
-            # Not context=None: the gateway would then fall back to the default city.
-            call = ToolCall(toolset=self.toolset, tool=name, arguments=arguments, ok=False, result=None,
-                            error={"kind": OTHER, "message": str(exc)}, error_kind=OTHER, latency_ms=0.0,
-                            tool_version="", city_version="")
-            if recorder is not None:
-                recorder(call)
-            return call
-        return call_tool(self.toolset, name, arguments, context=context, recorder=recorder)
+        return call_tool(self.toolset, name, arguments, city=self.city,
+                         recorder=self._record if self.record else None)
 
     def _record(self, call: ToolCall) -> None:
         from environment.models import ToolCallLog

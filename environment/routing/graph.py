@@ -78,19 +78,24 @@ class VehicleGraph:
         self._build_edges(roads, vehicle)
         self._find_largest_component()
         self._projection = projection
-        comp = np.nonzero(self.in_largest)[0]
+        # Places snap to surface nodes: a street-level cafe must not start its route in a
+        # service tunnel 20 m below it (Helsinki's Kamppi tunnels). Fall back to any node.
+        surface = self.in_largest & self.on_surface
+        comp = np.nonzero(surface if surface.any() else self.in_largest)[0]
         self._snap_nodes = comp
         xy = projection.project(self.lon[comp], self.lat[comp])
         self._tree = cKDTree(xy) if len(comp) else None
 
     def _build_edges(self, roads: Sequence[RoadRecord], vehicle: str) -> None:
         src_ids, dst_ids, roads_ix, speeds, coords = [], [], [], [], {}
-        used_nodes = []
+        used_nodes, surface_nodes = [], []
         for ix, road in enumerate(roads):
             fwd, bwd, speed = _road_directions(road, vehicle)
             if not (fwd or bwd):
                 continue
             used_nodes.extend(road.node_ids)
+            if not road.tunnel:
+                surface_nodes.extend(road.node_ids)
             for node, lonlat in zip(road.node_ids, road.coords):
                 coords.setdefault(node, lonlat)
             for u, v in zip(road.node_ids[:-1], road.node_ids[1:]):
@@ -103,6 +108,7 @@ class VehicleGraph:
                         roads_ix.append(ix)
                         speeds.append(speed)
         self.node_ids = np.unique(np.asarray(used_nodes, dtype=np.int64))
+        self.on_surface = np.isin(self.node_ids, np.asarray(surface_nodes, dtype=np.int64))
         self.lon = np.array([coords[n][0] for n in self.node_ids.tolist()], dtype=float)
         self.lat = np.array([coords[n][1] for n in self.node_ids.tolist()], dtype=float)
         src = np.searchsorted(self.node_ids, np.asarray(src_ids, dtype=np.int64))

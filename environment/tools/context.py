@@ -58,6 +58,7 @@ def _build_network(city_id: int):
             gid=r.gid, name=r.name, highway=r.highway, node_ids=tuple(r.node_ids), coords=tuple(r.geometry.coords),
             walk=r.walk, cycle_forward=r.cycle_forward, cycle_backward=r.cycle_backward,
             drive_forward=r.drive_forward, drive_backward=r.drive_backward, drive_speed_mps=r.drive_speed_mps,
+            tunnel=r.tunnel,
         )
         for r in RoadSegment.objects.filter(city_id=city_id).order_by("gid")
     ]

@@ -58,9 +58,14 @@ def call_tool(
     arguments: Any,
     *,
     context: ToolContext | None = None,
+    city: str | None = None,
     recorder: Recorder | None = None,
 ) -> ToolCall:
-    """Call tool ``name`` of ``toolset`` with ``arguments`` (a dict, or a JSON object string)."""
+    """Call tool ``name`` of ``toolset`` with ``arguments`` (a dict, or a JSON object string).
+
+    The call runs against ``context``, or else the city named ``city`` (default:
+    settings.LIFEPLANNER_CITY); a city that is not built is a readable tool error.
+    """
     started = time.perf_counter()
     version, city_version = "", context.city_version if context else ""
     try:
@@ -68,7 +73,7 @@ def call_tool(
         version = tool.version
         params = _validate(tool, arguments)
         if context is None:
-            context = city_context()
+            context = city_context(city)
             city_version = context.city_version
         result = tool.func(context, **params)
         error, kind = None, _result_kind(result)

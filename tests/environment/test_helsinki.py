@@ -5,7 +5,7 @@ from collections import Counter
 import pytest
 from django.db.models import Count, F
 
-from environment.models import Comment, Note, Place, SocialFact
+from environment.models import Comment, Note, Place, RoadSegment, SocialFact
 from environment.tools.gateway import call_tool
 
 pytestmark = pytest.mark.django_db
@@ -95,3 +95,20 @@ def test_routing_between_helsinki_places_of_each_vehicle(helsinki_ctx):
                          context=helsinki_ctx)
         assert call.ok and call.result["total_distance_m"] > 100, (vehicle, call.error)
         assert call.result["steps"][-1]["instruction"].startswith("Arrive")
+
+
+def test_places_never_snap_into_underground_tunnels(helsinki, helsinki_ctx):
+    surface = set()
+    for nodes in RoadSegment.objects.filter(city=helsinki, tunnel=False, walk=True).values_list("node_ids", flat=True):
+        surface.update(nodes)
+    assert RoadSegment.objects.filter(city=helsinki, tunnel=True).exists()
+    net = helsinki_ctx.network
+    for pid in Place.objects.filter(city=helsinki).values_list("place_id", flat=True):
+        assert net.snap(pid, "walking").node_id in surface, pid
+    # Cafe Kuppi & Muffini sits above Kamppi's service tunnels; its neighbours are a short walk away.
+    around = call_tool("agent", "nearby_search", {"center": "N2548994901", "radius_meters": 40},
+                       context=helsinki_ctx).result["results"]
+    assert around
+    for neighbour in around:
+        route = net.route("N2548994901", neighbour["place_id"], vehicle="walking", mode="distance")
+        assert route.total_distance_m < 300, neighbour

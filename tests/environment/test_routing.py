@@ -275,10 +275,12 @@ def test_helsinki_distances_match_networkx(helsinki, vehicle):
             assert got == pytest.approx(expected, abs=0.051), (a, b, mode)
 
 
-def test_helsinki_places_snap_to_nearest_component_node(helsinki):
+def test_helsinki_places_snap_to_nearest_surface_component_node(helsinki):
     roads, places, net = helsinki
     graph = net.graphs["walking"]
-    nodes = [(float(graph.lon[i]), float(graph.lat[i])) for i in graph.in_largest.nonzero()[0]]
+    surface = {n for r in roads if not r.tunnel and r.walk for n in r.node_ids}
+    candidates = [i for i in graph.in_largest.nonzero()[0] if int(graph.node_ids[i]) in surface]
+    nodes = [(float(graph.lon[i]), float(graph.lat[i])) for i in candidates]
     for pid, lon, lat in places[::40]:
         nearest = min(independent_haversine((lon, lat), p) for p in nodes)
         assert net.snap(pid, "walking").offset_m == pytest.approx(nearest, abs=0.01)

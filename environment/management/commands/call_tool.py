@@ -15,13 +15,7 @@ class Command(BaseCommand):
         parser.add_argument("--city", default=None, help="City name (default: settings.LIFEPLANNER_CITY)")
 
     def handle(self, *args, **opts):
-        from environment.tools.context import CityNotBuilt, city_context
-
-        try:
-            context = city_context(opts["city"])
-        except CityNotBuilt:
-            context = None  # the gateway reports it as a tool error
-        call = call_tool(opts["toolset"], opts["name"], opts["arguments"], context=context)
+        call = call_tool(opts["toolset"], opts["name"], opts["arguments"], city=opts["city"])
         self.stdout.write(json.dumps(call.observation(), ensure_ascii=False, indent=2))
         if not call.ok:
             raise SystemExit(1)
