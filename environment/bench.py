@@ -7,6 +7,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from django.db import connection
+
 from environment.models import Note, Place
 from environment.tools.context import ToolContext
 from environment.tools.gateway import call_tool
@@ -53,7 +55,11 @@ class ArgumentMaker:
         self.note_ids = list(Note.objects.filter(city_id=ctx.city_id).order_by("note_id")
                              .values_list("note_id", flat=True)[:MAX_PLACES])
         titles = Note.objects.filter(city_id=ctx.city_id).order_by("note_id").values_list("title", flat=True)[:2000]
-        self.words = sorted({w.strip("?!.,:'\"").lower() for t in titles for w in t.split() if len(w) > 3})
+        words = sorted({w.strip("?!.,:'\"()").lower() for t in titles for w in t.split() if len(w) > 3})
+        with connection.cursor() as cursor:  # keep words that are not English stop words
+            cursor.execute("SELECT w FROM unnest(%s::text[]) w WHERE numnode(plainto_tsquery('english', w)) > 0 "
+                           "ORDER BY w", [words])
+            self.words = [row[0] for row in cursor.fetchall()]
 
     def same_tile(self, k: int) -> list[str]:
         tile = self.rng.choice(sorted(self.by_tile))
