@@ -79,6 +79,8 @@ def build_grid_city(name: str = "gridtown", seed: int = 1):
     city = City.objects.filter(name=name).first() or City(name=name)
     city.version, city.seed, city.scale, city.source = f"grid-{seed}", seed, 1, "tests/factories.py"
     city.bbox = Polygon.from_bbox((24.93, 60.16, 24.96, 60.18))
-    city_load(city=city, places=places, roads=roads, ratings=enrich_rating_cost(places, seed),
-              corpus=generate_corpus(places, seed))
+    counts = city_load(city=city, places=places, roads=roads, ratings=enrich_rating_cost(places, seed),
+                       corpus=generate_corpus(places, seed))
+    city.report = {"counts": counts}
+    city.save(update_fields=["report"])
     return city

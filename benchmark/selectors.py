@@ -1,0 +1,13 @@
+"""Read-side queries for the site's pages."""
+from __future__ import annotations
+
+from environment.models import City
+
+
+def city_summaries() -> list[dict]:
+    """Every built city with its build report, newest first."""
+    return [
+        {"name": c.name, "version": c.version[:12], "seed": c.seed, "scale": c.scale, "built_at": c.built_at,
+         "report": c.report}
+        for c in City.objects.order_by("-built_at")
+    ]
