@@ -1,0 +1,1 @@
+"""Cases: the document format, the data engine that writes them, verification, releases."""

@@ -1,0 +1,197 @@
+"""The checks behind verify_case (see verify.py for the list)."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime
+from typing import Any
+
+from environment.models import Note, Place, SocialFact
+from environment.text import fold
+from environment.tools.context import CityNotBuilt, ToolContext, city_context
+from environment.tools.gateway import call_tool
+
+from .document import CaseDocument, ToolStep, observation_digest
+from .verify import normalise_question
+
+
+def run_checks(doc: CaseDocument, *, other_questions: frozenset[str]) -> tuple[list[str], int]:
+    try:
+        ctx = city_context(doc.city_name)
+    except CityNotBuilt as exc:
+        return [str(exc)], 1
+    failures: list[str] = []
+    checks = 0
+    if ctx.city_version != doc.city_version:
+        failures.append(f"case was written for city version {doc.city_version[:12]}, the city is now "
+                        f"{ctx.city_version[:12]}")
+    observations = []
+    for label, toolset, path in (("reference", "agent", doc.reference_path), ("engine", "engine", doc.engine_path)):
+        for failure, observation in _replay(ctx, toolset, path, label):
+            checks += 1
+            if failure:
+                failures.append(failure)
+            if toolset == "agent":
+                observations.append(observation)
+    checks += 1
+    failures += _check_submission(doc)
+    for check in (_check_uniqueness, _check_cited, _check_evidence, _check_totals):
+        checks += 1
+        failures += check(ctx, doc, observations)
+    checks += 1
+    if normalise_question(doc.question) in other_questions:
+        failures.append("the question duplicates another case's question")
+    return failures, checks
+
+
+# ------------------------------------------------------------------ replay
+
+def _replay(ctx: ToolContext, toolset: str, path: list[ToolStep], label: str) -> Iterator[tuple[str, Any]]:
+    for index, step in enumerate(path, start=1):
+        call = call_tool(toolset, step.tool, step.arguments, context=ctx)
+        where = f"{label} step {index} {step.tool}"
+        if not call.ok:
+            yield f"{where} now fails: {call.error['message']}", None
+        elif step.observation_sha256 and observation_digest(call.result) != step.observation_sha256:
+            yield f"{where} returns a different observation than when the case was written", call.result
+        else:
+            yield "", call.result
+
+
+def _check_submission(doc: CaseDocument) -> list[str]:
+    if not doc.reference_path or doc.reference_path[-1].tool != "submit_answer":
+        return ["the reference path does not end with submit_answer"]
+    if doc.reference_path[-1].arguments.get("result") != doc.answer:
+        return ["the reference path submits a different answer than the case's answer"]
+    return []
+
+
+# ------------------------------------------------------------------ answer contents
+
+def answer_place_ids(answer: Any) -> list[str]:
+    """Every place_id in an answer document (top level, start, end, waypoints, optimal_order)."""
+    found = []
+    if isinstance(answer, dict):
+        if isinstance(answer.get("place_id"), str):
+            found.append(answer["place_id"])
+        for key in ("start", "end"):
+            found += answer_place_ids(answer.get(key))
+        for key in ("waypoints", "optimal_order"):
+            for item in answer.get(key) or []:
+                found += answer_place_ids(item)
+    return list(dict.fromkeys(found))
+
+
+def answer_note_ids(answer: Any) -> list[str]:
+    found = []
+    if isinstance(answer, dict):
+        note_field = (answer.get("ref") or {}).get("note_id", "") if isinstance(answer.get("ref"), dict) else ""
+        found += [n.strip() for n in str(note_field).split(",") if n.strip()]
+        for key in ("start", "end"):
+            found += answer_note_ids(answer.get(key))
+        for item in answer.get("waypoints") or []:
+            found += answer_note_ids(item)
+    return list(dict.fromkeys(found))
+
+
+def _walk_strings(value: Any) -> Iterator[str]:
+    if isinstance(value, dict):
+        for item in value.values():
+            yield from _walk_strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _walk_strings(item)
+    elif isinstance(value, str):
+        yield value
+
+
+def _check_cited(ctx, doc: CaseDocument, observations: list) -> list[str]:
+    """Fetched before cited: every place_id and note_id of the answer is in a reference observation."""
+    seen = set()
+    for observation in observations[:-1]:  # the last is submit_answer's echo of the answer itself
+        if observation is not None:
+            seen.update(_walk_strings(observation))
+    failures = []
+    for place_id in answer_place_ids(doc.answer):
+        if place_id not in seen:
+            failures.append(f"answer cites place {place_id} that no reference observation contains")
+    for note_id in answer_note_ids(doc.answer):
+        if note_id not in seen:
+            failures.append(f"answer cites note {note_id} that no reference observation contains")
+    return failures
+
+
+# ------------------------------------------------------------------ evidence
+
+def _check_evidence(ctx, doc: CaseDocument, observations: list) -> list[str]:
+    failures = []
+    cited = set(answer_note_ids(doc.answer)) | set(doc.required_evidence.note_ids)
+    existing = set(Note.objects.filter(city_id=ctx.city_id, note_id__in=cited).values_list("note_id", flat=True))
+    for missing in sorted(cited - existing):
+        failures.append(f"note {missing} does not exist in city {doc.city_name}")
+    fact = doc.constraints.get("fact")
+    if cited & existing:
+        if not fact:
+            failures.append("the case cites notes but names no fact they support")
+        else:
+            supporting = set()
+            for note_ids in SocialFact.objects.filter(place__city_id=ctx.city_id, place__place_id=fact["place_id"],
+                                                      key=fact["key"]).values_list("note_ids", flat=True):
+                supporting.update(note_ids)
+            for note_id in sorted((cited & existing) - supporting):
+                failures.append(f"note {note_id} does not support {fact['key']} at {fact['place_id']}")
+    for attribute in doc.required_evidence.attributes:
+        failures += _check_attribute(ctx, attribute["place_id"], attribute["key"])
+    return failures
+
+
+def _check_attribute(ctx, place_id: str, key: str) -> list[str]:
+    place = Place.objects.filter(city_id=ctx.city_id, place_id=place_id).first()
+    if place is None:
+        return [f"place {place_id} does not exist"]
+    if key.startswith("tag:"):
+        wanted = fold(key[4:].strip())
+        return [] if wanted and wanted in fold(place.tag) else [f"place {place_id} has no tag {key[4:]!r}"]
+    if key not in {"name", "place_type", "address", "opentime_week", "rating", "cost", "alias"}:
+        return [f"unknown attribute key {key!r}"]
+    return [] if getattr(place, key) not in (None, "") else [f"place {place_id} has no {key}"]
+
+
+# ------------------------------------------------------------------ route totals
+
+def _check_totals(ctx, doc: CaseDocument, observations: list) -> list[str]:
+    answer = doc.answer
+    if not isinstance(answer, dict) or "total_distance_m" not in answer:
+        return []
+    order = [p["place_id"] for p in answer.get("optimal_order") or []]
+    legs = {}
+    for step, observation in zip(doc.reference_path, observations):
+        if step.tool == "routing" and observation is not None:
+            legs[observation["start"]["place_id"], observation["end"]["place_id"], observation["vehicle"],
+                 observation["mode"]] = observation
+    try:
+        used = [legs[a, b, answer["vehicle"], answer["mode"]] for a, b in zip(order, order[1:])]
+    except KeyError as exc:
+        return [f"the reference path has no routing leg {exc.args[0][:2]} for the answer's order"]
+    distance = round(sum(leg["total_distance_m"] for leg in used), 1)
+    seconds = round(sum(leg["total_time_s"] for leg in used), 1)
+    failures = []
+    if distance != answer["total_distance_m"]:
+        failures.append(f"total_distance_m {answer['total_distance_m']} differs from the legs' sum {distance}")
+    if seconds != answer["total_time_s"]:
+        failures.append(f"total_time_s {answer['total_time_s']} differs from the legs' sum {seconds}")
+    return failures
+
+
+# ------------------------------------------------------------------ uniqueness
+
+def _check_uniqueness(ctx, doc: CaseDocument, observations: list) -> list[str]:
+    from .uniqueness import check_uniqueness
+
+    spec = doc.uniqueness
+    if not spec:
+        return ["the case has no uniqueness check"]
+    return check_uniqueness(ctx, spec, doc)
+
+
+def parse_time(text: str) -> datetime:
+    return datetime.fromisoformat(text)

@@ -1,0 +1,77 @@
+"""The case document: the one plain-data form of a case (export, import, snapshots, engine output).
+
+An exported line holds the paper's instance fields (figure 8: ``type``, ``question``,
+``answer``) and our extra fields, as canonical JSON (sorted keys), so a round trip is
+byte-for-byte lossless.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+CATEGORY_OF_PREFIX = {"place": "place_perception", "nearby": "nearby_discovery", "routing": "routing",
+                      "trip": "trip_design"}
+PREFIX_OF_CATEGORY = {v: k for k, v in CATEGORY_OF_PREFIX.items()}
+# The paper's table 4: cases per (category, level).
+TABLE4 = {
+    ("place_perception", "L0"): 100, ("place_perception", "L1"): 72, ("place_perception", "L2"): 35,
+    ("nearby_discovery", "L0"): 104, ("nearby_discovery", "L1"): 52, ("nearby_discovery", "L2"): 35,
+    ("routing", "L0"): 100, ("routing", "L1"): 50, ("routing", "L2"): 31,
+    ("trip_design", "L1"): 53, ("trip_design", "L2"): 35,
+}
+CELLS = list(TABLE4)
+
+
+class ToolStep(BaseModel):
+    """One tool call of a path, with the digest of the observation it returned."""
+
+    model_config = ConfigDict(extra="forbid")
+    tool: str
+    arguments: dict[str, Any]
+    observation_sha256: str = ""
+
+
+class RequiredEvidence(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    attributes: list[dict[str, str]] = Field(default_factory=list, description="[{place_id, key}]")
+    note_ids: list[str] = Field(default_factory=list)
+
+
+class CaseDocument(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    type: str
+    question: str
+    answer: Any
+    case_id: str
+    category: Literal["place_perception", "nearby_discovery", "routing", "trip_design"]
+    level: Literal["L0", "L1", "L2"]
+    reference_path: list[ToolStep]
+    engine_path: list[ToolStep] = Field(default_factory=list)
+    required_evidence: RequiredEvidence = Field(default_factory=RequiredEvidence)
+    constraints: dict[str, Any] = Field(default_factory=dict)
+    uniqueness: dict[str, Any] = Field(default_factory=dict)
+    status: Literal["draft", "validated", "rejected"] = "draft"
+    rejection_reason: str = ""
+    provenance: dict[str, Any] = Field(default_factory=dict)
+    city_name: str
+    city_version: str
+
+    def to_json(self) -> str:
+        """Canonical JSON (sorted keys, no spaces): one JSONL line of an export."""
+        return canonical_json(self.model_dump(mode="json"))
+
+    def content_sha256(self) -> str:
+        """Digest of what the case asks and answers (not its review status)."""
+        data = self.model_dump(mode="json", exclude={"status", "rejection_reason"})
+        return hashlib.sha256(canonical_json(data).encode()).hexdigest()
+
+
+def canonical_json(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def observation_digest(observation: Any) -> str:
+    return hashlib.sha256(canonical_json(observation).encode()).hexdigest()

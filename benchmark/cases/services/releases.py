@@ -1,0 +1,77 @@
+"""Freezing releases: named, hashed snapshots of validated cases from one city version."""
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_slug
+from django.db import transaction
+
+from benchmark.models import Case, Release, ReleaseCase
+
+from ..document import canonical_json
+from ..selectors import case_document
+
+
+def release_check(*, name: str, split: str, cases: Iterable[Case]) -> list[Case]:
+    """Check that ``cases`` can be frozen as release ``name``; return them ordered by case_id.
+
+    Raises:
+        ValidationError: the name is not a slug or already used, the split is unknown, there
+            are no cases, some are not validated, or they come from several city versions.
+    """
+    validate_slug(name)
+    if Release.objects.filter(name=name).exists():
+        raise ValidationError(f"release name {name!r} is already used; release names are never reused")
+    if split not in dict(Release.SPLITS):
+        raise ValidationError(f"unknown split {split!r}; use one of {', '.join(dict(Release.SPLITS))}")
+    ordered = sorted(cases, key=lambda c: c.case_id)
+    if not ordered:
+        raise ValidationError("a release needs at least one case")
+    unvalidated = [c.case_id for c in ordered if c.status != Case.VALIDATED]
+    if unvalidated:
+        raise ValidationError(f"only validated cases can be frozen; not validated: {', '.join(unvalidated)}")
+    versions = sorted({(c.city_name, c.city_version) for c in ordered})
+    if len(versions) > 1:
+        listed = ", ".join(f"{n}@{v}" for n, v in versions)
+        raise ValidationError(f"a release holds cases of one city version; these cases span {listed}")
+    return ordered
+
+
+def release_freeze(*, name: str, split: str, cases: Iterable[Case], actor=None, description: str = "") -> Release:
+    """Freeze ``cases`` as a new release.
+
+    Each case's document is copied into the release (position = order by case_id), and the
+    release's content hash is the sha256 of the canonical JSON of that ordered list. Later
+    edits of a case do not change the release.
+
+    Raises:
+        ValidationError: see ``release_check``.
+    """
+    ordered = release_check(name=name, split=split, cases=cases)
+    snapshots = [case_document(c).model_dump(mode="json") for c in ordered]
+    return release_store(name=name, split=split, entries=list(zip(ordered, snapshots)), actor=actor,
+                         description=description)
+
+
+def release_store(*, name: str, split: str, entries: list[tuple[Case, dict]], actor=None,
+                  description: str = "") -> Release:
+    """Write a checked release from ``(case, snapshot)`` pairs already in case_id order (internal)."""
+    first = entries[0][0]
+    with transaction.atomic():
+        release = Release.objects.create(
+            name=name, split=split, content_hash=release_content_hash([s for _c, s in entries]),
+            city_name=first.city_name, city_version=first.city_version, description=description,
+            created_by=actor,
+        )
+        ReleaseCase.objects.bulk_create(
+            ReleaseCase(release=release, case=case, position=position, snapshot=snapshot)
+            for position, (case, snapshot) in enumerate(entries)
+        )
+    return release
+
+
+def release_content_hash(snapshots: list[dict]) -> str:
+    """sha256 of the canonical JSON of the ordered snapshots: equal content, equal hash."""
+    return hashlib.sha256(canonical_json(snapshots).encode()).hexdigest()

@@ -1,0 +1,40 @@
+"""Verification: a case may be validated only when its evidence still proves its answer.
+
+Checks (each failure is a sentence a curator can act on):
+1. Replaying the reference path (agent toolset) through the gateway gives the same
+   observations (digests) and ends with submit_answer(answer).
+2. Replaying the engine path (engine toolset) gives the same observations.
+3. The uniqueness check still holds (the answer is the only place / the best ordering).
+4. Every place_id, note_id and route total in the answer was in a reference observation
+   ("fetched before cited"); route totals equal the sum of the reference routing legs.
+5. Every cited note_id exists and supports one of the case's facts; every cited attribute
+   exists on its place.
+6. The question is not a duplicate of another case's question.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .document import CaseDocument
+
+
+@dataclass
+class VerificationResult:
+    ok: bool
+    failures: list[str] = field(default_factory=list)
+    checks: int = 0
+
+    def to_dict(self) -> dict:
+        return {"ok": self.ok, "failures": self.failures, "checks": self.checks}
+
+
+def verify_case(doc: CaseDocument, *, other_questions: frozenset[str] = frozenset()) -> VerificationResult:
+    """Verify ``doc`` against its city; ``other_questions`` are the normalised questions of other cases."""
+    from .checks import run_checks
+
+    failures, checks = run_checks(doc, other_questions=other_questions)
+    return VerificationResult(ok=not failures, failures=failures, checks=checks)
+
+
+def normalise_question(text: str) -> str:
+    return " ".join(text.lower().split())

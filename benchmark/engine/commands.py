@@ -1,0 +1,79 @@
+"""The generate_cases flow: generate, store, optionally verify and validate, and summarise."""
+from __future__ import annotations
+
+import time
+from typing import TextIO
+
+from benchmark.cases.document import CELLS, PREFIX_OF_CATEGORY, TABLE4
+
+from .runner import CellReport, generate_cases
+
+
+def cell_name(cell: tuple[str, str]) -> str:
+    return f"{PREFIX_OF_CATEGORY[cell[0]]}_{cell[1]}"
+
+
+def cell_counts(count: int | None, cells: list[str]) -> dict[tuple[str, str], int]:
+    """Table 4's counts, scaled to ``count`` in total (largest remainders), restricted to ``cells``."""
+    by_name = {cell_name(c): c for c in CELLS}
+    unknown = sorted(set(cells) - set(by_name))
+    if unknown:
+        raise ValueError(f"unknown cell(s) {', '.join(unknown)}; allowed: {', '.join(by_name)}")
+    chosen = [by_name[n] for n in cells] if cells else list(CELLS)
+    base = {c: TABLE4[c] for c in chosen}
+    if count is None:
+        return base
+    if count < 1:
+        raise ValueError("--count must be at least 1")
+    total = sum(base.values())
+    exact = {c: count * n / total for c, n in base.items()}
+    out = {c: int(v) for c, v in exact.items()}
+    for c in sorted(exact, key=lambda c: (-(exact[c] - out[c]), CELLS.index(c)))[: count - sum(out.values())]:
+        out[c] += 1
+    return out
+
+
+def generate_and_store(*, seed: int, count: int | None, cells: list[str], city: str | None, validate: bool,
+                       progress: TextIO | None) -> str:
+    from tqdm import tqdm
+
+    from benchmark.models import Case
+    from environment.tools.context import city_context
+
+    from .services import generated_cases_store
+
+    context = city_context(city)
+    counts = cell_counts(count, cells)
+    started = time.perf_counter()
+    bar = tqdm(total=sum(counts.values()), file=progress, disable=progress is None, unit="case")
+    documents, reports = generate_cases(context=context, seed=seed, counts=counts, on_case=lambda _d: bar.update(1))
+    bar.close()
+    generated_s = time.perf_counter() - started
+    stored = generated_cases_store(documents=documents)
+    lines = [_report_table(reports), f"Generated {len(documents)} cases in {generated_s:.1f} s "
+             f"(city {context.city_name} {context.city_version[:12]}, seed {seed}); stored: "
+             + ", ".join(f"{k} {v}" for k, v in stored.items())]
+    if validate:
+        from benchmark.cases.services.cases import CaseVerificationError, case_validate
+
+        failed, validated = [], 0
+        cases = Case.objects.filter(case_id__in=[d.case_id for d in documents], status=Case.DRAFT)
+        for case in tqdm(list(cases), file=progress, disable=progress is None, unit="verified"):
+            try:
+                case_validate(case=case, actor=None)
+                validated += 1
+            except CaseVerificationError as exc:
+                failed.append(f"  {case.case_id}: {'; '.join(exc.failures)}")
+        lines.append(f"Validated {validated} cases; {len(failed)} failed verification" + (":" if failed else "."))
+        lines += failed
+    return "\n".join(lines)
+
+
+def _report_table(reports: list[CellReport]) -> str:
+    rows = [f"{'cell':<18} {'made':>5} {'target':>6} {'attempts':>8}  top discard reasons"]
+    for r in reports:
+        reasons = ", ".join(f"{why} ({n})" for why, n in r.discards.most_common(2))
+        rows.append(f"{cell_name(r.cell):<18} {r.made:>5} {r.target:>6} {r.attempts:>8}  {reasons}")
+    rows.append(f"{'total':<18} {sum(r.made for r in reports):>5} {sum(r.target for r in reports):>6} "
+                f"{sum(r.attempts for r in reports):>8}")
+    return "\n".join(rows)

@@ -1,0 +1,58 @@
+"""Question phrasing: varied templates and personas. Place names stay as in the city's data."""
+from __future__ import annotations
+
+import random
+
+PERSONAS = (
+    "", "", "",  # plain questions are common too
+    "I'm visiting Helsinki for the first time. ",
+    "My parents are in town this weekend. ",
+    "Quick question before I head out. ",
+    "I'm a student on a tight budget. ",
+    "I'm showing a colleague around the centre today. ",
+    "I just moved to Helsinki. ",
+    "Planning my day off. ",
+    "I'm meeting a friend later. ",
+)
+
+VEHICLE_WORDS = {
+    "walking": ("walking", "on foot", "walking"),
+    "cycling": ("cycling", "by bike", "cycling"),
+    "driving": ("driving", "by car", "driving"),
+}
+MODE_WORDS = {"time": ("fastest", "quickest"), "distance": ("shortest",)}
+
+
+def persona(rng: random.Random) -> str:
+    return rng.choice(PERSONAS)
+
+
+def pick(rng: random.Random, *options: str) -> str:
+    return rng.choice(options)
+
+
+def join_names(names: list[str]) -> str:
+    """'A', 'A and B', 'A, B and C'."""
+    if len(names) == 1:
+        return names[0]
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def join_or(names: list[str]) -> str:
+    if len(names) == 1:
+        return names[0]
+    return ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def vehicle_phrase(rng: random.Random, vehicle: str) -> str:
+    return rng.choice(VEHICLE_WORDS[vehicle])
+
+
+def mode_phrase(rng: random.Random, mode: str) -> str:
+    return rng.choice(MODE_WORDS[mode])
+
+
+def finish(text: str) -> str:
+    """Collapse spaces and capitalise the first letter."""
+    text = " ".join(text.split())
+    return text[:1].upper() + text[1:]

@@ -1,0 +1,108 @@
+"""Run the recipes until every cell has its cases: deterministic for a city version and a seed."""
+from __future__ import annotations
+
+import hashlib
+import random
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from environment.tools.context import ToolContext
+
+from benchmark.cases.document import CELLS, PREFIX_OF_CATEGORY, TABLE4, CaseDocument, RequiredEvidence
+from benchmark.cases.verify import normalise_question, verify_case
+
+from .common import Draft
+from .recipes import load_recipes
+from .session import Discard, EngineSession
+
+ENGINE_VERSION = "1.0"
+MAX_ATTEMPTS_PER_CASE = 25
+
+
+@dataclass
+class CellReport:
+    cell: tuple[str, str]
+    target: int
+    made: int = 0
+    attempts: int = 0
+    discards: Counter = field(default_factory=Counter)
+
+
+def attempt_rng(seed: int, cell: tuple[str, str], attempt: int) -> random.Random:
+    digest = hashlib.sha256(f"{seed}:{cell[0]}:{cell[1]}:{attempt}".encode()).digest()
+    return random.Random(int.from_bytes(digest[:8], "big"))
+
+
+def generate_cases(
+    *,
+    context: ToolContext,
+    seed: int = 0,
+    counts: dict[tuple[str, str], int] | None = None,
+    on_case: Callable[[CaseDocument], None] | None = None,
+    on_attempt: Callable[[tuple[str, str]], None] | None = None,
+) -> tuple[list[CaseDocument], list[CellReport]]:
+    """Write cases for every cell (default: the paper's table 4, 667 cases) with the engine toolset.
+
+    Every case is verified as it is written (verify.py); one that fails is discarded and
+    another attempt takes its place, so what comes out passes verification.
+    """
+    recipes = load_recipes()
+    counts = counts if counts is not None else TABLE4
+    documents: list[CaseDocument] = []
+    reports = []
+    questions: set[str] = set()
+    for cell in CELLS:
+        report = CellReport(cell, counts.get(cell, 0))
+        reports.append(report)
+        signatures: set[str] = set()
+        while report.made < report.target and report.attempts < report.target * MAX_ATTEMPTS_PER_CASE:
+            rng = attempt_rng(seed, cell, report.attempts)
+            report.attempts += 1
+            if on_attempt:
+                on_attempt(cell)
+            session = EngineSession(context)
+            try:
+                draft = recipes[cell](session, rng)
+            except Discard as exc:
+                report.discards[str(exc).split(":")[0]] += 1
+                continue
+            question = normalise_question(draft.question)
+            if draft.signature in signatures or question in questions:
+                report.discards["duplicate of an earlier case"] += 1
+                continue
+            document = _document(context, seed, cell, report.made + 1, report.attempts - 1, draft, session)
+            verdict = verify_case(document)
+            if not verdict.ok:  # e.g. a note that names the place but speaks of a neighbour
+                report.discards["failed verification"] += 1
+                continue
+            signatures.add(draft.signature)
+            questions.add(question)
+            report.made += 1
+            documents.append(document)
+            if on_case:
+                on_case(document)
+    return documents, reports
+
+
+def _document(context, seed, cell, number, attempt, draft: Draft, session: EngineSession) -> CaseDocument:
+    category, level = cell
+    case_type = f"{PREFIX_OF_CATEGORY[category]}_{level}"
+    return CaseDocument(
+        type=case_type,
+        question=draft.question,
+        answer=draft.answer,
+        case_id=f"{context.city_name}-s{seed}-{case_type}-{number:03d}",
+        category=category,
+        level=level,
+        reference_path=session.reference_path,
+        engine_path=session.engine_path,
+        required_evidence=RequiredEvidence(attributes=draft.attributes, note_ids=sorted(set(draft.note_ids))),
+        constraints=draft.constraints,
+        uniqueness=draft.uniqueness,
+        provenance={"generator": "lifeplanner-data-engine", "version": ENGINE_VERSION, "seed": seed,
+                    "attempt": attempt, "recipe": case_type, "city_name": context.city_name,
+                    "city_version": context.city_version},
+        city_name=context.city_name,
+        city_version=context.city_version,
+    )

@@ -1,0 +1,39 @@
+"""One case attempt's conversation with the tools: every call goes through the gateway and is kept.
+
+``engine()`` uses the Data Engine Toolset (what the generator decides with: the case's
+engine path); ``agent()`` uses the Standard Agent Toolset (the reference path an agent
+can follow to the same answer). A failed call discards the attempt.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from environment.tools.context import ToolContext
+from environment.tools.gateway import call_tool
+
+from benchmark.cases.document import ToolStep, observation_digest
+
+
+class Discard(Exception):
+    """This attempt cannot make a valid case; the message says why (counted in the summary)."""
+
+
+@dataclass
+class EngineSession:
+    context: ToolContext
+    engine_path: list[ToolStep] = field(default_factory=list)
+    reference_path: list[ToolStep] = field(default_factory=list)
+
+    def engine(self, tool: str, **arguments: Any) -> dict:
+        return self._call("engine", tool, arguments, self.engine_path)
+
+    def agent(self, tool: str, **arguments: Any) -> dict:
+        return self._call("agent", tool, arguments, self.reference_path)
+
+    def _call(self, toolset: str, tool: str, arguments: dict, path: list[ToolStep]) -> dict:
+        call = call_tool(toolset, tool, arguments, context=self.context)
+        if not call.ok:
+            raise Discard(f"{toolset}.{tool} failed: {call.error['message']}")
+        path.append(ToolStep(tool=tool, arguments=arguments, observation_sha256=observation_digest(call.result)))
+        return call.result

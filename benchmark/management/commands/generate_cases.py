@@ -1,0 +1,30 @@
+import sys
+
+from django.core.management.base import BaseCommand, CommandError
+
+
+class Command(BaseCommand):
+    help = "Write benchmark cases with the data engine (default: the paper's table 4, 667 cases) as drafts."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--seed", type=int, default=0)
+        parser.add_argument("--count", type=int, default=None,
+                            help="Total cases, split over the 11 cells in table 4's proportions (default 667).")
+        parser.add_argument("--cell", action="append", default=[],
+                            help="Only this cell, e.g. routing_L1 (repeatable).")
+        parser.add_argument("--city", default=None, help="City name (default: settings.LIFEPLANNER_CITY)")
+        parser.add_argument("--validate", action="store_true",
+                            help="Verify every generated case and validate those that pass.")
+        parser.add_argument("--no-progress", action="store_true")
+
+    def handle(self, *args, **opts):
+        from benchmark.engine.commands import generate_and_store
+        from environment.tools.context import CityNotBuilt
+
+        try:
+            summary = generate_and_store(seed=opts["seed"], count=opts["count"], cells=opts["cell"],
+                                         city=opts["city"], validate=opts["validate"],
+                                         progress=None if opts["no_progress"] else sys.stderr)
+        except (CityNotBuilt, ValueError) as exc:
+            raise CommandError(str(exc)) from None
+        self.stdout.write(summary)

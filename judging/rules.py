@@ -1,0 +1,48 @@
+"""Rule checks for machine-checkable constraints (pure functions, plain data in and out).
+
+They back the case generator's constrained orderings, case verification, and (later)
+the Semantic Constraint metric, so ground truth and grading agree.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+
+from environment.opening import is_open_at
+
+
+def arrival_times(start: datetime, leg_seconds: Sequence[float], dwell_s: float) -> list[datetime]:
+    """Arrival time at each stop after the first: legs are travelled in order, with ``dwell_s``
+    spent at every intermediate stop (not at the start)."""
+    times, now = [], start
+    for i, seconds in enumerate(leg_seconds):
+        if i > 0:
+            now += timedelta(seconds=dwell_s)
+        now += timedelta(seconds=seconds)
+        times.append(now)
+    return times
+
+
+def closed_on_arrival(
+    order: Sequence[str], arrivals: Sequence[datetime], hours: dict[str, str], *, dwell_s: float = 0
+) -> list[str]:
+    """Stops (after the first) that are closed when we arrive, or close before we leave.
+
+    ``hours`` maps place_id -> OSM opening_hours text; places without parsable hours are
+    not judged (unknown is not closed). The final stop is only checked on arrival.
+    """
+    closed = []
+    last = len(order) - 1
+    for index, (place_id, when) in enumerate(zip(order[1:], arrivals), start=1):
+        text = hours.get(place_id, "")
+        stay = dwell_s if index < last else 0
+        checks = [when] if stay == 0 else [when, when + timedelta(seconds=stay - 60)]
+        if any(is_open_at(text, moment) is False for moment in checks):
+            closed.append(place_id)
+    return closed
+
+
+def order_violations(order: Sequence[str], before: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The (a, b) pairs of ``before`` ("visit a before b") that ``order`` breaks."""
+    position = {place_id: i for i, place_id in enumerate(order)}
+    return [(a, b) for a, b in before if a in position and b in position and position[a] > position[b]]

@@ -1,0 +1,50 @@
+"""The case map in a real browser (Debian's chromium): markers and route draw without tiles.
+
+The page comes from the Django test client and its static files from the staticfiles
+finders (served to the browser through request interception), so the test needs no live
+server and no network: tile requests fail, as they would offline.
+"""
+from urllib.parse import urlparse
+
+import pytest
+from django.contrib.staticfiles import finders
+
+from benchmark.cases.services import case_create
+from tests.benchmark.factories import routing_document, staff_user
+
+pytestmark = pytest.mark.django_db
+LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+               "--disable-component-update", "--disable-sync"]
+
+
+def test_case_change_page_draws_numbered_markers_and_the_route(client, grid_city):
+    sync_api = pytest.importorskip("playwright.sync_api")
+    client.force_login(staff_user("cura", curator=True))
+    case = case_create(document=routing_document())
+    page_path = f"/admin/benchmark/case/{case.pk}/change/"
+    html = client.get(page_path).content
+
+    def serve(route):
+        path = urlparse(route.request.url).path
+        found = finders.find(path.removeprefix("/static/")) if path.startswith("/static/") else None
+        if path == page_path:
+            route.fulfill(body=html, content_type="text/html; charset=utf-8")
+        elif found:
+            route.fulfill(path=found)
+        else:
+            route.abort()
+
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=LAUNCH_ARGS)
+        page = browser.new_page()
+        errors = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.route("**/*", serve)
+        page.goto(f"http://testserver{page_path}")
+        page.wait_for_selector("#case-map .case-map-number")
+        numbers = page.locator("#case-map .case-map-number").all_inner_texts()
+        routes = page.locator("#case-map path.leaflet-interactive").count()
+        browser.close()
+    assert numbers == ["1", "2", "3"]
+    assert routes == 2
+    assert errors == []

@@ -1,0 +1,180 @@
+import hashlib
+import json
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.core.management import call_command
+
+from benchmark.cases.document import canonical_json
+from benchmark.cases.services import (
+    CaseImportError,
+    case_create,
+    case_update,
+    case_validate,
+    cases_export,
+    cases_import,
+    release_freeze,
+)
+from benchmark.models import Case, CaseEvent, Release, ReleaseCase
+from tests.benchmark.factories import routing_document, staff_user
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def curator():
+    return staff_user("cura", curator=True)
+
+
+def validated_cases(n, actor, **overrides):
+    return [case_validate(case=case_create(document=routing_document(**overrides)), actor=actor) for _ in range(n)]
+
+
+def test_release_freeze_snapshots_cases_in_case_id_order_with_a_stable_hash(curator, verification):
+    cases = validated_cases(3, curator)
+    release = release_freeze(name="v1", split="public", cases=list(reversed(cases)), actor=curator)
+    entries = list(release.entries.order_by("position"))
+    assert [e.case.case_id for e in entries] == sorted(c.case_id for c in cases)
+    snapshots = [e.snapshot for e in entries]
+    assert release.content_hash == hashlib.sha256(canonical_json(snapshots).encode()).hexdigest()
+    again = release_freeze(name="v1-again", split="hidden", cases=cases, actor=curator)
+    assert again.content_hash == release.content_hash
+    assert (release.city_name, release.city_version) == ("gridtown", "grid-1")
+
+
+def test_a_release_does_not_change_when_a_case_is_edited(curator, verification):
+    cases = validated_cases(2, curator)
+    release = release_freeze(name="v1", split="public", cases=cases)
+    before = [e.snapshot for e in release.entries.all()]
+    case_update(case=cases[0], changes={"question": "Edited after freezing?"}, actor=curator)
+    release.refresh_from_db()
+    assert [e.snapshot for e in release.entries.all()] == before
+    assert before[0]["question"] != "Edited after freezing?"
+
+
+def test_release_freeze_refuses_drafts_mixed_city_versions_and_reused_names(curator, verification):
+    draft = case_create(document=routing_document())
+    with pytest.raises(ValidationError, match=f"not validated: {draft.case_id}"):
+        release_freeze(name="v1", split="public", cases=[draft])
+    mixed = validated_cases(1, curator) + validated_cases(1, curator, city_version="grid-2")
+    with pytest.raises(ValidationError, match="one city version.*grid-1.*grid-2"):
+        release_freeze(name="v1", split="public", cases=mixed)
+    release_freeze(name="v1", split="public", cases=mixed[:1])
+    with pytest.raises(ValidationError, match="never reused"):
+        release_freeze(name="v1", split="public", cases=mixed[:1])
+    assert Release.objects.count() == 1
+
+
+def test_export_import_export_is_byte_identical(tmp_path, curator, verification):
+    cases = validated_cases(3, curator)
+    case_create(document=routing_document(answer="Kahvila Koira, Testikatu 1 ünïcode"))
+    release_freeze(name="v1", split="hidden", cases=cases[:2])
+    first, first_release = tmp_path / "all.jsonl", tmp_path / "v1.jsonl"
+    assert cases_export(path=first) == 4
+    assert cases_export(path=first_release, release=Release.objects.get(name="v1")) == 2
+    hash_before = Release.objects.get(name="v1").content_hash
+
+    ReleaseCase.objects.all().delete()
+    Release.objects.all().delete()
+    Case.objects.all().delete()
+    cases_import(path=first)
+    imported = cases_import(path=first_release, release_name="v1", split="hidden")
+    assert imported.unchanged == [c.case_id for c in cases[:2]] and imported.created == []
+
+    second, second_release = tmp_path / "all2.jsonl", tmp_path / "v1-2.jsonl"
+    cases_export(path=second)
+    cases_export(path=second_release, release=imported.release)
+    assert second.read_bytes() == first.read_bytes()
+    assert second_release.read_bytes() == first_release.read_bytes()
+    assert imported.release.content_hash == hash_before
+    assert set(CaseEvent.objects.values_list("action", flat=True)) == {"imported"}
+
+
+def test_export_writes_one_canonical_document_per_line(tmp_path):
+    doc = routing_document()
+    case_create(document=doc)
+    path = tmp_path / "out.jsonl"
+    cases_export(path=path)
+    assert path.read_text(encoding="utf-8") == doc.to_json() + "\n"
+
+
+def test_import_updates_an_existing_case_and_records_the_changes(tmp_path, curator):
+    doc = routing_document()
+    case = case_create(document=doc)
+    path = tmp_path / "in.jsonl"
+    path.write_text(doc.model_copy(update={"question": "A new wording?"}).to_json() + "\n", encoding="utf-8")
+    result = cases_import(path=path, actor=curator)
+    case.refresh_from_db()
+    assert result.updated == [doc.case_id] and case.question == "A new wording?"
+    event = case.events.last()
+    assert (event.action, event.actor, event.changes) == ("imported", curator,
+                                                          {"question": [doc.question, "A new wording?"]})
+
+
+def test_import_error_names_the_line_and_the_field(tmp_path):
+    good = routing_document().to_json()
+    bad = json.loads(routing_document().to_json())
+    bad["level"] = "L7"
+    path = tmp_path / "bad.jsonl"
+    path.write_text(good + "\n" + json.dumps(bad) + "\n", encoding="utf-8")
+    with pytest.raises(CaseImportError, match=r"line 2: field level: Input should be 'L0', 'L1' or 'L2'"):
+        cases_import(path=path)
+    path.write_text(good + "\n\n{not json\n", encoding="utf-8")
+    with pytest.raises(CaseImportError, match="line 3: not valid JSON"):
+        cases_import(path=path)
+    assert not Case.objects.exists()
+
+
+def test_import_as_release_refuses_drafts_and_writes_nothing(tmp_path):
+    path = tmp_path / "drafts.jsonl"
+    path.write_text(routing_document().to_json() + "\n", encoding="utf-8")
+    with pytest.raises(ValidationError, match="only validated"):
+        cases_import(path=path, release_name="v1")
+    assert not Case.objects.exists() and not Release.objects.exists()
+
+
+# ------------------------------------------------------------------ commands
+
+def test_export_and_import_commands_round_trip(tmp_path, curator, verification, capsys):
+    validated_cases(2, curator)
+    call_command("freeze_release", "v1", "--split", "hidden", "--category", "routing", "--description", "first")
+    release = Release.objects.get(name="v1")
+    assert (release.split, release.description, release.entries.count()) == ("hidden", "first", 2)
+    out = tmp_path / "v1.jsonl"
+    call_command("export_cases", str(out), "--release", "v1")
+    ReleaseCase.objects.all().delete()
+    Release.objects.all().delete()
+    Case.objects.all().delete()
+    call_command("import_cases", str(out), "--release", "v1", "--split", "hidden")
+    assert "2 created, 0 updated" in capsys.readouterr().out
+    assert Release.objects.get(name="v1").content_hash == release.content_hash
+
+
+def test_freeze_release_filters_by_level(curator, verification):
+    validated_cases(1, curator)
+    validated_cases(1, curator, level="L1", type="routing_L1")
+    call_command("freeze_release", "l1-only", "--level", "L1")
+    assert [e.snapshot["level"] for e in Release.objects.get(name="l1-only").entries.all()] == ["L1"]
+
+
+def test_verify_cases_prints_failures_and_exits_1(curator, verification, capsys):
+    good, bad = validated_cases(2, curator)
+    verification.failing[bad.case_id] = ["note 123 does not exist", "question duplicates another case"]
+    with pytest.raises(SystemExit) as exited:
+        call_command("verify_cases")
+    out = capsys.readouterr().out
+    assert exited.value.code == 1
+    assert f"FAIL {bad.case_id}: note 123 does not exist; question duplicates another case" in out
+    assert good.case_id not in out
+    assert out.strip().endswith("2 verified, 1 failed")
+
+
+def test_verify_cases_of_a_release_checks_the_snapshots_and_exits_0(curator, verification, capsys):
+    cases = validated_cases(2, curator)
+    release_freeze(name="v1", split="public", cases=cases)
+    case_update(case=cases[0], changes={"question": "Changed later"}, actor=curator)
+    verification.calls.clear()
+    call_command("verify_cases", "--release", "v1")
+    assert capsys.readouterr().out.strip() == "2 verified, 0 failed"
+    assert "Changed later" not in str(verification.calls)
+    assert {case_id for case_id, _ in verification.calls} == {c.case_id for c in cases}
