@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell sha1sum requirements.lock | cut -c1-12)
 
-.PHONY: setup demo test services venv migrate city serve worker bench docs-tools
+.PHONY: setup demo test services venv migrate city cases bench docs-tools
 
 $(STAMP): requirements.lock
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -26,7 +26,10 @@ city: migrate
 setup: city
 	$(PY) manage.py collectstatic --noinput -v 0
 
-demo: setup
+cases: city
+	$(PY) manage.py generate_cases --release helsinki-v1 --no-progress
+
+demo: setup cases
 	bash scripts/demo.sh
 
 test: venv services

@@ -81,6 +81,20 @@ def answer_place_ids(answer: Any) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+def answer_names(answer: Any) -> list[str]:
+    """Every place name in an answer document."""
+    found = []
+    if isinstance(answer, dict):
+        if isinstance(answer.get("name"), str):
+            found.append(answer["name"])
+        for key in ("start", "end"):
+            found += answer_names(answer.get(key))
+        for key in ("waypoints", "optimal_order"):
+            for item in answer.get(key) or []:
+                found += answer_names(item)
+    return list(dict.fromkeys(found))
+
+
 def answer_note_ids(answer: Any) -> list[str]:
     found = []
     if isinstance(answer, dict):

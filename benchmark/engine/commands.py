@@ -34,7 +34,12 @@ def cell_counts(count: int | None, cells: list[str]) -> dict[tuple[str, str], in
 
 
 def generate_and_store(*, seed: int, count: int | None, cells: list[str], city: str | None, validate: bool,
-                       progress: TextIO | None) -> str:
+                       progress: TextIO | None, paraphraser=None, release: str | None = None) -> str:
+    """Generate, store, optionally validate and freeze as ``release``; returns the printed summary.
+
+    With ``release``, an existing release of that name means there is nothing to do (make
+    demo relies on this), and the generated cases are validated and then frozen.
+    """
     from tqdm import tqdm
 
     from benchmark.models import Case
@@ -42,11 +47,17 @@ def generate_and_store(*, seed: int, count: int | None, cells: list[str], city: 
 
     from .services import generated_cases_store
 
+    from benchmark.models import Release
+
     context = city_context(city)
     counts = cell_counts(count, cells)
+    if release and Release.objects.filter(name=release).exists():
+        return f"Release {release!r} already exists; nothing generated."
+    validate = validate or bool(release)
     started = time.perf_counter()
     bar = tqdm(total=sum(counts.values()), file=progress, disable=progress is None, unit="case")
-    documents, reports = generate_cases(context=context, seed=seed, counts=counts, on_case=lambda _d: bar.update(1))
+    documents, reports = generate_cases(context=context, seed=seed, counts=counts, on_case=lambda _d: bar.update(1),
+                                        paraphraser=paraphraser)
     bar.close()
     generated_s = time.perf_counter() - started
     stored = generated_cases_store(documents=documents)
@@ -66,6 +77,14 @@ def generate_and_store(*, seed: int, count: int | None, cells: list[str], city: 
                 failed.append(f"  {case.case_id}: {'; '.join(exc.failures)}")
         lines.append(f"Validated {validated} cases; {len(failed)} failed verification" + (":" if failed else "."))
         lines += failed
+    if release:
+        from benchmark.cases.services import release_freeze
+
+        frozen = release_freeze(name=release, split=Release.PUBLIC, description=f"Data engine seed {seed}",
+                                cases=Case.objects.filter(case_id__in=[d.case_id for d in documents],
+                                                          status=Case.VALIDATED))
+        lines.append(f"Froze release {frozen.name!r}: {frozen.entries.count()} cases, "
+                     f"content hash {frozen.content_hash[:12]}.")
     return "\n".join(lines)
 
 

@@ -41,6 +41,7 @@ def generate_cases(
     counts: dict[tuple[str, str], int] | None = None,
     on_case: Callable[[CaseDocument], None] | None = None,
     on_attempt: Callable[[tuple[str, str]], None] | None = None,
+    paraphraser: Callable[[str], str] | None = None,
 ) -> tuple[list[CaseDocument], list[CellReport]]:
     """Write cases for every cell (default: the paper's table 4, 667 cases) with the engine toolset.
 
@@ -76,6 +77,8 @@ def generate_cases(
             if not verdict.ok:  # e.g. a note that names the place but speaks of a neighbour
                 report.discards["failed verification"] += 1
                 continue
+            if paraphraser is not None:
+                document = _paraphrased(document, draft, session, paraphraser, report)
             signatures.add(draft.signature)
             questions.add(question)
             report.made += 1
@@ -83,6 +86,40 @@ def generate_cases(
             if on_case:
                 on_case(document)
     return documents, reports
+
+
+def _paraphrased(document: CaseDocument, draft: Draft, session: EngineSession, paraphraser, report: CellReport):
+    """The document with a paraphrased question, or unchanged when the paraphrase changes the meaning."""
+    from environment.build.corpus.vocab import ALL_SPECS
+
+    from .paraphrase import keeps_meaning
+
+    names = sorted(_names_seen(session, document.answer), key=len, reverse=True)
+    fact = draft.constraints.get("fact")
+    forbidden = []
+    if fact:
+        spec = ALL_SPECS[fact["key"]]
+        forbidden = [spec.label.split(":", 1)[-1].strip(), *spec.evidence]
+    try:
+        text = paraphraser(document.question)
+    except Exception as exc:  # a failing model must not stop generation; the original question stays
+        report.discards[f"paraphrase failed ({type(exc).__name__})"] += 1
+        return document
+    reason = keeps_meaning(document.question, text, names=names, forbidden=forbidden)
+    if reason:
+        report.discards[f"paraphrase rejected: {reason.split(' (')[0]}"] += 1
+        return document
+    provenance = {**document.provenance, "paraphrase": {"original": document.question}}
+    return document.model_copy(update={"question": text, "provenance": provenance})
+
+
+def _names_seen(session: EngineSession, answer) -> set[str]:
+    """Place names this attempt looked up or answered with (protected in paraphrases)."""
+    from benchmark.cases.checks import answer_names
+
+    looked_up = {s.arguments["query_name"] for s in session.reference_path
+                 if s.tool == "place_search" and s.arguments.get("query_name")}
+    return looked_up | set(answer_names(answer))
 
 
 def _document(context, seed, cell, number, attempt, draft: Draft, session: EngineSession) -> CaseDocument:

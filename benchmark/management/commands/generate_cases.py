@@ -15,16 +15,31 @@ class Command(BaseCommand):
         parser.add_argument("--city", default=None, help="City name (default: settings.LIFEPLANNER_CITY)")
         parser.add_argument("--validate", action="store_true",
                             help="Verify every generated case and validate those that pass.")
+        parser.add_argument("--release", help="Validate the generated cases and freeze them as this release; "
+                                               "does nothing when the release exists.")
         parser.add_argument("--no-progress", action="store_true")
+        parser.add_argument("--paraphrase-model", help="litellm model string; questions are paraphrased through it "
+                                                       "(the key comes from the PARAPHRASE_API_KEY variable).")
+        parser.add_argument("--paraphrase-api-base", help="API base URL of the paraphrasing model.")
 
     def handle(self, *args, **opts):
+        import os
+
+        from django.core.exceptions import ValidationError
+
         from benchmark.engine.commands import generate_and_store
+        from benchmark.engine.paraphrase import Paraphraser
         from environment.tools.context import CityNotBuilt
 
+        paraphraser = None
+        if opts["paraphrase_model"]:
+            paraphraser = Paraphraser(model=opts["paraphrase_model"], api_base=opts["paraphrase_api_base"],
+                                      api_key=os.environ.get("PARAPHRASE_API_KEY"))
         try:
             summary = generate_and_store(seed=opts["seed"], count=opts["count"], cells=opts["cell"],
                                          city=opts["city"], validate=opts["validate"],
-                                         progress=None if opts["no_progress"] else sys.stderr)
-        except (CityNotBuilt, ValueError) as exc:
+                                         progress=None if opts["no_progress"] else sys.stderr,
+                                         paraphraser=paraphraser, release=opts["release"])
+        except (CityNotBuilt, ValueError, ValidationError) as exc:
             raise CommandError(str(exc)) from None
         self.stdout.write(summary)

@@ -1,0 +1,181 @@
+"""The data engine on the real Helsinki build: distribution, verification, determinism, tampering."""
+import io
+import re
+
+import pytest
+from django.core.management import call_command
+
+from benchmark.cases.checks import answer_note_ids
+from benchmark.cases.document import CELLS, TABLE4, CaseDocument
+from benchmark.cases.verify import verify_case
+from benchmark.engine.commands import cell_counts
+from benchmark.engine.runner import generate_cases
+from benchmark.models import Case
+from environment.build.corpus.vocab import ALL_SPECS
+from environment.tools.registry import tools_for
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(scope="module")
+def generated(helsinki, django_db_blocker):
+    from environment.tools.context import city_context
+
+    with django_db_blocker.unblock():
+        return generate_cases(context=city_context("helsinki"), seed=7, counts=cell_counts(22, []))
+
+
+def by_type(documents, case_type):
+    return next(d for d in documents if d.type == case_type)
+
+
+def test_table4_distribution_and_scaling():
+    assert sum(cell_counts(None, []).values()) == 667 == sum(TABLE4.values())
+    assert cell_counts(None, []) == TABLE4
+    scaled = cell_counts(22, [])
+    assert sum(scaled.values()) == 22 and all(n >= 1 for n in scaled.values())
+    assert cell_counts(None, ["trip_L2"]) == {("trip_design", "L2"): 35}
+    with pytest.raises(ValueError, match="unknown cell"):
+        cell_counts(None, ["trip_L0"])
+
+
+def test_every_cell_gets_its_cases(generated):
+    documents, reports = generated
+    counts = cell_counts(22, [])
+    for cell in CELLS:
+        made = [d for d in documents if (d.category, d.level) == cell]
+        assert len(made) == counts[cell], cell
+    assert all(r.made == r.target for r in reports)
+
+
+def test_every_generated_case_verifies(generated):
+    documents, _ = generated
+    for document in documents:
+        result = verify_case(document)
+        assert result.ok, (document.case_id, result.failures)
+
+
+def test_paths_use_the_right_toolsets(generated):
+    agent_tools = {t.name for t in tools_for("agent")}
+    engine_tools = {t.name for t in tools_for("engine")}
+    for document in generated[0]:
+        assert {s.tool for s in document.reference_path} <= agent_tools
+        assert {s.tool for s in document.engine_path} <= engine_tools
+        assert document.reference_path[-1].tool == "submit_answer"
+        assert all(s.observation_sha256 for s in document.reference_path + document.engine_path)
+
+
+def test_same_seed_gives_byte_identical_cases(generated, helsinki):
+    from environment.tools.context import city_context
+
+    ctx = city_context("helsinki")
+    again, _ = generate_cases(context=ctx, seed=7, counts={("routing", "L1"): 2, ("trip_design", "L2"): 1})
+    first = [d for d in generated[0] if d.type in ("routing_L1", "trip_L2")]
+    assert [d.to_json() for d in again] == [d.to_json() for d in first]
+    other, _ = generate_cases(context=ctx, seed=8, counts={("routing", "L1"): 2})
+    assert [d.question for d in other] != [d.question for d in first[:2]]
+
+
+def test_l2_questions_never_name_the_hidden_fact(generated):
+    for document in generated[0]:
+        fact = document.constraints.get("fact")
+        if document.level != "L2" or not fact:
+            continue
+        spec = ALL_SPECS[fact["key"]]
+        question = document.question.lower()
+        assert spec.label.split(":", 1)[1].strip().lower() not in question, document.case_id
+        assert fact["key"].replace("_", " ") not in question
+        assert not any(re.search(rf"\b{re.escape(word.lower())}\b", question) for word in spec.evidence), (
+            document.case_id, document.question)
+
+
+def tampered(document: CaseDocument, **changes) -> CaseDocument:
+    data = document.model_dump(mode="json")
+    data.update(changes)
+    return CaseDocument.model_validate(data)
+
+
+def test_a_tampered_route_total_is_caught(generated):
+    document = by_type(generated[0], "routing_L1")
+    answer = {**document.answer, "total_distance_m": document.answer["total_distance_m"] + 25}
+    failures = verify_case(tampered(document, answer=answer)).failures
+    assert any("total_distance_m" in f for f in failures)
+
+
+def test_a_wrong_note_id_is_caught(generated):
+    document = next(d for d in generated[0] if answer_note_ids(d.answer) and d.category == "nearby_discovery")
+    wrong = "0" * 24
+    answer = {**document.answer, "ref": {**document.answer["ref"], "note_id": wrong}}
+    failures = verify_case(tampered(document, answer=answer)).failures
+    assert any(wrong in f and "does not exist" in f for f in failures)
+    assert any(wrong in f and "no reference observation" in f for f in failures)
+
+
+def test_a_note_that_does_not_support_the_fact_is_caught(generated):
+    document = by_type(generated[0], "place_L2")
+    other = by_type(generated[0], "nearby_L2")
+    foreign = other.required_evidence.note_ids[0]
+    evidence = {**document.required_evidence.model_dump(), "note_ids": [foreign]}
+    failures = verify_case(tampered(document, required_evidence=evidence)).failures
+    assert any(foreign in f and "does not support" in f for f in failures)
+
+
+def test_a_non_unique_answer_is_caught(generated):
+    document = by_type(generated[0], "nearby_L1")
+    loose = {**document.uniqueness, "arguments": {k: v for k, v in document.uniqueness["arguments"].items()
+                                                  if k not in ("min_rating", "max_cost")}}
+    failures = verify_case(tampered(document, uniqueness=loose)).failures
+    assert any("expected exactly" in f for f in failures)
+    nearest = by_type(generated[0], "nearby_L0")
+    strict = {**nearest.uniqueness, "margin_m": 10_000}
+    assert verify_case(tampered(nearest, uniqueness=strict)).failures
+
+
+def test_a_different_answer_than_the_reference_submission_is_caught(generated):
+    document = by_type(generated[0], "place_L0")
+    answer = {**document.answer, "answer": "something else"}
+    failures = verify_case(tampered(document, answer=answer)).failures
+    assert "the reference path submits a different answer than the case's answer" in failures
+
+
+def test_a_changed_observation_is_caught(generated):
+    document = by_type(generated[0], "routing_L0")
+    steps = [s.model_dump() for s in document.reference_path]
+    steps[0]["observation_sha256"] = "0" * 64
+    failures = verify_case(tampered(document, reference_path=steps)).failures
+    assert any("different observation" in f for f in failures)
+
+
+def test_a_duplicate_question_is_caught(generated):
+    from benchmark.cases.verify import normalise_question
+
+    document = generated[0][0]
+    result = verify_case(document, other_questions=frozenset({normalise_question(document.question)}))
+    assert "the question duplicates another case's question" in result.failures
+
+
+def test_generate_cases_command_stores_drafts_and_validates(helsinki):
+    out = io.StringIO()
+    call_command("generate_cases", "--cell", "place_L0", "--cell", "routing_L0", "--count", "3", "--seed", "11",
+                 "--no-progress", "--validate", stdout=out)
+    text = out.getvalue()
+    assert "place_L0" in text and "routing_L0" in text and "Validated 3 cases; 0 failed" in text
+    stored = Case.objects.filter(case_id__startswith="helsinki-s11-")
+    assert stored.count() == 3 and set(stored.values_list("status", flat=True)) == {"validated"}
+    again = io.StringIO()
+    call_command("generate_cases", "--cell", "place_L0", "--cell", "routing_L0", "--count", "3", "--seed", "11",
+                 "--no-progress", stdout=again)
+    assert "kept 3" in again.getvalue()
+
+
+def test_generate_cases_can_freeze_a_release_once(helsinki):
+    from benchmark.models import Release
+
+    args = ["--cell", "nearby_L1", "--count", "2", "--seed", "21", "--no-progress", "--release", "engine-test-v1"]
+    out = io.StringIO()
+    call_command("generate_cases", *args, stdout=out)
+    release = Release.objects.get(name="engine-test-v1")
+    assert release.entries.count() == 2 and "Froze release 'engine-test-v1'" in out.getvalue()
+    again = io.StringIO()
+    call_command("generate_cases", *args, stdout=again)
+    assert "already exists; nothing generated" in again.getvalue()
