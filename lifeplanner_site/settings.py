@@ -65,7 +65,9 @@ ASGI_APPLICATION = "lifeplanner_site.asgi.application"
 DATABASE_URL = env_str("DATABASE_URL", "postgis://lifeplanner:lifeplanner@127.0.0.1:5432/lifeplanner")
 DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 60))}
 if DATABASES["default"]["ENGINE"] != "django.contrib.gis.db.backends.postgis":
-    raise ValueError(f"DATABASE_URL must use the postgis:// scheme (PostGIS is the only database); got {DATABASE_URL!r}")
+    raise ValueError(
+        f"DATABASE_URL must use the postgis:// scheme (PostGIS is the only database); got {DATABASE_URL!r}"
+    )
 DATABASES["default"]["TEST"] = {"NAME": env_str("TEST_DATABASE_NAME", "test_lifeplanner")}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -8,11 +8,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from judging.rules import arrival_times, closed_on_arrival, order_violations
-
 from environment.opening import hours_are_valid, is_open_at
 from environment.text import fold
 from environment.tools.gateway import call_tool
+from judging.rules import arrival_times, closed_on_arrival, order_violations
 
 Tool = Callable[..., dict]
 

@@ -42,12 +42,10 @@ def generate_and_store(*, seed: int, count: int | None, cells: list[str], city: 
     """
     from tqdm import tqdm
 
-    from benchmark.models import Case
+    from benchmark.models import Case, Release
     from environment.tools.context import city_context
 
     from .services import generated_cases_store
-
-    from benchmark.models import Release
 
     context = city_context(city)
     counts = cell_counts(count, cells)

@@ -9,6 +9,7 @@ from typing import Any
 from environment.build.corpus.vocab import ALL_SPECS
 from environment.text import fold
 
+from .phrasing import noun_case
 from .session import Discard, EngineSession
 
 SAMPLE_SIZE = 50
@@ -44,7 +45,7 @@ def type_noun(place: dict) -> str | None:
     sub = subtype(place).strip()
     if not sub or sub.lower().startswith(BAD_SUBTYPES) or place["place_type"].startswith(NON_VISIT_TOP_TYPES):
         return None
-    return sub.lower()
+    return noun_case(sub)
 
 
 def uniquely_named(session: EngineSession, place: dict) -> bool:

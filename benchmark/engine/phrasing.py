@@ -18,7 +18,7 @@ PERSONAS = (
 VEHICLE_WORDS = {
     "walking": ("walking", "on foot", "walking"),
     "cycling": ("cycling", "by bike", "cycling"),
-    "driving": ("driving", "by car", "driving"),
+    "driving": ("driving", "by car", "by car"),
 }
 MODE_WORDS = {"time": ("fastest", "quickest"), "distance": ("shortest",)}
 
@@ -56,3 +56,30 @@ def finish(text: str) -> str:
     """Collapse spaces and capitalise the first letter."""
     text = " ".join(text.split())
     return text[:1].upper() + text[1:]
+
+
+def plural(noun: str) -> str:
+    """English plural of the last word: 'library' -> 'libraries', 'bus station' -> 'bus stations'."""
+    if noun.endswith("y") and noun[-2:-1] not in "aeiou":
+        return noun[:-1] + "ies"
+    if noun.endswith(("s", "sh", "ch", "x")):
+        return noun + "es"
+    return noun + "s"
+
+
+def noun_case(words: str) -> str:
+    """Lower-case a type name but keep nationality words capitalised ('Finnish restaurant')."""
+    keep = ("ish", "ese", "ian", "can", "ean", "Thai")
+    return " ".join(w if w.endswith(keep) else w.lower() for w in words.split())
+
+
+def ask(rng: random.Random, template: str, *, vehicle: str | None = None, mode: str | None = None,
+        **fields: object) -> str:
+    """A question from ``template`` with a persona; ``vehicle`` fills {v} ("by bike") and {vi}
+    ("cycling"), ``mode`` fills {m} ("fastest") and {M} ("Fastest")."""
+    if vehicle:
+        fields.update(v=vehicle_phrase(rng, vehicle), vi=vehicle)
+    if mode:
+        m = mode_phrase(rng, mode)
+        fields.update(m=m, M=m.capitalize())
+    return finish(persona(rng) + template.format(**fields))

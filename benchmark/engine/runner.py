@@ -7,10 +7,9 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from environment.tools.context import ToolContext
-
 from benchmark.cases.document import CELLS, PREFIX_OF_CATEGORY, TABLE4, CaseDocument, RequiredEvidence
 from benchmark.cases.verify import normalise_question, verify_case
+from environment.tools.context import ToolContext
 
 from .common import Draft
 from .recipes import load_recipes

@@ -4,8 +4,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from benchmark.cases.document import CaseDocument
-from benchmark.cases.services.cases import case_apply, case_create
 from benchmark.cases.selectors import case_document
+from benchmark.cases.services.cases import case_apply, case_create
 from benchmark.models import Case
 
 

@@ -9,10 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from benchmark.cases.document import ToolStep, observation_digest
 from environment.tools.context import ToolContext
 from environment.tools.gateway import call_tool
-
-from benchmark.cases.document import ToolStep, observation_digest
 
 
 class Discard(Exception):

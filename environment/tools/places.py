@@ -313,7 +313,8 @@ def sample_place(
 ) -> dict:
     """Randomly sample POIs from the map database for prompt initialization. Returns full POI information including memory fields."""  # noqa: E501
     if not 1 <= num_samples <= 50:
-        raise invalid("num_samples", f"num_samples must be between 1 and 50, got {num_samples}", "1 <= num_samples <= 50")
+        raise invalid("num_samples", f"num_samples must be between 1 and 50, got {num_samples}",
+                      "1 <= num_samples <= 50")
     clauses, params = ["p.city_id = %s"], [ctx.city_id]
     total, results = _query(ENGINE_FIELDS, clauses, params, "md5(p.place_id || ':' || %s), p.place_id", [str(seed)],
                             limit=num_samples)

@@ -3,10 +3,22 @@ from __future__ import annotations
 
 import random
 
-from ..common import (Draft, facts_of, find_by_name, has_fact, label_value, named_places, read_notes, ref, sample,
-                      subtype, supporting_notes, type_noun, uniquely_named)
+from ..common import (
+    Draft,
+    facts_of,
+    find_by_name,
+    has_fact,
+    label_value,
+    named_places,
+    read_notes,
+    sample,
+    subtype,
+    supporting_notes,
+    type_noun,
+    uniquely_named,
+)
 from ..intents import intent_for
-from ..phrasing import finish, persona, pick
+from ..phrasing import ask, noun_case, pick
 from ..session import Discard
 from . import recipe
 
@@ -38,7 +50,7 @@ def nearby_l0(session, rng: random.Random) -> Draft:
     target = results[0]
     find_by_name(session, anchor["name"])
     session.agent("nearby_search", center=anchor["place_id"], radius_meters=radius, place_types=[sub])
-    noun = sub.lower()
+    noun = noun_case(sub)
     question = pick(rng, "What's the nearest {t} to {a}? Look within {r} m.",
                     "I'm at {a}. Which {t} is closest, within {r} metres?",
                     "Find me the closest {t} within {r} m of {a}.")
@@ -47,7 +59,7 @@ def nearby_l0(session, rng: random.Random) -> Draft:
               "ref": {"attribute_key": "place_type", "note_id": ""}}
     session.agent("submit_answer", result=answer)
     return Draft(
-        question=finish(persona(rng) + question.format(t=noun, a=anchor["name"], r=radius)), answer=answer,
+        question=ask(rng, question, t=noun, a=anchor["name"], r=radius), answer=answer,
         attributes=[{"place_id": target["place_id"], "key": "place_type"}],
         constraints={"center": anchor["place_id"], "radius_m": radius, "place_type": sub},
         uniqueness={"check": "nearest", "arguments": {"center": anchor["place_id"], "radius_meters": radius,
@@ -111,8 +123,7 @@ def nearby_l1(session, rng: random.Random) -> Draft:
                   "ref": {"attribute_key": keys, "note_id": ""}}
         session.agent("submit_answer", result=answer)
         return Draft(
-            question=finish(persona(rng) + question.format(t=sub.lower(), r=radius, a=anchor["name"],
-                                                           w=" and ".join(wants))),
+            question=ask(rng, question, t=noun_case(sub), r=radius, a=anchor["name"], w=" and ".join(wants)),
             answer=answer,
             attributes=[{"place_id": target["place_id"], "key": k} for k in keys.split(",")],
             constraints={"center": anchor["place_id"], "radius_m": radius, "place_type": sub, **filters},
@@ -169,7 +180,7 @@ def nearby_l2(session, rng: random.Random) -> Draft:
                   "implicit_logic": "True"}
         session.agent("submit_answer", result=answer)
         return Draft(
-            question=finish(persona(rng) + question.format(a=anchor["name"], w=want, r=radius)), answer=answer,
+            question=ask(rng, question, a=anchor["name"], w=want, r=radius), answer=answer,
             note_ids=note_ids,
             attributes=[{"place_id": target["place_id"], "key": f"tag:{label_value(key)}"}] if spec_static else [],
             constraints={"center": anchor["place_id"], "radius_m": radius,

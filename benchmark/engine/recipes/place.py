@@ -6,10 +6,20 @@ from datetime import datetime, timedelta
 
 from environment.opening import hours_are_valid, is_open_at
 
-from ..common import (Draft, facts_of, find_by_name, named_places, read_notes, ref, sample, subtype,
-                      supporting_notes, uniquely_named)
+from ..common import (
+    Draft,
+    facts_of,
+    find_by_name,
+    named_places,
+    read_notes,
+    sample,
+    subtype,
+    supporting_notes,
+    type_noun,
+    uniquely_named,
+)
 from ..intents import intent_for
-from ..phrasing import finish, join_or, persona, pick
+from ..phrasing import ask, join_or, pick
 from ..session import Discard
 from . import recipe
 
@@ -32,7 +42,7 @@ def _l0_question(rng: random.Random, key: str, name: str) -> str:
         "tag:Cuisine": ("What cuisine does {n} serve?", "What kind of food can I get at {n}?",
                         "Which cuisine is {n} known for?"),
     }
-    return finish(persona(rng) + rng.choice(templates[key]).format(n=name))
+    return ask(rng, rng.choice(templates[key]), n=name)
 
 
 def _l0_options(place: dict) -> list[str]:
@@ -87,7 +97,8 @@ def _compare(session, rng, key: str, margin: float) -> Draft:
         session.agent("place_detail", place_id=place["place_id"])
     if key == "rating":
         winner = a if a[key] > b[key] else b
-        question = pick(rng, "Which is rated higher, {a} or {b}?", "Between {a} and {b}, which one has the better rating?",
+        question = pick(rng, "Which is rated higher, {a} or {b}?",
+                        "Between {a} and {b}, which one has the better rating?",
                         "I can only go to one: {a} or {b}. Which has the higher rating?")
         reason = f"{winner['name']} is rated {winner[key]}, the other {min(a[key], b[key])}."
     else:
@@ -99,7 +110,7 @@ def _compare(session, rng, key: str, margin: float) -> Draft:
               "ref": {"attribute_key": key, "note_id": ""}}
     session.agent("submit_answer", result=answer)
     return Draft(
-        question=finish(persona(rng) + question.format(a=a["name"], b=b["name"])), answer=answer,
+        question=ask(rng, question, a=a["name"], b=b["name"]), answer=answer,
         attributes=[{"place_id": p["place_id"], "key": key} for p in (a, b)],
         uniqueness={"check": "compare", "key": key, "place_ids": [a["place_id"], b["place_id"]],
                     "names": [a["name"], b["name"]], "expected": winner["place_id"], "margin": margin},
@@ -127,7 +138,7 @@ def _open_at(session, rng) -> Draft:
               "ref": {"attribute_key": "opentime_week", "note_id": ""}}
     session.agent("submit_answer", result=answer)
     return Draft(
-        question=finish(persona(rng) + question.format(n=place["name"], d=day, t=when.strftime("%H:%M"))),
+        question=ask(rng, question, n=place["name"], d=day, t=when.strftime("%H:%M")),
         answer=answer, attributes=[{"place_id": place["place_id"], "key": "opentime_week"}],
         constraints={"at": when.isoformat(timespec="minutes")},
         uniqueness={"check": "open_at", "name": place["name"], "place_id": place["place_id"],
@@ -151,7 +162,7 @@ def place_l2(session, rng: random.Random) -> Draft:
     for place in sample(session, rng, 30):
         keys = [k for k in facts_of(place, "static") + facts_of(place, "long_term")
                 if (i := intent_for(k)) is not None and i.polarity == "seek"]
-        if not keys or not uniquely_named(session, place):
+        if not keys or not type_noun(place) or not uniquely_named(session, place):
             continue
         key = rng.choice(keys)
         around = session.engine("nearby_search", center=place["place_id"], radius_meters=1000,
@@ -174,7 +185,7 @@ def place_l2(session, rng: random.Random) -> Draft:
                   "ref": {"attribute_key": "", "note_id": ",".join(note_ids)}, "implicit_logic": "True"}
         session.agent("submit_answer", result=answer)
         return Draft(
-            question=finish(persona(rng) + question.format(o=join_or([o["name"] for o in options]), need=need)),
+            question=ask(rng, question, o=join_or([o["name"] for o in options]), need=need),
             answer=answer, note_ids=note_ids, constraints={"fact": {"place_id": place["place_id"], "key": key}},
             uniqueness={"check": "fact_choice", "fact": key, "names": [o["name"] for o in options],
                         "place_ids": [o["place_id"] for o in options], "expected": place["place_id"]},

@@ -3,10 +3,22 @@ from __future__ import annotations
 
 import random
 
-from ..common import (Draft, facts_of, find_by_name, has_fact, label_value, named_places, read_notes, ref, sample,
-                      subtype, supporting_notes, type_noun)
+from ..common import (
+    Draft,
+    facts_of,
+    find_by_name,
+    has_fact,
+    label_value,
+    named_places,
+    read_notes,
+    ref,
+    sample,
+    subtype,
+    supporting_notes,
+    type_noun,
+)
 from ..intents import intent_for
-from ..phrasing import finish, mode_phrase, persona, pick, vehicle_phrase
+from ..phrasing import ask, noun_case, pick
 from ..session import Discard
 from . import recipe
 from .nearby import fact_filter
@@ -55,11 +67,10 @@ def routing_l0(session, rng: random.Random) -> Draft:
                                 mode=mode)
     answer = route_answer(a, b, [], [a, b], vehicle, mode, agent_route)
     session.agent("submit_answer", result=answer)
-    question = pick(rng, "What's the {m} {v} route from {a} to {b}?", "Plan the {m} route from {a} to {b}, {v}.",
+    question = pick(rng, "What's the {m} {vi} route from {a} to {b}?", "Plan the {m} route from {a} to {b}, {v}.",
                     "I'm going from {a} to {b} {v}. Which route is {m}, and how long is it?")
     return Draft(
-        question=finish(persona(rng) + question.format(m=mode_phrase(rng, mode), v=vehicle_phrase(rng, vehicle),
-                                                       a=a["name"], b=b["name"])),
+        question=ask(rng, question, mode=mode, vehicle=vehicle, a=a["name"], b=b["name"]),
         answer=answer,
         constraints={"vehicle": vehicle, "mode": mode},
         uniqueness={"check": "route", "stops": [a["place_id"], b["place_id"]], "vehicle": vehicle, "mode": mode},
@@ -97,18 +108,17 @@ def routing_l1(session, rng: random.Random) -> Draft:
             find_by_name(session, place["name"])
         session.agent("nearby_search", center=center, radius_meters=radius, place_types=[sub])
         answer = _via(session, rng, a, b, vehicle, mode, radius, waypoint,
-                      f"The only {sub.lower()} within {radius} m of the route.")
+                      f"The only {noun_case(sub)} within {radius} m of the route.")
         session.agent("submit_answer", result=answer)
-        question = pick(rng, "I'm {v} from {a} to {b} and need to stop at a {t} on the way (at most {r} m off my "
+        question = pick(rng, "I'm {vi} from {a} to {b} and need to stop at a {t} on the way (at most {r} m off my "
                              "route). Plan the {m} route.",
                         "Going from {a} to {b} {v}. I have to drop by a {t} within {r} m of the route. What's the {m} "
                         "plan?",
-                        "Route me {v} from {a} to {b} with a stop at a {t} no more than {r} m from the way, {m} "
+                        "Route me from {a} to {b} {v} with a stop at a {t} no more than {r} m from the way, {m} "
                         "overall.")
         return Draft(
-            question=finish(persona(rng) + question.format(v=vehicle_phrase(rng, vehicle), a=a["name"],
-                                                           b=b["name"], t=sub.lower(), r=radius,
-                                                           m=mode_phrase(rng, mode))),
+            question=ask(rng, question, vehicle=vehicle, a=a["name"], b=b["name"],
+                         t=noun_case(sub), r=radius, mode=mode),
             answer=answer, attributes=[{"place_id": waypoint["place_id"], "key": "place_type"}],
             constraints={"vehicle": vehicle, "mode": mode, "route_buffer_m": radius, "place_type": sub},
             uniqueness={"check": "only_places", "tool": "nearby_search",
@@ -143,16 +153,14 @@ def routing_l2(session, rng: random.Random) -> Draft:
                       "Social media notes show it offers what the user implicitly wants.", note_ids, key)
         session.agent("submit_answer", result=answer)
         want = rng.choice(intent_for(key).wants)
-        question = pick(rng, "I'm {v} from {a} to {b}. On the way I'd like to {w}, at most {r} m off my route. "
+        question = pick(rng, "I'm {vi} from {a} to {b}. On the way I'd like to {w}, at most {r} m off my route. "
                              "Plan the {m} route.",
                         "Heading from {a} to {b} {v}; somewhere along the way (within {r} m) I want to {w}. What's "
                         "the {m} plan?",
-                        "From {a} to {b}, {v}. I want to {w} on the way, no more than {r} m from the route. {M} "
+                        "From {a} to {b}, {v}. On the way, no more than {r} m from the route, I want to {w}. {M} "
                         "route please.")
-        m = mode_phrase(rng, mode)
         return Draft(
-            question=finish(persona(rng) + question.format(v=vehicle_phrase(rng, vehicle), a=a["name"], b=b["name"],
-                                                           w=want, r=radius, m=m, M=m.capitalize())),
+            question=ask(rng, question, vehicle=vehicle, a=a["name"], b=b["name"], w=want, r=radius, mode=mode),
             answer=answer, note_ids=note_ids,
             attributes=([{"place_id": waypoint["place_id"], "key": f"tag:{label_value(key)}"}]
                         if "geo_tag" in fact_filter(key) else []),

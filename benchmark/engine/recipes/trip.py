@@ -5,14 +5,26 @@ import random
 from datetime import datetime
 from itertools import permutations
 
+from benchmark.cases.uniqueness import orderings_satisfying, with_leg_times
 from environment.opening import hours_are_valid
 
-from benchmark.cases.uniqueness import orderings_satisfying, with_leg_times
-
-from ..common import (Draft, facts_of, find_by_name, has_fact, label_value, named_places, read_notes, ref, sample,
-                      subtype, supporting_notes, type_noun, uniquely_named)
+from ..common import (
+    Draft,
+    facts_of,
+    find_by_name,
+    has_fact,
+    label_value,
+    named_places,
+    read_notes,
+    ref,
+    sample,
+    subtype,
+    supporting_notes,
+    type_noun,
+    uniquely_named,
+)
 from ..intents import intent_for
-from ..phrasing import finish, join_names, mode_phrase, persona, pick, vehicle_phrase
+from ..phrasing import ask, join_names, pick, plural
 from ..session import Discard
 from . import recipe
 from .nearby import fact_filter
@@ -79,13 +91,12 @@ def _named_trip(session, rng) -> Draft:
     answer = route_answer(start, end, waypoints, [by_id[i] for i in _ids(best)], vehicle, mode, best)
     session.agent("submit_answer", result=answer)
     question = pick(rng, "Starting at {s} and ending at {e}, I need to visit {w}. What's the {m} order, {v}?",
-                    "I'm {v} today: from {s} to {e}, stopping at {w}. Plan the {m} route.",
+                    "I'm {vi} today: from {s} to {e}, stopping at {w}. Plan the {m} route.",
                     "Plan my errands {v}: begin at {s}, finish at {e}, and visit {w} in between. I want the {m} "
                     "itinerary.")
     return Draft(
-        question=finish(persona(rng) + question.format(s=start["name"], e=end["name"],
-                                                       w=join_names([p["name"] for p in middle]),
-                                                       m=mode_phrase(rng, mode), v=vehicle_phrase(rng, vehicle))),
+        question=ask(rng, question, s=start["name"], e=end["name"],
+                     w=join_names([p["name"] for p in middle]), mode=mode, vehicle=vehicle),
         answer=answer, constraints={"vehicle": vehicle, "mode": mode},
         uniqueness={"check": "best_order", "arguments": {"stop_ids": ids, "start_id": start["place_id"],
                                                          "end_id": end["place_id"], "vehicle": vehicle, "mode": mode},
@@ -106,6 +117,7 @@ def _criteria_trip(session, rng) -> Draft:
         else:
             continue
         targets = found["results"]
+        noun = type_noun(seed)
         start = named_places(session, rng, 1, pool=sample(session, rng, 10))[0]
         if start["place_id"] in {t["place_id"] for t in targets}:
             continue
@@ -120,21 +132,20 @@ def _criteria_trip(session, rng) -> Draft:
         session.agent("place_search", query_name="", place_types=[sub], min_rating=min_rating)
         _all_legs(session, stops, start, None, vehicle, mode)
         order = [by_id[i] for i in _ids(best)]
-        waypoints = [ref(t, f"A {sub.lower()} rated {t['rating']} (at least {min_rating}).",
+        waypoints = [ref(t, f"A {noun} rated {t['rating']} (at least {min_rating}).",
                          ref={"attribute_key": "place_type,rating", "note_id": ""}) for t in targets]
         answer = route_answer(start, order[-1], waypoints, order, vehicle, mode, best,
                               {"end": "The last stop of the best order."})
         session.agent("submit_answer", result=answer)
         question = pick(rng, "Starting from {s}, I want to visit every {t} in the area rated {x} or higher. Plan the "
-                             "{m} {v} route; I can finish at any of them.",
-                        "From {s}, take me to all the {t}s with a rating of at least {x}. {M} route, {v}, ending at "
+                             "{m} {vi} route; I can finish at any of them.",
+                        "From {s}, take me to all the {ts} with a rating of at least {x}. {M} route, {v}, ending at "
                         "whichever comes last.",
-                        "I'm doing a tour of the best {t}s (rating {x}+) starting at {s}. What's the {m} order "
+                        "I'm doing a tour of the best {ts} (rating {x}+) starting at {s}. What's the {m} order "
                         "{v}?")
-        m = mode_phrase(rng, mode)
         return Draft(
-            question=finish(persona(rng) + question.format(s=start["name"], t=sub.lower(), x=min_rating, m=m,
-                                                           M=m.capitalize(), v=vehicle_phrase(rng, vehicle))),
+            question=ask(rng, question, s=start["name"], t=noun,
+                         ts=plural(noun), x=min_rating, mode=mode, vehicle=vehicle),
             answer=answer,
             attributes=[{"place_id": t["place_id"], "key": k} for t in targets for k in ("place_type", "rating")],
             constraints={"vehicle": vehicle, "mode": mode, "place_type": sub, "min_rating": min_rating},
@@ -171,7 +182,7 @@ def _order_rule(rng, pair: list[str], by_id: dict, hidden: str) -> str:
     if x == hidden:
         return f"I want to do that before I go to {by_id[y]['name']}"
     if y == hidden:
-        return f"but only after I've been to {by_id[x]['name']}"
+        return f"I want to do that only after I've been to {by_id[x]['name']}"
     return pick(rng, *ORDER_REASONS).format(x=by_id[x]["name"], y=by_id[y]["name"])
 
 
@@ -264,10 +275,10 @@ def trip_l2(session, rng: random.Random) -> Draft:
     else:
         rule = " " + _order_rule(rng, constraints["before"][0], by_id, fact_place["place_id"]) + "."
     question = pick(rng, "I'm leaving {s} and heading to {e} {v}. On the way I want to {w}.{x}{r} Plan the {m} route.",
-                    "Going {v} from {s} to {e}: I'd like to {w} somewhere on the way.{x}{r} What's the {m} plan?")
+                    "I'm {vi} from {s} to {e}: I'd like to {w} somewhere on the way.{x}{r} What's the {m} plan?")
     return Draft(
-        question=finish(persona(rng) + question.format(s=start["name"], e=end["name"], v=vehicle_phrase(rng, vehicle),
-                                                       w=want, x=extra, r=rule, m=mode_phrase(rng, mode))),
+        question=ask(rng, question, s=start["name"],
+                     e=end["name"], vehicle=vehicle, w=want, x=extra, r=rule, mode=mode),
         answer=answer, note_ids=note_ids,
         attributes=([{"place_id": pid, "key": "opentime_week"} for pid in sorted(hours)] if timed else [])
         + ([{"place_id": fact_place["place_id"], "key": f"tag:{label_value(key)}"}]

@@ -65,8 +65,8 @@ def _short(key, label, types, dates, evidence, phrases, comments, hashtag=""):
                     tuple(phrases), tuple(comments), hashtag=hashtag, dates=tuple(dates))
 
 
-from .vocab_static import static_specs  # noqa: E402  (data modules use the helpers above)
 from .vocab_dynamic import long_term_specs, short_term_specs  # noqa: E402
+from .vocab_static import static_specs  # noqa: E402  (data modules use the helpers above)
 
 STATIC: tuple[FactSpec, ...] = static_specs(_static)
 LONG_TERM: tuple[FactSpec, ...] = long_term_specs(_long)

@@ -1,8 +1,28 @@
 """Long-term impressions ("Atmosphere: Quiet, good for studying") and dated short-term states."""
 from __future__ import annotations
 
-from .vocab import (BAR, BEAUTY, BIZ, CAFE, COMMON, CRAFT, CULT, DINING, EDU, FOOD, FUN,
-                    HEALTH, MID, MONEY, MOVE, PUBLIC, SCENE, SHOP, SPORT, STAY)
+from .vocab import (
+    BAR,
+    BEAUTY,
+    BIZ,
+    CAFE,
+    COMMON,
+    CRAFT,
+    CULT,
+    DINING,
+    EDU,
+    FOOD,
+    FUN,
+    HEALTH,
+    MID,
+    MONEY,
+    MOVE,
+    PUBLIC,
+    SCENE,
+    SHOP,
+    SPORT,
+    STAY,
+)
 
 SERVED = [FOOD, SHOP, STAY, CULT, FUN, SPORT, BEAUTY, HEALTH, PUBLIC, MONEY, CRAFT]
 

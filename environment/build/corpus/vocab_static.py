@@ -1,8 +1,30 @@
 """Static tags: lasting offerings and facilities ("Pets: Corgi cafe")."""
 from __future__ import annotations
 
-from .vocab import (ANY, BAR, BEAUTY, BIZ, CAFE, COMMON, CRAFT, CULT, DINING, EDU, FOOD, FUN,
-                    HEALTH, MID, MONEY, MOVE, PUBLIC, RARE, SCENE, SHOP, SPORT, STAY)
+from .vocab import (
+    ANY,
+    BAR,
+    BEAUTY,
+    BIZ,
+    CAFE,
+    COMMON,
+    CRAFT,
+    CULT,
+    DINING,
+    EDU,
+    FOOD,
+    FUN,
+    HEALTH,
+    MID,
+    MONEY,
+    MOVE,
+    PUBLIC,
+    RARE,
+    SCENE,
+    SHOP,
+    SPORT,
+    STAY,
+)
 
 
 def static_specs(s):

@@ -66,8 +66,9 @@ RULES = """\
   both directions at 1.4 m/s; cycling respects one-way cycling rules at 4.2 m/s; driving
   respects one-way streets at each way's speed. Edge lengths are haversine metres.
 - Each place snaps to the nearest street-level (not tunnel) node of its vehicle's largest
-  strongly connected component, so every place reaches every other place. A route includes the straight connectors place to
-  node at both ends (each at least 1 m; walked at 1.4 m/s when driving).
+  strongly connected component, so every place reaches every other place. A route includes
+  the straight connectors place to node at both ends (each at least 1 m; walked at 1.4 m/s
+  when driving).
 - `mode="time"` minimises seconds, `mode="distance"` metres; both report the chosen path's
   `total_distance_m` and `total_time_s`, rounded to 0.1. Walking and cycling have one speed,
   so both modes pick the same path. `avoid_way_ids` (at most 200) removes those ways; when
