@@ -104,3 +104,16 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {"LiteLLM": {"level": "WARNING"}, "httpx": {"level": "WARNING"}},
 }
+
+# Maps (django-leaflet serves Leaflet itself: no CDN). The tile layer is configurable; with
+# MAP_TILE_URL empty, maps draw only our own data (places, routes, streets).
+MAP_TILE_URL = env_str("MAP_TILE_URL", "https://tile.openstreetmap.org/{z}/{x}/{y}.png")
+LEAFLET_CONFIG = {
+    "DEFAULT_CENTER": (60.1699, 24.9384),
+    "DEFAULT_ZOOM": 15,
+    "MAX_ZOOM": 19,
+    "RESET_VIEW": False,
+    "TILES": [("OpenStreetMap", MAP_TILE_URL, {"attribution": "&copy; OpenStreetMap contributors", "maxZoom": 19})]
+    if MAP_TILE_URL
+    else [],
+}
