@@ -33,7 +33,7 @@ demo: setup cases
 	bash scripts/demo.sh
 
 test: venv services
-	$(PY) -m pytest
+	$(PY) -m pytest --create-db
 
 bench: setup
 	$(PY) manage.py bench_tools
