@@ -102,3 +102,33 @@ class ReleaseCase(models.Model):
     class Meta:
         ordering = ["release", "position"]
         constraints = [models.UniqueConstraint(fields=["release", "case"], name="case_once_per_release")]
+
+
+class JudgeRecord(models.Model):
+    """A cached LLM judge verdict, keyed by (judge model, prompt version, role, case, answer hash)."""
+
+    key = models.CharField(max_length=64, unique=True)
+    role = models.CharField(max_length=40)
+    model = models.CharField(max_length=200)
+    prompt_version = models.CharField(max_length=40)
+    verdict = models.JSONField(help_text="Score, explanation, raw outputs and failure, as the judge returned them.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+
+class HumanScore(models.Model):
+    """A curator's reference score of an answer on a case, for judge calibration (appendix B.2)."""
+
+    METRICS = [("SC", "Semantic Constraint"), ("RP", "Reasoning Purity")]
+
+    case = models.ForeignKey(Case, on_delete=models.CASCADE, related_name="human_scores")
+    metric = models.CharField(max_length=4, choices=METRICS)
+    answer = models.JSONField(help_text="The agent answer that was scored.")
+    trajectory = models.JSONField(default=dict, blank=True, help_text="Its trajectory (for RP).")
+    score = models.FloatField(help_text="Between 0 and 1.")
+    annotator = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    note = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.CheckConstraint(condition=models.Q(score__gte=0) & models.Q(score__lte=1),
+                                              name="human_score_in_unit_interval")]

@@ -7,5 +7,6 @@ and never see the cases or snapshots of a hidden release.
 """
 from .cases import CaseAdmin
 from .releases import ReleaseAdmin
+from .scores import HumanScoreAdmin
 
-__all__ = ["CaseAdmin", "ReleaseAdmin"]
+__all__ = ["CaseAdmin", "HumanScoreAdmin", "ReleaseAdmin"]

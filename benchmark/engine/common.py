@@ -101,6 +101,11 @@ def has_fact(place: dict, key: str) -> bool:
     return spec.label in _LABEL_SPLIT.split(text or "")
 
 
+def tag_citation(key: str) -> str:
+    """The attribute key an answer cites for a fact: "tag:<label>" for static tags, "" otherwise."""
+    return f"tag:{label_value(key)}" if ALL_SPECS[key].kind == "static" else ""
+
+
 def label_value(key: str) -> str:
     """The part of a fact's label after the colon ("Corgi cafe"), used as a geo_tag / social_mem keyword."""
     return ALL_SPECS[key].label.split(":", 1)[-1].strip()
@@ -142,10 +147,13 @@ def supporting_notes(session: EngineSession, place: dict, key: str, limit: int =
 
 
 def read_notes(session: EngineSession, place: dict, key: str, note_ids: list[str]) -> None:
-    """The agent's reference reading: search_notes with the same keyword, then note_detail of each cited note."""
+    """The agent's reference reading: search_notes with the same keyword, note_detail of each cited note,
+    and for a static tag the place's record (place_detail), where the tag is visible."""
     found = session.agent("search_notes", keyword=evidence_keyword(place, key))
     listed = {n["note_id"] for n in found["results"]}
     if not set(note_ids) <= listed:
         raise Discard("agent search_notes does not list the cited notes")
     for note_id in note_ids:
         session.agent("note_detail", note_id=note_id)
+    if ALL_SPECS[key].kind == "static":  # static tags are on the place record too: the agent confirms it there
+        session.agent("place_detail", place_id=place["place_id"])

@@ -17,12 +17,9 @@ from environment.tools.registry import tools_for
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(scope="module")
-def generated(helsinki, django_db_blocker):
-    from environment.tools.context import city_context
-
-    with django_db_blocker.unblock():
-        return generate_cases(context=city_context("helsinki"), seed=7, counts=cell_counts(22, []))
+@pytest.fixture
+def generated(generated_cases):
+    return generated_cases
 
 
 def by_type(documents, case_type):

@@ -15,6 +15,7 @@ from ..common import (
     sample,
     subtype,
     supporting_notes,
+    tag_citation,
     type_noun,
     uniquely_named,
 )
@@ -182,11 +183,13 @@ def place_l2(session, rng: random.Random) -> Draft:
                         "I {need}. Should I go to {o}?", "Help me choose between {o}: I {need}.")
         answer = {"answer": place["name"], "name": place["name"], "place_id": place["place_id"],
                   "reason": "Social media notes about it support what the user needs; the other options lack it.",
-                  "ref": {"attribute_key": "", "note_id": ",".join(note_ids)}, "implicit_logic": "True"}
+                  "ref": {"attribute_key": tag_citation(key), "note_id": ",".join(note_ids)},
+                  "implicit_logic": "True"}
         session.agent("submit_answer", result=answer)
         return Draft(
             question=ask(rng, question, o=join_or([o["name"] for o in options]), need=need),
             answer=answer, note_ids=note_ids, constraints={"fact": {"place_id": place["place_id"], "key": key}},
+            attributes=[{"place_id": place["place_id"], "key": tag_citation(key)}] if tag_citation(key) else [],
             uniqueness={"check": "fact_choice", "fact": key, "names": [o["name"] for o in options],
                         "place_ids": [o["place_id"] for o in options], "expected": place["place_id"]},
             signature=f"fact:{place['place_id']}:{key}",

@@ -1,0 +1,1 @@
+"""Scoring cases: the judging metrics run against the city (world adapter, judge cache, judges)."""

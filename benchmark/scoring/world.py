@@ -1,0 +1,74 @@
+"""The judging layer's view of a built city (judging.constraints.ConstraintWorld)."""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+
+from django.db import connection
+
+from environment.models import Place, SocialFact
+from environment.text import fold
+from environment.tools.context import ToolContext, city_context
+
+PLACE_FIELDS = ("place_id", "name", "place_type", "address", "opentime_week", "rating", "cost", "tag", "alias")
+
+
+class CityWorld:
+    """Read-only facts about the places of one city, measured as the tools measure them."""
+
+    def __init__(self, city_name: str):
+        self.context: ToolContext = city_context(city_name)
+        self.place = lru_cache(maxsize=4096)(self._place)
+        self._names: dict[str, list[str]] | None = None
+
+    def _place(self, place_id: str) -> dict | None:
+        row = Place.objects.filter(city_id=self.context.city_id, place_id=place_id).values(*PLACE_FIELDS).first()
+        return dict(row) if row else None
+
+    def distance_m(self, a: str, b: str) -> float | None:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT ST_Distance(pa.location, pb.location) FROM environment_place pa, environment_place pb "
+                "WHERE pa.city_id = %s AND pb.city_id = %s AND pa.place_id = %s AND pb.place_id = %s",
+                [self.context.city_id, self.context.city_id, a, b],
+            )
+            row = cursor.fetchone()
+        return round(row[0], 1) if row else None
+
+    def route_distance_m(self, place_id: str, start: str, end: str, vehicle: str) -> float | None:
+        route = self._route(start, end, vehicle, "time")
+        if route is None:
+            return None
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT ST_Distance(location, ST_GeomFromGeoJSON(%s)::geography) FROM environment_place "
+                "WHERE city_id = %s AND place_id = %s",
+                [json.dumps(route.geometry), self.context.city_id, place_id],
+            )
+            row = cursor.fetchone()
+        return round(row[0], 1) if row else None
+
+    def leg(self, a: str, b: str, vehicle: str, mode: str) -> tuple[float, float] | None:
+        route = self._route(a, b, vehicle, mode)
+        return (route.total_distance_m, route.total_time_s) if route else None
+
+    def _route(self, a: str, b: str, vehicle: str, mode: str):
+        from environment.routing import RoutingError
+
+        try:
+            return self.context.network.route(a, b, vehicle=vehicle, mode=mode)
+        except (RoutingError, ValueError):
+            return None
+
+    def has_fact(self, place_id: str, key: str) -> bool:
+        return SocialFact.objects.filter(place__city_id=self.context.city_id, place__place_id=place_id,
+                                         key=key).exists()
+
+    def resolve_name(self, name: str) -> str | None:
+        """The place_id of the one place with this name (case- and accent-insensitive), else None."""
+        if self._names is None:
+            self._names = {}
+            for pid, pname in Place.objects.filter(city_id=self.context.city_id).values_list("place_id", "name"):
+                self._names.setdefault(fold(pname).strip(), []).append(pid)
+        matches = self._names.get(fold(name).strip(), [])
+        return matches[0] if len(matches) == 1 else None

@@ -1,0 +1,105 @@
+"""Rule checks of a case's machine-checkable constraints: they back Semantic Constraint (SC).
+
+Checked when the case states them: travel mode and optimisation target, visit order
+("visit a before b"), every stop open on arrival (from the question's start time, the
+routing times along the submitted order and the dwell time), rating and cost thresholds,
+the place type, the radius around a place or the buffer along a route, and the implicit
+need of an L2 case (the chosen place holds the hidden fact the notes describe).
+SC from rules = checks passed / checks made.
+"""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Protocol
+
+from .answers import PredictedAnswer
+from .metrics.world import World
+from .rules import arrival_times, closed_on_arrival, order_violations
+from .types import CaseSpec, MetricResult
+
+
+class ConstraintWorld(World, Protocol):
+    def leg(self, a: str, b: str, vehicle: str, mode: str) -> tuple[float, float] | None:
+        """(distance_m, time_s) of the routing tool's route from a to b, or None when there is none."""
+
+    def has_fact(self, place_id: str, key: str) -> bool:
+        """Whether the place holds the hidden social fact ``key``."""
+
+
+def targets(predicted: PredictedAnswer) -> list[str]:
+    """The places the agent chose (not the user's given start and end)."""
+    chosen = [predicted.answer_place, predicted.value_place_id, *predicted.waypoints]
+    return list(dict.fromkeys(p for p in chosen if p))
+
+
+def constraint_checks(case: CaseSpec, predicted: PredictedAnswer, world: ConstraintWorld) -> list[dict]:
+    """Every applicable check as {"check", "ok", "detail"}."""
+    c = case.constraints
+    checks: list[dict] = []
+
+    def add(name: str, ok: bool, detail: str) -> None:
+        checks.append({"check": name, "ok": bool(ok), "detail": detail})
+
+    for key in ("vehicle", "mode"):
+        if c.get(key) and (predicted.total_distance_m is not None or predicted.vehicle or predicted.mode):
+            got = getattr(predicted, key)
+            add(key, got == c[key], f"{key} {got!r}, the question asks for {c[key]!r}")
+    for a, b in c.get("before", []):
+        broken = order_violations(predicted.visit_order, [(a, b)])
+        seen = a in predicted.visit_order and b in predicted.visit_order
+        add("visit order", seen and not broken, f"{a} before {b}" + ("" if seen else " (a stop is missing)"))
+    if c.get("start_time"):
+        add(*_open_on_arrival(c, predicted, world))
+    chosen = targets(predicted)
+    for pid in chosen:
+        place = world.place(pid) or {}
+        if c.get("min_rating") is not None:
+            add("rating", (place.get("rating") or 0) >= c["min_rating"],
+                f"{pid} rating {place.get('rating')} (at least {c['min_rating']})")
+        if c.get("max_cost") is not None:
+            cost = place.get("cost")
+            add("cost", cost is not None and cost <= c["max_cost"], f"{pid} cost {cost} (at most {c['max_cost']})")
+        if c.get("place_type"):
+            add("place type", c["place_type"].lower() in (place.get("place_type") or "").lower(),
+                f"{pid} is {place.get('place_type')!r}")
+        if c.get("radius_m") and c.get("center"):
+            d = world.distance_m(c["center"], pid)
+            add("radius", d is not None and d <= c["radius_m"], f"{pid} is {d} m from {c['center']}")
+        if c.get("route_buffer_m") and predicted.start and predicted.end:
+            d = world.route_distance_m(pid, predicted.start, predicted.end, c.get("vehicle", "driving"))
+            add("route buffer", d is not None and d <= c["route_buffer_m"], f"{pid} is {d} m from the route")
+    fact = c.get("fact")
+    if fact and case.level == "L2":
+        holders = [pid for pid in chosen if world.has_fact(pid, fact["key"])]
+        add("implicit need", bool(holders), f"chosen {chosen}; holding {fact['key']}: {holders}")
+    return checks
+
+
+def _open_on_arrival(c: dict, predicted: PredictedAnswer, world: ConstraintWorld) -> tuple[str, bool, str]:
+    order = list(predicted.visit_order)
+    if len(order) < 2:
+        return "open on arrival", False, "no visit order to time"
+    legs = [world.leg(a, b, c.get("vehicle", "driving"), c.get("mode", "time")) for a, b in zip(order, order[1:])]
+    if any(leg is None for leg in legs):
+        return "open on arrival", False, "a leg of the submitted order has no route"
+    dwell = c.get("dwell_minutes", 0) * 60
+    arrivals = arrival_times(datetime.fromisoformat(c["start_time"]), [leg[1] for leg in legs], dwell)
+    hours = {pid: (world.place(pid) or {}).get("opentime_week", "") for pid in order[1:]}
+    closed = closed_on_arrival(order, arrivals, hours, dwell_s=dwell)
+    times = ", ".join(f"{pid} {t:%H:%M}" for pid, t in zip(order[1:], arrivals))
+    return "open on arrival", not closed, f"arrivals {times}; closed: {closed or 'none'}"
+
+
+def semantic_constraint_rules(case: CaseSpec, predicted: PredictedAnswer, world: ConstraintWorld) -> MetricResult:
+    """SC from the rule checks alone (source "rules"): the share of checks passed."""
+    if not predicted.submitted:
+        return MetricResult("SC", 0.0, "No answer was submitted, so no constraint is met.", source="rules")
+    checks = constraint_checks(case, predicted, world)
+    if not checks:
+        return MetricResult("SC", None, "The case has no machine-checkable constraint and no judge scored it.",
+                            {"calculable": False}, source="rules")
+    passed = sum(ch["ok"] for ch in checks)
+    failed = [f"{ch['check']}: {ch['detail']}" for ch in checks if not ch["ok"]]
+    explanation = f"{passed} of {len(checks)} constraint checks pass" + (f"; failed: {'; '.join(failed)}"
+                                                                          if failed else ".")
+    return MetricResult("SC", passed / len(checks), explanation, {"checks": checks}, source="rules")

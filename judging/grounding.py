@@ -1,0 +1,92 @@
+"""'Fetched before cited': every place_id, note_id and number in an answer must come from the
+trajectory's observations. Flags back Reasoning Purity (RP) when no judge scores it, and are
+shown to people next to the answer.
+
+A number counts as fetched when an observation holds it (to 0.05), or, for route totals,
+when it is the sum of the routing observations along the submitted order.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from .answers import PredictedAnswer
+from .types import MetricResult, Trajectory
+
+TOLERANCE = 0.05
+
+
+def _walk(value: Any) -> Iterator[Any]:
+    if isinstance(value, dict):
+        for item in value.values():
+            yield from _walk(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _walk(item)
+    else:
+        yield value
+
+
+def _observed(trajectory: Trajectory | None) -> tuple[set[str], list[float], dict]:
+    strings, numbers, legs = set(), [], {}
+    for step in trajectory.steps if trajectory else []:
+        if step.tool == "submit_answer":
+            continue
+        for value in _walk(step.observation):
+            if isinstance(value, str):
+                strings.add(value)
+            elif isinstance(value, int | float) and not isinstance(value, bool):
+                numbers.append(float(value))
+        obs = step.observation if isinstance(step.observation, dict) else {}
+        if step.tool == "routing" and "total_distance_m" in obs:
+            key = ((obs.get("start") or {}).get("place_id"), (obs.get("end") or {}).get("place_id"))
+            legs[key] = (obs["total_distance_m"], obs["total_time_s"])
+    return strings, numbers, legs
+
+
+def _near(value: float, numbers: list[float]) -> bool:
+    return any(abs(value - n) <= TOLERANCE for n in numbers)
+
+
+def fetched_before_cited(predicted: PredictedAnswer, trajectory: Trajectory | None) -> tuple[list[dict], int]:
+    """(flags, number of items checked). A flag: {"kind", "value", "field"}."""
+    strings, numbers, legs = _observed(trajectory)
+    flags, checked = [], 0
+    for pid in predicted.place_ids:
+        checked += 1
+        if pid not in strings:
+            flags.append({"kind": "place_id", "value": pid, "field": "place"})
+    for note_id in predicted.note_ids:
+        checked += 1
+        if note_id not in strings:
+            flags.append({"kind": "note_id", "value": note_id, "field": "ref.note_id"})
+    order = list(predicted.visit_order)
+    sums = [legs.get((a, b)) for a, b in zip(order, order[1:])]
+    for index, field in ((0, "total_distance_m"), (1, "total_time_s")):
+        value = getattr(predicted, field)
+        if value is None:
+            continue
+        checked += 1
+        summed = round(sum(s[index] for s in sums), 1) if sums and all(sums) else None
+        if not (_near(value, numbers) or (summed is not None and abs(summed - value) <= TOLERANCE)):
+            flags.append({"kind": "number", "value": value, "field": field})
+    if isinstance(predicted.value, int | float) and not isinstance(predicted.value, bool):
+        checked += 1
+        if not _near(float(predicted.value), numbers):
+            flags.append({"kind": "number", "value": predicted.value, "field": "answer"})
+    return flags, checked
+
+
+def reasoning_purity_grounding(predicted: PredictedAnswer, trajectory: Trajectory | None) -> MetricResult:
+    """RP from the grounding check alone (source "grounding"): the share of cited items that were fetched."""
+    if not predicted.submitted:
+        return MetricResult("RP", None, "No answer was submitted, so there is nothing to check.", source="grounding")
+    flags, checked = fetched_before_cited(predicted, trajectory)
+    if checked == 0:
+        return MetricResult("RP", 1.0, "The answer cites no place, note or number; nothing is ungrounded.",
+                            {"flags": []}, source="grounding")
+    value = 1 - len(flags) / checked
+    listed = ", ".join(f"{f['kind']} {f['value']}" for f in flags)
+    explanation = (f"All {checked} cited items were in the observations." if not flags else
+                   f"{len(flags)} of {checked} cited items never appeared in an observation: {listed}.")
+    return MetricResult("RP", value, explanation, {"flags": flags, "checked": checked}, source="grounding")

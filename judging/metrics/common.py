@@ -1,0 +1,25 @@
+"""Small helpers the metric modules share."""
+from __future__ import annotations
+
+from judging.answers import PredictedAnswer, normalise_answer
+from judging.types import CaseSpec, MetricResult
+
+ROUTE_CATEGORIES = ("routing", "trip_design")
+
+
+def reference_of(case: CaseSpec) -> PredictedAnswer:
+    """The case's reference answer read the same way as an agent's (it carries place_ids, so no resolver)."""
+    return normalise_answer(case.answer)
+
+
+def cell_label(case: CaseSpec) -> str:
+    return f"{case.category} {case.level}"
+
+
+def nothing_submitted(name: str, **details) -> MetricResult:
+    """The result of an outcome metric when the agent never called submit_answer."""
+    return MetricResult(name, 0.0, "no answer was submitted, so nothing can match the reference", details)
+
+
+def ratio_text(value: float) -> str:
+    return f"{value:.3f}".rstrip("0").rstrip(".") if value % 1 else f"{value:.0f}"

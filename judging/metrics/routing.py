@@ -1,0 +1,52 @@
+"""Routing Deviation (eq. 3), once for distance and once for time."""
+from __future__ import annotations
+
+from judging.answers import PredictedAnswer, to_float
+from judging.types import CaseSpec, MetricResult, Trajectory
+
+from .common import nothing_submitted, ratio_text, reference_of
+from .places import place_iou
+from .registry import metric
+
+
+def routing_deviation(case: CaseSpec, predicted: PredictedAnswer, *, field: str, name: str) -> MetricResult:
+    """RD_v = PIoU · max(0, 1 − |v − v*| / v*) for the total named ``field`` of the answer.
+
+    A missing predicted total scores 0. When v* is 0 the ratio is undefined: RD is PIoU when v
+    is 0 too, else 0. None when the reference gives no such total.
+    """
+    expected = to_float(case.answer.get(field)) if isinstance(case.answer, dict) else None
+    actual = getattr(predicted, field)
+    details = {"field": field, "predicted": actual, "reference": expected}
+    if expected is None:
+        return MetricResult(name, None, f"the reference answer has no {field}, so {name} does not apply", details)
+    if not predicted.submitted:
+        return nothing_submitted(name, **details)
+    if actual is None:
+        return MetricResult(name, 0.0, f"the answer gives no {field} (reference {expected:g}), so {name} = 0", details)
+    iou = place_iou(predicted, reference_of(case))
+    iou = 1.0 if iou is None else iou  # a route reference always names places; guard only
+    if expected == 0:
+        closeness = 1.0 if actual == 0 else 0.0
+        reason = f"the reference {field} is 0 and the answer gives {actual:g}"
+    else:
+        closeness = max(0.0, 1 - abs(actual - expected) / expected)
+        reason = f"{field} {actual:g} vs reference {expected:g} is off by {abs(actual - expected) / expected:.1%}"
+    value = iou * closeness
+    details.update(piou=iou, closeness=closeness)
+    return MetricResult(name, value, f"{reason}; {name} = PIoU {ratio_text(iou)} × {ratio_text(closeness)} = "
+                        f"{ratio_text(value)}", details)
+
+
+@metric("RD_distance", kind="outcome")
+def routing_deviation_distance(case: CaseSpec, predicted: PredictedAnswer, trajectory: Trajectory | None = None,
+                               *, world=None) -> MetricResult:
+    """Routing Deviation (eq. 3) on total_distance_m."""
+    return routing_deviation(case, predicted, field="total_distance_m", name="RD_distance")
+
+
+@metric("RD_time", kind="outcome")
+def routing_deviation_time(case: CaseSpec, predicted: PredictedAnswer, trajectory: Trajectory | None = None,
+                           *, world=None) -> MetricResult:
+    """Routing Deviation (eq. 3) on total_time_s."""
+    return routing_deviation(case, predicted, field="total_time_s", name="RD_time")

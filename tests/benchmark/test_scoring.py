@@ -1,0 +1,86 @@
+"""Scoring answers on real generated cases: the reference path scores perfectly; mistakes cost."""
+import io
+import json
+
+import pytest
+from django.core.management import call_command
+
+from benchmark.scoring.services import answer_score
+from environment.tools.gateway import call_tool
+from judging.types import Step, Trajectory
+
+pytestmark = pytest.mark.django_db
+OUTCOME = ("A", "PIoU", "RD_distance", "RD_time", "OC")
+
+
+def replay(document) -> Trajectory:
+    """The reference path run through the gateway, as an agent would have run it."""
+    steps = []
+    for index, step in enumerate(document.reference_path):
+        call = call_tool("agent", step.tool, step.arguments, city=document.city_name)
+        steps.append(Step(index=index, tool=step.tool, arguments=step.arguments, observation=call.observation(),
+                          input_tokens=100, output_tokens=10))
+    return Trajectory(steps=steps, final_answer=document.answer)
+
+
+def test_the_reference_path_and_answer_pass_every_case_with_full_grounding(generated_cases):
+    for document in generated_cases[0]:
+        results = answer_score(document=document, answer=document.answer, trajectory=replay(document))
+        values = {name: r.value for name, r in results.items()}
+        assert values["pass_rate"] == 1.0, (document.case_id, {k: (v.value, v.explanation) for k, v in results.items()})
+        assert values["IG"] == 1.0 and values["TE"] == 1.0 and values["RP"] == 1.0, (document.case_id, values)
+        assert all(values[m] in (None, 1.0) for m in OUTCOME)
+        assert results["grounding"].details["flags"] == []
+        assert results["tokens"].details
+
+
+def test_reversing_a_trip_costs_order_consistency_and_the_pass(generated_cases):
+    document = next(d for d in generated_cases[0] if d.type == "trip_L1")
+    answer = json.loads(json.dumps(document.answer))
+    answer["optimal_order"] = [{**stop, "visit_order": i + 1}
+                               for i, stop in enumerate(reversed(answer["optimal_order"]))]
+    results = answer_score(document=document, answer=answer, trajectory=replay(document))
+    assert results["OC"].value < 1 and results["pass_rate"].value == 0.0
+
+
+def test_breaking_the_visit_constraint_fails_semantic_constraint(generated_cases):
+    document = next(d for d in generated_cases[0] if d.type == "trip_L2")
+    unconstrained = document.uniqueness["unconstrained"]
+    by_id = {p["place_id"]: p for p in document.answer["optimal_order"]}
+    answer = {**document.answer, "optimal_order": [{**by_id[pid], "visit_order": i + 1}
+                                                   for i, pid in enumerate(unconstrained)]}
+    results = answer_score(document=document, answer=answer, trajectory=replay(document))
+    assert results["SC"].value < 1 and results["SC"].source == "rules"
+    assert results["pass_rate"].value == 0.0
+
+
+def test_no_submission_scores_zero_and_says_why(generated_cases):
+    document = next(d for d in generated_cases[0] if d.type == "nearby_L1")
+    results = answer_score(document=document, answer=None, trajectory=Trajectory(steps=[], ended="no_submission"))
+    assert results["pass_rate"].value == 0.0 and results["A"].value == 0.0
+    assert "no answer was submitted" in results["grounding"].details["problems"]
+
+
+def test_a_hallucinated_note_is_flagged(generated_cases):
+    document = next(d for d in generated_cases[0] if d.type == "nearby_L2")
+    answer = {**document.answer, "ref": {**document.answer["ref"], "note_id": "feedfeedfeedfeedfeedfeed"}}
+    results = answer_score(document=document, answer=answer, trajectory=replay(document))
+    flags = results["grounding"].details["flags"]
+    assert {"kind": "note_id", "value": "feedfeedfeedfeedfeedfeed", "field": "ref.note_id"} in flags
+    assert results["RP"].value < 1 and results["RP"].source == "grounding"
+
+
+def test_score_command_prints_every_metric(generated_cases, tmp_path):
+    document = next(d for d in generated_cases[0] if d.type == "routing_L1")
+    (tmp_path / "case.json").write_text(document.to_json())
+    (tmp_path / "answer.json").write_text(json.dumps(document.answer))
+    steps = [{"tool": s.tool, "arguments": s.arguments, "observation": s.observation}
+             for s in replay(document).steps]
+    (tmp_path / "trajectory.json").write_text(json.dumps(steps))
+    out = io.StringIO()
+    call_command("score", "--case", str(tmp_path / "case.json"), "--answer", str(tmp_path / "answer.json"),
+                 "--trajectory", str(tmp_path / "trajectory.json"), stdout=out)
+    printed = json.loads(out.getvalue())
+    assert printed["case_id"] == document.case_id
+    assert printed["metrics"]["pass_rate"]["value"] == 1.0
+    assert printed["metrics"]["OC"]["applicable"] and printed["metrics"]["SC"]["source"] == "rules"
