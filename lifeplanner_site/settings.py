@@ -1,6 +1,7 @@
 """Settings for LifePlanner, read from environment variables with local defaults."""
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -117,3 +118,8 @@ LEAFLET_CONFIG = {
     if MAP_TILE_URL
     else [],
 }
+
+# LLM judges for SC and RP (docs/judges.md): a JSON list of
+# {"name", "model", "api_base"?, "api_key_env"?, "params"?, "timeout_s"?, "num_retries"?}.
+# Keys are never put here: api_key_env names the environment variable that holds the key.
+JUDGE_MODELS = json.loads(env_str("JUDGE_MODELS", "[]"))

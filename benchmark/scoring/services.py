@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from benchmark.cases.document import CaseDocument
 from judging.answers import normalise_answer
 from judging.constraints import semantic_constraint_rules
 from judging.grounding import fetched_before_cited, reasoning_purity_grounding
@@ -11,8 +12,6 @@ from judging.judges import JudgeConfig, ensemble_score
 from judging.metrics import applies
 from judging.scoring import score_case
 from judging.types import CaseSpec, MetricResult, Trajectory
-
-from benchmark.cases.document import CaseDocument
 
 from .world import CityWorld
 

@@ -39,7 +39,8 @@ def edit_form(case, **changes):
 
 def test_curators_group_holds_the_case_permissions():
     codenames = set(Group.objects.get(name="Curators").permissions.values_list("codename", flat=True))
-    assert codenames == {"add_case", "change_case", "view_case", "curate_case", "add_release", "view_release"}
+    assert codenames == {"add_case", "change_case", "view_case", "curate_case", "add_release", "view_release",
+                         "add_humanscore", "change_humanscore", "view_humanscore", "delete_humanscore"}
 
 
 def test_curator_change_page_shows_the_map_data_and_readable_documents(curator_client, grid_city):
