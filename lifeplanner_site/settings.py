@@ -88,7 +88,14 @@ REDIS_URL = env_str("REDIS_URL", "redis://127.0.0.1:6379/0")
 CELERY_BROKER_URL = REDIS_URL
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A task's hard time limit (960 s, benchmark/tasks.py) stays under the visibility timeout, so
+# a running case is never handed to a second worker while its first worker is alive.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600)}
+CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+# A running trajectory renews its lease every 20 s; one older than this belongs to a dead worker.
+EVALUATION_LEASE_SECONDS = env_int("EVALUATION_LEASE_SECONDS", 120)
 
 # The city the tools answer from, by City.name.
 LIFEPLANNER_CITY = env_str("LIFEPLANNER_CITY", "helsinki")

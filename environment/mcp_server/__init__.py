@@ -49,6 +49,7 @@ class LifePlannerServer(MCPServer):
             content=[TextContent(type="text", text=json.dumps(observation, ensure_ascii=False))],
             structured_content=observation,
             is_error=not call.ok,
+            _meta={"error_kind": call.error_kind, "latency_ms": call.latency_ms, "tool_version": call.tool_version},
         )
 
     def _call_sync(self, name: str, arguments: dict[str, Any]) -> ToolCall:

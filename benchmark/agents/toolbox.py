@@ -1,0 +1,99 @@
+"""The agent's tools: the Standard Agent Toolset over an in-process MCP client, every call recorded.
+
+The MCP server is the one users connect to (environment.mcp_server); here it runs in the
+same process (``Client(server)``) so an evaluation pays no network hop. Each call becomes a
+step (tool, arguments, observation, error kind, latency, and the model's text and tokens for
+that turn). The tool budget is enforced here: past it, calls are refused and the agent is
+told so.
+"""
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from mcp import Client
+
+from environment.mcp_server import build_server
+
+
+@dataclass
+class StepRecord:
+    index: int
+    tool: str
+    arguments: Any
+    observation: Any
+    error_kind: str
+    latency_ms: float
+    model_text: str = ""
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+
+class BudgetExhausted(Exception):
+    pass
+
+
+@dataclass
+class Toolbox:
+    city: str
+    budget: int
+    steps: list[StepRecord] = field(default_factory=list)
+    submitted: Any = None
+    has_submitted: bool = False
+    _client: Client | None = None
+    _tools: list | None = None
+
+    async def __aenter__(self) -> Toolbox:
+        self._client = Client(build_server(toolset="agent", city=self.city, record=False))
+        await self._client.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self._client.__aexit__(*exc)
+
+    async def list_tools(self) -> list:
+        """The MCP tool definitions (name, description, input_schema)."""
+        if self._tools is None:
+            self._tools = list(await self._client.list_tools())
+        return self._tools
+
+    @property
+    def used(self) -> int:
+        return len(self.steps)
+
+    async def call(self, tool: str, arguments: Any, *, model_text: str = "", input_tokens: int = 0,
+                   output_tokens: int = 0) -> tuple[Any, bool]:
+        """Call ``tool``; returns (observation, is_error). Raises BudgetExhausted past the budget."""
+        if self.used >= self.budget:
+            raise BudgetExhausted(f"the tool budget of {self.budget} calls is spent")
+        started = time.perf_counter()
+        if not isinstance(arguments, dict):
+            observation = {"error": {"kind": "invalid_parameter",
+                                     "message": "tool arguments must be a JSON object", "parameter": "arguments"}}
+            is_error, kind = True, "invalid_parameter"
+        else:
+            result = await self._client.call_tool(tool, arguments)
+            observation = result.structured_content
+            if observation is None:
+                text = "".join(getattr(c, "text", "") for c in result.content)
+                observation = _parse(text)
+            is_error = bool(result.is_error)
+            kind = (result.meta or {}).get("error_kind", "") if getattr(result, "meta", None) else ""
+            if is_error and not kind:
+                kind = (observation or {}).get("error", {}).get("kind", "other") if isinstance(observation, dict) \
+                    else "other"
+        self.steps.append(StepRecord(len(self.steps), tool, arguments, observation, kind,
+                                     round((time.perf_counter() - started) * 1000, 3), model_text, input_tokens,
+                                     output_tokens))
+        if tool == "submit_answer" and not is_error:
+            self.submitted, self.has_submitted = observation.get("result"), True
+        return observation, is_error
+
+
+def _parse(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return {"text": text}

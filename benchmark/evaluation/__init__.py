@@ -1,0 +1,1 @@
+"""Evaluation: runs of agents and model endpoints on releases, on Celery workers."""

@@ -1,0 +1,89 @@
+"""Drive a run from the command line: in-process (--sync) or through the Celery workers, with progress."""
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import TextIO
+
+from django.db import close_old_connections, connection
+
+from benchmark.models import EvaluationRun, Trajectory
+
+from .runs import run_enqueue, run_progress
+
+
+def run_sync(*, run: EvaluationRun, concurrency: int, progress: TextIO | None) -> None:
+    """Execute every unfinished trajectory in this process, ``concurrency`` at a time (threads)."""
+    from .execute import trajectory_execute
+
+    EvaluationRun.objects.filter(id=run.id).update(status=EvaluationRun.RUNNING)
+    ids = list(run.trajectories.filter(status__in=[Trajectory.QUEUED, Trajectory.RUNNING]).values_list("id",
+                                                                                                      flat=True))
+
+    def one(trajectory_id: int) -> str:
+        try:
+            return trajectory_execute(trajectory_id=trajectory_id, claimant=f"sync-{trajectory_id}")
+        finally:
+            connection.close()
+
+    bar = _bar(run, progress)
+    with ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
+        for _ in pool.map(one, ids):
+            _update(bar, run)
+    close_old_connections()
+    _close(bar, run)
+
+
+def run_queued(*, run: EvaluationRun, progress: TextIO | None, poll_s: float = 1.0, wait: bool = True) -> None:
+    """Queue the run for the workers and follow it until it ends (Ctrl-C stops following, not the run)."""
+    run_enqueue(run=run)
+    if not wait:
+        return
+    bar = _bar(run, progress)
+    try:
+        while True:
+            run.refresh_from_db()
+            _update(bar, run)
+            if run.status not in (EvaluationRun.QUEUED, EvaluationRun.RUNNING):
+                break
+            time.sleep(poll_s)
+    finally:
+        _close(bar, run)
+
+
+def _bar(run: EvaluationRun, progress: TextIO | None):
+    from tqdm import tqdm
+
+    return tqdm(total=run.trajectories.count(), file=progress, disable=progress is None, unit="case",
+                desc=f"run {run.id} ({run.agent})")
+
+
+def _update(bar, run: EvaluationRun) -> None:
+    p = run_progress(run=run)
+    bar.n = p["done"] + p["cancelled"]
+    bar.set_postfix(passed=p["passed"], failed=p["failed"], tools=p["tool_calls"], tokens=p["tokens"],
+                    refresh=False)
+    bar.refresh()
+
+
+def _close(bar, run: EvaluationRun) -> None:
+    _update(bar, run)
+    bar.close()
+
+
+def run_summary(*, run: EvaluationRun) -> str:
+    """The table 2 style summary of a finished run."""
+    run.refresh_from_db()
+    t2 = (run.aggregates or {}).get("table2")
+    lines = [f"Run {run.id} ({run.agent}{' ' + run.endpoint.model if run.endpoint else ''}) on "
+             f"{run.release.name}: {run.status}"]
+    if not t2 or not t2.get("n"):
+        return "\n".join(lines + ["no case was scored"])
+    lines.append(f"{'cell':<22} {'PR@0.9':>7} {'n':>4}")
+    for cell, value in t2["cells"].items():
+        if value["n"]:
+            lines.append(f"{cell:<22} {value['pr']:>6.1f}% {value['n']:>4}")
+    o = t2["overall"]
+    lines.append(f"{'overall':<22} {o['value']:>6.1f}% {t2['n']:>4}   95% interval [{o['low']:.1f}, {o['high']:.1f}], "
+                 f"cells' mean {t2['macro']:.1f}%, avg tokens {t2['avg_tokens']:.0f}")
+    return "\n".join(lines)

@@ -1,0 +1,141 @@
+"""Run one (case, trial): claim it, let the agent answer through the tools, record, score, finish.
+
+Everything the agent did is written in one transaction when it ends (steps, model calls,
+answer, scores): a worker killed half-way leaves the row RUNNING with a stale lease and no
+half-written trajectory, and the next claim starts it afresh.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.db import transaction
+from django.utils import timezone
+
+from benchmark.agents import AgentOutcome, AgentTask, RunConfig, get_agent
+from benchmark.agents.toolbox import BudgetExhausted, Toolbox
+from benchmark.cases.document import CaseDocument
+from benchmark.models import ModelCall, Step, Trajectory
+
+from .runs import trajectory_claim, trajectory_heartbeat
+
+log = logging.getLogger(__name__)
+HEARTBEAT_SECONDS = 20
+DEFAULT_TIMEOUT_S = 600
+
+
+def trajectory_execute(*, trajectory_id: int, claimant: str = "") -> str:
+    """Execute the trajectory if ``claimant`` (the task) can claim it; returns what happened."""
+    from .runs import run_maybe_finish
+
+    if not trajectory_claim(trajectory_id=trajectory_id, claimant=claimant):
+        return "skipped"
+    trajectory = Trajectory.objects.select_related("run__endpoint", "run__replay_of", "entry").get(id=trajectory_id)
+    document = CaseDocument.model_validate(trajectory.entry.snapshot)
+    calls: list[dict] = []
+    outcome, toolbox = asyncio.run(_run(trajectory, document, calls))
+    scores, passed = _score(document, outcome, toolbox)
+    with transaction.atomic():
+        trajectory.steps.all().delete()  # leftovers of a dead attempt (never written, but be sure)
+        trajectory.model_calls.all().delete()
+        Step.objects.bulk_create([Step(trajectory=trajectory, **vars(s)) for s in toolbox.steps])
+        ModelCall.objects.bulk_create([ModelCall(trajectory=trajectory, **c) for c in calls])
+        trajectory.final_answer = _jsonable(outcome.final_answer)
+        trajectory.ended, trajectory.error = outcome.ended, outcome.error[:5000]
+        trajectory.input_tokens = outcome.input_tokens or sum(s.input_tokens for s in toolbox.steps)
+        trajectory.output_tokens = outcome.output_tokens or sum(s.output_tokens for s in toolbox.steps)
+        trajectory.scores, trajectory.passed = scores, passed
+        trajectory.status, trajectory.finished_at = Trajectory.DONE, timezone.now()
+        trajectory.save()
+    run_maybe_finish(run_id=trajectory.run_id)
+    return outcome.ended
+
+
+async def _run(trajectory: Trajectory, document: CaseDocument, calls: list[dict]) -> tuple[AgentOutcome, Toolbox]:
+    run = trajectory.run
+    config = RunConfig.from_dict(run.config)
+    agent = get_agent(run.agent)
+    heartbeat = asyncio.create_task(_heartbeat(trajectory.id))
+    toolbox = Toolbox(city=document.city_name, budget=config.tool_budget)
+    try:
+        async with toolbox:
+            llm = await sync_to_async(_llm_for)(trajectory, config, calls)
+            task = AgentTask(question=document.question, case=document, trial=trajectory.trial, config=config,
+                             tools=toolbox, llm=llm)
+            try:
+                outcome = await asyncio.wait_for(agent(task), timeout=run.config.get("timeout_s", DEFAULT_TIMEOUT_S))
+            except asyncio.TimeoutError:
+                outcome = AgentOutcome(final_answer=toolbox.submitted, ended="timeout",
+                                       error="the agent ran out of time")
+            except BudgetExhausted as exc:
+                outcome = AgentOutcome(final_answer=toolbox.submitted, ended="budget_exhausted", error=str(exc))
+            except Exception as exc:  # an agent bug is recorded on the trajectory, not a crash of the run
+                log.exception("agent %s failed on trajectory %s", run.agent, trajectory.id)
+                outcome = AgentOutcome(final_answer=toolbox.submitted, ended="invalid_answer",
+                                       error=f"{type(exc).__name__}: {exc}")
+    finally:
+        heartbeat.cancel()
+    return outcome, toolbox
+
+
+async def _heartbeat(trajectory_id: int) -> None:
+    beat = sync_to_async(trajectory_heartbeat)
+    while True:
+        await asyncio.sleep(HEARTBEAT_SECONDS)
+        await beat(trajectory_id=trajectory_id)
+
+
+def _llm_for(trajectory: Trajectory, config: RunConfig, calls: list[dict]):
+    """The model client for endpoint runs (recording every call; replaying when the run is a replay)."""
+    run = trajectory.run
+    if run.endpoint_id is None:
+        return None
+    from .llm_factory import llm_client
+
+    return llm_client(trajectory=trajectory, config=config, calls=calls)
+
+
+def _score(document: CaseDocument, outcome: AgentOutcome, toolbox: Toolbox) -> tuple[dict, bool | None]:
+    from benchmark.scoring.services import answer_score
+    from judging.types import Step as JStep
+    from judging.types import Trajectory as JTrajectory
+
+    judged = JTrajectory(
+        steps=[JStep(index=s.index, tool=s.tool, arguments=s.arguments, observation=s.observation,
+                     error_kind=s.error_kind, input_tokens=s.input_tokens, output_tokens=s.output_tokens,
+                     text=s.model_text) for s in toolbox.steps],
+        final_answer=outcome.final_answer, ended=outcome.ended, input_tokens=outcome.input_tokens,
+        output_tokens=outcome.output_tokens)
+    try:
+        results = answer_score(document=document, answer=outcome.final_answer if outcome.ended == "submitted"
+                               else toolbox.submitted, trajectory=judged, judges=_judges(), cache=_cache())
+    except Exception as exc:  # scoring must not lose the trajectory; the error is kept for a re-score
+        log.exception("scoring failed for case %s", document.case_id)
+        return {"error": {"value": None, "explanation": f"scoring failed: {type(exc).__name__}: {exc}"}}, None
+    scores = {name: r.to_dict() for name, r in results.items()}
+    verdict = results["pass_rate"].value
+    return scores, None if verdict is None else verdict == 1.0
+
+
+def _judges():
+    from judging.judges import configured_judges
+
+    return configured_judges() or None
+
+
+def _cache():
+    from benchmark.scoring.cache import DatabaseJudgeCache
+
+    return DatabaseJudgeCache()
+
+
+def _jsonable(value: Any) -> Any:
+    import json
+
+    try:
+        json.dumps(value)
+        return value
+    except (TypeError, ValueError):
+        return repr(value)

@@ -1,0 +1,137 @@
+"""Runs: create, fan out, execute each (case, trial) exactly once in effect, score, aggregate.
+
+A trajectory row exists for every (run, release case, trial) from the start (unique), so a
+re-delivered task can only ever fill the same row. A task claims its row atomically:
+QUEUED -> RUNNING, or a RUNNING row whose lease (``claimed_at`` heartbeat) is older than
+LEASE_SECONDS, i.e. its worker died. Finished rows (DONE) are never run again.
+"""
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Count, F, Q, Sum
+from django.utils import timezone
+
+from benchmark.models import EvaluationRun, Release, Step, Trajectory
+
+ACTIVE = (Trajectory.QUEUED, Trajectory.RUNNING)
+
+
+def lease_seconds() -> int:
+    return getattr(settings, "EVALUATION_LEASE_SECONDS", 120)
+
+
+def run_create(*, agent: str, release: Release, endpoint=None, config: dict | None = None, name: str = "",
+               limit: int | None = None, category: str | None = None, level: str | None = None,
+               created_by=None, replay_of: EvaluationRun | None = None) -> EvaluationRun:
+    """A queued run with one trajectory row per (release case, trial), filtered and limited."""
+    from benchmark.agents import get_agent
+
+    get_agent(agent)  # unknown agents fail here, with the list of registered ones
+    config = {"temperature": 0.0, "tool_budget": 30, "trials": 1, "seed": 0, **(config or {})}
+    if not 1 <= int(config["trials"]) <= 20:
+        raise ValueError(f"trials must be between 1 and 20, got {config['trials']}")
+    if not 1 <= int(config["tool_budget"]) <= 200:
+        raise ValueError(f"tool_budget must be between 1 and 200, got {config['tool_budget']}")
+    entries = release.entries.order_by("position")
+    if category:
+        entries = entries.filter(case__category=category)
+    if level:
+        entries = entries.filter(case__level=level)
+    entries = list(entries[:limit] if limit else entries)
+    if not entries:
+        raise ValueError("no case of the release matches the filters")
+    config.update({k: v for k, v in (("limit", limit), ("category", category), ("level", level)) if v})
+    with transaction.atomic():
+        run = EvaluationRun.objects.create(
+            name=name or (endpoint.name if endpoint else agent), agent=agent, endpoint=endpoint, release=release,
+            config=config, created_by=created_by, replay_of=replay_of)
+        Trajectory.objects.bulk_create([Trajectory(run=run, entry=entry, trial=trial)
+                                        for entry in entries for trial in range(int(config["trials"]))])
+    return run
+
+
+def run_enqueue(*, run: EvaluationRun, only_stale: bool = False) -> int:
+    """Queue a task per unfinished trajectory (after commit). Returns how many were queued."""
+    from benchmark.tasks import trajectory_task
+
+    pending = run.trajectories.filter(status__in=ACTIVE)
+    if only_stale:
+        pending = pending.filter(_claimable())
+    ids = list(pending.values_list("id", flat=True))
+    EvaluationRun.objects.filter(id=run.id, status__in=[EvaluationRun.QUEUED, EvaluationRun.RUNNING]).update(
+        status=EvaluationRun.RUNNING, started_at=timezone.now())
+    transaction.on_commit(lambda: [trajectory_task.delay(i) for i in ids])
+    return len(ids)
+
+
+def _claimable(claimant: str = "") -> Q:
+    stale = timezone.now() - timedelta(seconds=lease_seconds())
+    claimable = Q(status=Trajectory.QUEUED) | Q(status=Trajectory.RUNNING, claimed_at__lt=stale)
+    if claimant:  # a retry of the task that holds the claim (e.g. after the database was briefly away)
+        claimable |= Q(status=Trajectory.RUNNING, claimed_by=claimant)
+    return claimable
+
+
+def trajectory_claim(*, trajectory_id: int, claimant: str = "") -> bool:
+    """Atomically take the trajectory for ``claimant`` (a task id); False when it is done,
+    cancelled, or held by a live worker."""
+    now = timezone.now()
+    claimed = Trajectory.objects.filter(_claimable(claimant), id=trajectory_id, run__status__in=[
+        EvaluationRun.QUEUED, EvaluationRun.RUNNING]).update(
+        status=Trajectory.RUNNING, claimed_at=now, claimed_by=claimant, attempts=F("attempts") + 1, started_at=now)
+    return claimed == 1
+
+
+def trajectory_heartbeat(*, trajectory_id: int) -> None:
+    Trajectory.objects.filter(id=trajectory_id, status=Trajectory.RUNNING).update(claimed_at=timezone.now())
+
+
+def run_cancel(*, run: EvaluationRun) -> int:
+    """Stop a run: queued trajectories are cancelled; the ones in flight finish and are kept."""
+    with transaction.atomic():
+        EvaluationRun.objects.filter(id=run.id).update(status=EvaluationRun.CANCELLED, finished_at=timezone.now())
+        return run.trajectories.filter(status=Trajectory.QUEUED).update(status=Trajectory.CANCELLED)
+
+
+def run_resume(*, run: EvaluationRun) -> int:
+    """Start a cancelled or interrupted run again: every unfinished trajectory is queued once more.
+
+    Rows still RUNNING under a fresh lease are left to their worker; dead workers' rows are
+    reclaimed once their lease expires (the tasks re-check the claim).
+    """
+    with transaction.atomic():
+        run.trajectories.filter(status=Trajectory.CANCELLED).update(status=Trajectory.QUEUED)
+        EvaluationRun.objects.filter(id=run.id).update(status=EvaluationRun.RUNNING, finished_at=None)
+        run.refresh_from_db()
+        return run_enqueue(run=run)
+
+
+def run_progress(*, run: EvaluationRun) -> dict:
+    counts = dict(run.trajectories.values_list("status").annotate(n=Count("id")))
+    done = run.trajectories.filter(status=Trajectory.DONE)
+    sums = done.aggregate(n_passed=Count("id", filter=Q(passed=True)), n_failed=Count("id", filter=Q(passed=False)),
+                          tokens_in=Sum("input_tokens"), tokens_out=Sum("output_tokens"))
+    return {
+        "total": sum(counts.values()), "done": counts.get(Trajectory.DONE, 0),
+        "running": counts.get(Trajectory.RUNNING, 0), "queued": counts.get(Trajectory.QUEUED, 0),
+        "cancelled": counts.get(Trajectory.CANCELLED, 0), "passed": sums["n_passed"], "failed": sums["n_failed"],
+        "tokens": (sums["tokens_in"] or 0) + (sums["tokens_out"] or 0),
+        "tool_calls": Step.objects.filter(trajectory__run=run).count(),
+    }
+
+
+def run_maybe_finish(*, run_id: int) -> bool:
+    """When no trajectory is left to run, compute the aggregates and mark the run completed."""
+    from .aggregates import run_aggregates
+
+    with transaction.atomic():
+        run = EvaluationRun.objects.select_for_update().get(id=run_id)
+        if run.status != EvaluationRun.RUNNING or run.trajectories.filter(status__in=ACTIVE).exists():
+            return False
+        run.aggregates = run_aggregates(run=run)
+        run.status, run.finished_at = EvaluationRun.COMPLETED, timezone.now()
+        run.save(update_fields=["aggregates", "status", "finished_at"])
+    return True
