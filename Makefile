@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell sha1sum requirements.lock | cut -c1-12)
 
-.PHONY: setup demo test services venv migrate city cases bench docs-tools
+.PHONY: setup demo test services venv migrate city cases baselines bench docs-tools
 
 $(STAMP): requirements.lock
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -29,7 +29,11 @@ setup: city
 cases: city
 	$(PY) manage.py generate_cases --release helsinki-v1 --no-progress
 
-demo: setup cases
+baselines: cases
+	$(PY) manage.py evaluate --agent reference --sync --concurrency 2 --if-missing --no-progress
+	$(PY) manage.py evaluate --agent heuristic --sync --concurrency 2 --if-missing --no-progress
+
+demo: setup cases baselines
 	bash scripts/demo.sh
 
 test: venv services

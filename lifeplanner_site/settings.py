@@ -107,8 +107,10 @@ SILENCED_SYSTEM_CHECKS = ["gis.W001"]  # Debian's GDAL 3.6 is older than Django 
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    # On the handler, so records from child loggers (LiteLLM's) are redacted too.
+    "filters": {"redact_secrets": {"()": "benchmark.evaluation.redaction.SecretRedactingFilter"}},
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain", "filters": ["redact_secrets"]}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {"LiteLLM": {"level": "WARNING"}, "httpx": {"level": "WARNING"}},
 }
@@ -130,3 +132,13 @@ LEAFLET_CONFIG = {
 # {"name", "model", "api_base"?, "api_key_env"?, "params"?, "timeout_s"?, "num_retries"?}.
 # Keys are never put here: api_key_env names the environment variable that holds the key.
 JUDGE_MODELS = json.loads(env_str("JUDGE_MODELS", "[]"))
+
+# Model endpoints (benchmark/evaluation/egress.py): refuse api_base URLs that resolve to loopback,
+# private, link-local (cloud metadata) and other internal addresses. The local demo turns this on
+# (scripts/demo.sh sets ALLOW_PRIVATE_ENDPOINTS=1) so endpoints can point at a model on 127.0.0.1.
+ALLOW_PRIVATE_ENDPOINTS = env_bool("ALLOW_PRIVATE_ENDPOINTS", False)
+# Encryption of API keys at rest: a Fernet key or a long random passphrase (HKDF-SHA256); empty
+# derives the key from SECRET_KEY. To rotate: set the new key, list the previous value(s) in
+# FIELD_ENCRYPTION_KEYS_OLD (comma-separated), run endpoint_keys_rotate(), then drop them.
+FIELD_ENCRYPTION_KEY = env_str("FIELD_ENCRYPTION_KEY", "")
+FIELD_ENCRYPTION_KEYS_OLD = env_list("FIELD_ENCRYPTION_KEYS_OLD", [])

@@ -2,6 +2,8 @@
 # Serve the site on http://127.0.0.1:8000 with a Celery worker; Ctrl-C stops both.
 set -euo pipefail
 PY=.venv/bin/python
+# The demo may point endpoints at a model served on this machine (vLLM, Ollama, the scripted endpoint).
+export ALLOW_PRIVATE_ENDPOINTS=1
 $PY -m celery -A lifeplanner_site worker --loglevel=INFO --concurrency=2 &
 WORKER=$!
 trap 'kill $WORKER 2>/dev/null || true' EXIT INT TERM

@@ -43,3 +43,14 @@ def helsinki_ctx(helsinki):
     from environment.tools.context import city_context
 
     return city_context(helsinki.name)
+
+
+@pytest.fixture(scope="session")
+def generated_cases(helsinki, django_db_blocker):
+    """Two cases per cell (22) written by the data engine on Helsinki, seed 7: (documents, reports)."""
+    from benchmark.engine.commands import cell_counts
+    from benchmark.engine.runner import generate_cases
+    from environment.tools.context import city_context
+
+    with django_db_blocker.unblock():
+        return generate_cases(context=city_context("helsinki"), seed=7, counts=cell_counts(22, []))

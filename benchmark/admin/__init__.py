@@ -6,7 +6,8 @@ Every action calls one service in ``benchmark.cases.services``; edits go through
 and never see the cases or snapshots of a hidden release.
 """
 from .cases import CaseAdmin
+from .endpoints import ModelEndpointAdmin
 from .releases import ReleaseAdmin
 from .scores import HumanScoreAdmin
 
-__all__ = ["CaseAdmin", "HumanScoreAdmin", "ReleaseAdmin"]
+__all__ = ["CaseAdmin", "HumanScoreAdmin", "ModelEndpointAdmin", "ReleaseAdmin"]

@@ -104,7 +104,8 @@ class _Run:
 
     async def place(self, name: str) -> dict | None:
         """The place_search hit whose name equals ``name``, else the first hit."""
-        found = await self.call("place_search", query_name=name.strip(" \"'"))
+        name = name.strip(" \"'")
+        found = await self.call("place_search", query_name=name)
         results = (found or {}).get("results") or []
         return next((r for r in results if _fold(r["name"]) == _fold(name)), results[0] if results else None)
 
@@ -125,6 +126,8 @@ class _Run:
 
     async def route(self, stops: list[dict], waypoints: list[dict], vehicle: str, mode: str) -> None:
         """Route ``stops`` in the given order, leg by leg, and write the figure-9 answer."""
+        if not stops:
+            return
         self.answer = {"start": _ref(stops[0], "User-specified origin."),
                        "end": _ref(stops[-1], "User-specified destination."), "waypoints": waypoints,
                        "optimal_order": [{"name": p["name"], "place_id": p["place_id"], "visit_order": i + 1}
@@ -144,9 +147,8 @@ async def _tour(run: _Run) -> bool:
     found = await run.call("place_search", query_name="", place_types=[_singular(m["t"])], min_rating=float(m["x"]))
     targets = [r for r in (found or {}).get("results", []) if not start or r["place_id"] != start["place_id"]]
     stops = [p for p in (start, *targets) if p]
-    if stops:
-        await run.route(stops, [_ref(t, f"Rated {t['rating']} (at least {m['x']}).") for t in targets],
-                        *run.vehicle_mode())
+    await run.route(stops, [_ref(t, f"Rated {t['rating']} (at least {m['x']}).") for t in targets],
+                    *run.vehicle_mode())
     return True
 
 
@@ -164,9 +166,9 @@ async def _route(run: _Run) -> bool:
         taken = {p["place_id"] for p in (start, end, *named)}
         stop = None
         if kind:
-            stop = await run.nearby(center, run.radius(100), [kind[1]], taken)
+            stop = await run.nearby(center, min(run.radius(100), 1000), [kind[1]], taken)
         elif re.search(r"(?:on|along) the way", run.q, re.I):  # an implicit need: take the nearest place
-            stop = await run.nearby(center, run.radius(100), None, taken)
+            stop = await run.nearby(center, min(run.radius(100), 1000), None, taken)
         if stop:
             named.append(stop)
             waypoints.append(_ref(stop, f"The first {kind[1] if kind else 'place'} found along the route."))
@@ -185,27 +187,33 @@ async def _nearby(run: _Run) -> bool:
     return True
 
 
+def _days(spec: str) -> set[int] | None:
+    """'Mo-Fr,Su' -> {0, 1, 2, 3, 4, 6}; '' -> every day; holidays (PH, SH) -> none; None when unreadable."""
+    days = set()
+    for part in filter(None, spec.lower().split(",")):
+        ends = part.split("-")
+        if part in ("ph", "sh"):
+            continue
+        if len(ends) > 2 or any(e not in DAY_CODES for e in ends):
+            return None
+        first, last = DAY_CODES.index(ends[0]), DAY_CODES.index(ends[-1])
+        days.update(d % 7 for d in range(first, last + 1 + (7 if last < first else 0)))
+    return days if spec else set(range(7))
+
+
 def _open_guess(hours: str, day: int, minute: int) -> bool:
     """A crude opening_hours reading; guesses open whenever the text is beyond it."""
     verdict = not hours.strip() or "24/7" in hours
-    for rule in filter(str.strip, hours.split(";")):
-        m = re.fullmatch(r"\s*([A-Za-z]{2}(?:[-,][A-Za-z]{2})*)?\s*(off|closed|[\d:,\- ]+)\s*", rule)
-        codes = re.findall(r"[a-z]{2}|[-,]", (m[1] or "").lower()) if m else []
-        if not m or any(c not in DAY_CODES + ("-", ",") for c in codes):
+    for rule in filter(str.strip, re.split(r";|,\s+(?=[A-Za-z])", hours)):
+        m = re.fullmatch(r"\s*([A-Za-z,\-]*)\s*(off|closed|(?:\d{1,2}:\d\d-\d{1,2}:\d\d[, ]*)+)\s*", rule)
+        days = _days(m[1]) if m else None
+        if days is None:
             return True
-        days, i = set(), 0
-        while i < len(codes):
-            if i + 2 < len(codes) and codes[i + 1] == "-":
-                days.update(range(DAY_CODES.index(codes[i]), DAY_CODES.index(codes[i + 2]) + 1))
-                i += 3
-            else:
-                days.update([DAY_CODES.index(codes[i])] if codes[i] in DAY_CODES else [])
-                i += 1
-        if days and day not in days:
-            continue
-        spans = re.findall(r"(\d{1,2}):(\d\d)-(\d{1,2}):(\d\d)", m[2])
-        verdict = any(int(a) * 60 + int(b) <= minute < (int(c) * 60 + int(d) or 1440) + (1440 if c < a else 0)
-                      for a, b, c, d in spans)
+        if day in days:  # a later rule for the same day overrides an earlier one, as in OSM
+            verdict = False
+            for h1, m1, h2, m2 in re.findall(r"(\d{1,2}):(\d\d)-(\d{1,2}):(\d\d)", m[2]):
+                opens, closes = int(h1) * 60 + int(m1), int(h2) * 60 + int(m2)
+                verdict |= opens <= minute < (closes if closes > opens else closes + 1440)
     return verdict
 
 
@@ -225,7 +233,7 @@ async def _open_at(run: _Run) -> bool:
 async def _compare(run: _Run) -> bool:
     if not (m := _first(COMPARE, run.q)):
         return False
-    key = "rating" if "rat" in m[0] else "cost"
+    key = "cost" if re.search(r"cheaper|affordable|costs less", run.q) else "rating"
     scored = []
     for name in (m["a"], m["b"]):
         if place := await run.place(name):
@@ -261,9 +269,9 @@ async def _choice(run: _Run) -> bool:
     return True
 
 
-# Order matters: route and tour shapes before nearby ("within 100 m of the route"), and every
-# specific shape before the attribute patterns ("a rating of at least 4.0?").
-SHAPES = (_tour, _route, _nearby, _open_at, _compare, _attribute, _choice)
+# Order matters: a choice's need may say "from the rain to ...", routes mention "within 100 m of the
+# route", and a nearby filter reads "a rating of at least 4.0?": the specific shapes go first.
+SHAPES = (_choice, _tour, _route, _nearby, _open_at, _compare, _attribute)
 
 
 @agent("heuristic")

@@ -21,6 +21,12 @@ def evaluate_command(opts: dict, *, progress: TextIO | None) -> str:
     if opts.get("replay"):
         run = _replay(_run(opts["replay"]))
     else:
+        if opts.get("if_missing") and opts.get("agent"):
+            release = _release(opts.get("release"))
+            done = EvaluationRun.objects.filter(agent=opts["agent"], endpoint=None, release=release,
+                                                status=EvaluationRun.COMPLETED).order_by("-id").first()
+            if done:
+                return f"Agent {opts['agent']} already has completed run {done.id} on {done.release.name}."
         run = _new_run(opts)
     return _follow(run, opts, progress)
 

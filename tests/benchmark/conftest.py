@@ -25,14 +25,3 @@ def verification(monkeypatch) -> FakeVerification:
     fake = FakeVerification()
     monkeypatch.setattr(verify, "verify_case", fake)
     return fake
-
-
-@pytest.fixture(scope="session")
-def generated_cases(helsinki, django_db_blocker):
-    """Two cases per cell (22) written by the data engine on Helsinki, seed 7: (documents, reports)."""
-    from benchmark.engine.commands import cell_counts
-    from benchmark.engine.runner import generate_cases
-    from environment.tools.context import city_context
-
-    with django_db_blocker.unblock():
-        return generate_cases(context=city_context("helsinki"), seed=7, counts=cell_counts(22, []))

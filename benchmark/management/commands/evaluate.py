@@ -26,6 +26,8 @@ class Command(BaseCommand):
         parser.add_argument("--sync", action="store_true", help="Run in this process; no broker needed.")
         parser.add_argument("--no-wait", action="store_true", help="Queue the run and return.")
         parser.add_argument("--no-progress", action="store_true")
+        parser.add_argument("--if-missing", action="store_true",
+                            help="Do nothing when this agent already has a completed run on the release.")
         control = parser.add_argument_group("existing runs")
         control.add_argument("--replay", type=int, metavar="RUN",
                              help="Re-run RUN from its recorded model responses (no endpoint is called).")

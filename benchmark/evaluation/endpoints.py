@@ -1,0 +1,254 @@
+"""Model endpoints: validated writes and the API key encrypted at rest.
+
+``api_base`` is checked by the request forgery guard in ``egress`` (re-exported here): the model
+client calls ``assert_api_base_allowed`` before each run, since DNS can change after a save.
+"""
+from __future__ import annotations
+
+import enum
+import functools
+import hashlib
+import json
+import re
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+
+from benchmark.models import ModelEndpoint
+
+from .egress import ApiBaseNotAllowed, api_base_problem, assert_api_base_allowed, check_api_base
+from .redaction import register_secret
+from .secrets import decrypt_secret, encrypt_secret, reencrypt_secret
+
+MAX_CONCURRENCY = 256
+MAX_REQUESTS_PER_MINUTE = 100_000
+MAX_API_KEY_LENGTH = 4096
+# Set from the endpoint's own fields or by the agent; a params entry must not override them.
+RESERVED_PARAMS = frozenset({
+    "api_key", "api_base", "base_url", "model", "messages", "tools", "functions", "tool_choice", "stream",
+    "custom_llm_provider", "headers", "extra_headers",
+})
+# Credentials in params would be stored in clear: they belong in the API key field.
+_CREDENTIAL_PARAM = re.compile(r"api_?key|secret|password|passwd|credential|authorization", re.IGNORECASE)
+
+__all__ = ["UNCHANGED", "ApiBaseNotAllowed", "api_base_problem", "assert_api_base_allowed", "check_api_base",
+           "endpoint_api_key", "endpoint_check", "endpoint_create", "endpoint_for_cli", "endpoint_keys_rotate",
+           "endpoint_update"]
+
+
+class _Unchanged(enum.Enum):
+    UNCHANGED = "unchanged"
+
+
+UNCHANGED = _Unchanged.UNCHANGED
+
+
+# --- validation ---------------------------------------------------------------------------------
+
+def endpoint_check(*, name: Any, model: Any, api_base: Any, params: Any = None, concurrency: Any = 4,
+                   requests_per_minute: Any = None, api_key: Any = None,
+                   endpoint: ModelEndpoint | None = None) -> dict[str, Any]:
+    """Validate every field of an endpoint; returns the cleaned values.
+
+    Args:
+        endpoint: the endpoint being edited (its own name is not a clash), or None for a new one.
+
+    Raises:
+        ValidationError: a dict keyed by field name; each message says what is allowed.
+    """
+    checks = {
+        "name": lambda: _clean_name(name, endpoint),
+        "model": lambda: _clean_model(model),
+        "api_base": lambda: check_api_base(api_base if api_base is not None else ""),
+        "params": lambda: _clean_params(params),
+        "concurrency": lambda: _clean_int("concurrency", concurrency, 1, MAX_CONCURRENCY),
+        "requests_per_minute": lambda: None if requests_per_minute is None else _clean_int(
+            "requests_per_minute", requests_per_minute, 1, MAX_REQUESTS_PER_MINUTE, none_ok=True),
+        "api_key": lambda: _clean_api_key(api_key),
+    }
+    cleaned, errors = {}, {}
+    for field, check in checks.items():
+        try:
+            cleaned[field] = check()
+        except ValidationError as exc:
+            errors[field] = exc.messages
+    if errors:
+        raise ValidationError(errors)
+    return cleaned
+
+
+def _clean_name(name: Any, endpoint: ModelEndpoint | None) -> str:
+    value = name.strip() if isinstance(name, str) else ""
+    if not value or len(value) > 100:
+        raise ValidationError("name is required: up to 100 characters")
+    clashes = ModelEndpoint.objects.filter(name=value)
+    if endpoint is not None and endpoint.pk is not None:
+        clashes = clashes.exclude(pk=endpoint.pk)
+    if clashes.exists():
+        raise ValidationError(f"name {value!r} is already used by another endpoint")
+    return value
+
+
+def _clean_model(model: Any) -> str:
+    value = model.strip() if isinstance(model, str) else ""
+    example = "a litellm model string: provider/model (e.g. openai/gpt-4o-mini, hosted_vllm/my-model)"
+    if not value:
+        raise ValidationError(f"model is required: {example} or a model name litellm knows (e.g. gpt-4o-mini)")
+    if len(value) > 200 or any(ch.isspace() for ch in value):
+        raise ValidationError(f"model must be {example}, without spaces, up to 200 characters")
+    provider, slash, rest = value.partition("/")
+    if slash and not (provider and rest):
+        raise ValidationError(f"model {value!r} must be {example}")
+    if slash and provider not in _litellm_providers():
+        raise ValidationError(f"model {value!r}: {provider!r} is not a litellm provider; use {example}")
+    if not slash and value not in _litellm_models():
+        raise ValidationError(f"model {value!r} is not a model name litellm knows; use {example}")
+    return value
+
+
+@functools.cache
+def _litellm_providers() -> frozenset[str]:
+    import litellm  # heavy: only when an endpoint is validated
+
+    return frozenset(str(getattr(p, "value", p)) for p in litellm.provider_list)
+
+
+@functools.cache
+def _litellm_models() -> frozenset[str]:
+    import litellm
+
+    return frozenset(litellm.model_cost)
+
+
+def _clean_params(params: Any) -> dict:
+    if params is None:
+        return {}
+    if not isinstance(params, dict):
+        raise ValidationError(f'params must be a JSON object such as {{"temperature": 0.2}}, not a '
+                              f"{type(params).__name__}")
+    if any(not isinstance(key, str) for key in params):
+        raise ValidationError("params keys must be strings")
+    refused = sorted(k for k in params if k in RESERVED_PARAMS or _CREDENTIAL_PARAM.search(k))
+    if refused:
+        raise ValidationError(f"params may not set {', '.join(refused)}: the reserved keys are "
+                              f"{', '.join(sorted(RESERVED_PARAMS))}, and credentials belong in the API key field")
+    try:
+        json.dumps(params, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise ValidationError(f"params must hold only JSON values ({exc})") from None
+    return params
+
+
+def _clean_int(field: str, value: Any, low: int, high: int, none_ok: bool = False) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        allowed = f"a whole number from {low} to {high}" + (", or empty for no limit" if none_ok else "")
+        raise ValidationError(f"{field} must be {allowed}")
+    return value
+
+
+def _clean_api_key(api_key: Any) -> str:
+    if api_key is None:
+        return ""
+    if not isinstance(api_key, str):
+        raise ValidationError("api_key must be text")
+    value = api_key.strip()
+    if len(value) > MAX_API_KEY_LENGTH or any(ch.isspace() or not ch.isprintable() for ch in value):
+        raise ValidationError(f"api_key must be one line without spaces, up to {MAX_API_KEY_LENGTH} characters")
+    return value
+
+
+# --- services -------------------------------------------------------------------------------------
+
+def endpoint_create(*, name: str, model: str, api_base: str, api_key: str | None, params: dict | None = None,
+                    concurrency: int = 4, requests_per_minute: int | None = None, owner=None) -> ModelEndpoint:
+    """Create an endpoint after validating every field; the API key is stored encrypted.
+
+    Args:
+        api_base: "" for the provider's default URL; otherwise http(s), refused if internal.
+        api_key: None or "" for no key.
+
+    Raises:
+        ValidationError: keyed by field, saying what is allowed.
+    """
+    values = endpoint_check(name=name, model=model, api_base=api_base, params=params, concurrency=concurrency,
+                            requests_per_minute=requests_per_minute, api_key=api_key)
+    endpoint = ModelEndpoint(owner=owner)
+    return _save(endpoint, values, set_key=True)
+
+
+def endpoint_update(*, endpoint: ModelEndpoint, name: str | _Unchanged = UNCHANGED,
+                    model: str | _Unchanged = UNCHANGED, api_base: str | _Unchanged = UNCHANGED,
+                    api_key: str | None | _Unchanged = UNCHANGED, params: dict | None | _Unchanged = UNCHANGED,
+                    concurrency: int | _Unchanged = UNCHANGED,
+                    requests_per_minute: int | None | _Unchanged = UNCHANGED, owner=UNCHANGED) -> ModelEndpoint:
+    """Change the given fields (the others stay), re-validating the whole endpoint.
+
+    Args:
+        api_key: UNCHANGED keeps the stored key; None or "" removes it; text replaces it.
+
+    Raises:
+        ValidationError: keyed by field, saying what is allowed.
+    """
+    given = {"name": name, "model": model, "api_base": api_base, "params": params, "concurrency": concurrency,
+             "requests_per_minute": requests_per_minute}
+    merged = {f: getattr(endpoint, f) if v is UNCHANGED else v for f, v in given.items()}
+    values = endpoint_check(**merged, api_key=None if api_key is UNCHANGED else api_key, endpoint=endpoint)
+    if owner is not UNCHANGED:
+        endpoint.owner = owner
+    return _save(endpoint, values, set_key=api_key is not UNCHANGED)
+
+
+def _save(endpoint: ModelEndpoint, values: dict, *, set_key: bool) -> ModelEndpoint:
+    key = values.pop("api_key")
+    for field, value in values.items():
+        setattr(endpoint, field, value)
+    if set_key:
+        endpoint.api_key_encrypted = encrypt_secret(key) if key else ""
+        register_secret(key)
+    try:
+        with transaction.atomic():
+            endpoint.save()
+    except IntegrityError:  # a concurrent save took the name between the check and the insert
+        raise ValidationError({"name": [f"name {endpoint.name!r} is already used by another endpoint"]}) from None
+    return endpoint
+
+
+def endpoint_api_key(endpoint: ModelEndpoint) -> str | None:
+    """The decrypted API key, or None when none is set. Only the evaluation layer calls this.
+
+    The value is registered with the log redaction filter, so log lines quoting it are redacted.
+
+    Raises:
+        SecretDecryptionError: the configured keys cannot decrypt the stored key.
+    """
+    if not endpoint.api_key_encrypted:
+        return None
+    key = decrypt_secret(endpoint.api_key_encrypted)
+    register_secret(key)
+    return key
+
+
+def endpoint_keys_rotate() -> int:
+    """Re-encrypt every stored API key under the current FIELD_ENCRYPTION_KEY; returns how many.
+
+    Run after rotating the key (the previous one listed in FIELD_ENCRYPTION_KEYS_OLD), after which
+    the old key can be dropped from the settings.
+    """
+    count = 0
+    with transaction.atomic():
+        for endpoint in ModelEndpoint.objects.select_for_update().exclude(api_key_encrypted=""):
+            endpoint.api_key_encrypted = reencrypt_secret(endpoint.api_key_encrypted)
+            endpoint.save(update_fields=["api_key_encrypted"])
+            count += 1
+    return count
+
+
+def endpoint_for_cli(*, model: str, api_base: str, api_key: str | None, concurrency: int = 4) -> ModelEndpoint:
+    """The endpoint a command-line run uses, one per (model, api_base), updated to this invocation's key."""
+    digest = hashlib.sha256(f"{model}\n{api_base}".encode()).hexdigest()[:8]
+    name = f"cli {model}"[:90] + f" {digest}"
+    existing = ModelEndpoint.objects.filter(name=name).first()
+    if existing is not None:
+        return endpoint_update(endpoint=existing, api_key=api_key, concurrency=concurrency)
+    return endpoint_create(name=name, model=model, api_base=api_base, api_key=api_key, concurrency=concurrency)

@@ -1,0 +1,165 @@
+"""Per-endpoint request caps that hold across worker processes, kept in Redis.
+
+``ConcurrencySemaphore`` caps requests in flight with expiring leases: a sorted set of lease
+tokens scored by their expiry time. A worker killed while holding a slot stops renewing its
+lease, so the slot comes back when the lease expires instead of leaking forever.
+``RateLimiter`` caps requests per sliding window: a sorted set of request times.
+
+Both decide inside one Lua script on Redis' own clock, so workers on hosts whose clocks
+disagree still share one count.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+
+log = logging.getLogger(__name__)
+
+DEFAULT_LEASE_S = 120.0
+DEFAULT_WINDOW_S = 60.0
+KEY_PREFIX = "lifeplanner:endpoint"
+
+# KEYS[1] the lease set; ARGV: limit, lease seconds, token. Returns 1 when the slot is taken.
+_ACQUIRE_SLOT = """
+local now = redis.call('TIME')
+local now_ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now_ms)
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then
+  return 0
+end
+local lease_ms = math.floor(tonumber(ARGV[2]) * 1000)
+redis.call('ZADD', KEYS[1], now_ms + lease_ms, ARGV[3])
+redis.call('PEXPIRE', KEYS[1], lease_ms * 2)
+return 1
+"""
+
+# KEYS[1] the lease set; ARGV: lease seconds, token. Returns 1 when the lease was still held.
+_RENEW_SLOT = """
+local now = redis.call('TIME')
+local now_ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+local lease_ms = math.floor(tonumber(ARGV[1]) * 1000)
+local renewed = redis.call('ZADD', KEYS[1], 'XX', 'CH', now_ms + lease_ms, ARGV[2])
+redis.call('PEXPIRE', KEYS[1], lease_ms * 2)
+return renewed
+"""
+
+# KEYS[1] the request log; ARGV: limit, window seconds, member. Returns 0 when admitted,
+# otherwise the milliseconds until the oldest request leaves the window.
+_TAKE_RATE = """
+local now = redis.call('TIME')
+local now_ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+local window_ms = math.floor(tonumber(ARGV[2]) * 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now_ms - window_ms)
+if redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[1]) then
+  redis.call('ZADD', KEYS[1], now_ms, ARGV[3])
+  redis.call('PEXPIRE', KEYS[1], window_ms + 1000)
+  return 0
+end
+local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+return math.max(1, tonumber(oldest[2]) + window_ms - now_ms)
+"""
+
+
+class ConcurrencySemaphore:
+    """At most ``limit`` holders at once for ``endpoint_id``, across processes.
+
+    ``acquire`` waits for a free slot and returns a lease token, renewed in the background
+    (every third of ``lease_s``) until ``release(token)``.
+    """
+
+    def __init__(self, redis: Redis, endpoint_id: int, limit: int, *, lease_s: float = DEFAULT_LEASE_S,
+                 poll_s: float = 0.05, prefix: str = KEY_PREFIX):
+        if limit < 1:
+            raise ValueError("limit must be at least 1")
+        self.redis, self.limit, self.lease_s, self.poll_s = redis, limit, lease_s, poll_s
+        self.key = f"{prefix}:{endpoint_id}:inflight"
+        self._renewals: dict[str, asyncio.Task] = {}
+
+    async def try_acquire(self) -> str | None:
+        """Take a slot if one is free now; returns the lease token, or None."""
+        token = uuid.uuid4().hex
+        taken = await self.redis.eval(_ACQUIRE_SLOT, 1, self.key, self.limit, self.lease_s, token)
+        if not int(taken):
+            return None
+        self._renewals[token] = asyncio.create_task(self._renew(token))
+        return token
+
+    async def acquire(self) -> str:
+        """Wait for a slot; returns the lease token to pass to ``release``."""
+        while (token := await self.try_acquire()) is None:
+            await asyncio.sleep(self.poll_s * (0.5 + random.random()))  # jitter: waiters do not poll in step
+        return token
+
+    async def release(self, token: str) -> None:
+        """Give the slot back and stop renewing its lease."""
+        renewal = self._renewals.pop(token, None)
+        if renewal is not None:
+            renewal.cancel()
+        await self.redis.zrem(self.key, token)
+
+    async def holders(self) -> int:
+        """Leases currently held (expired ones are not counted)."""
+        return await self.redis.eval(
+            "local t = redis.call('TIME') "
+            "return redis.call('ZCOUNT', KEYS[1], '(' .. (t[1] * 1000 + math.floor(t[2] / 1000)), '+inf')",
+            1, self.key)
+
+    async def _renew(self, token: str) -> None:
+        while True:
+            await asyncio.sleep(self.lease_s / 3)
+            try:
+                await self.redis.eval(_RENEW_SLOT, 1, self.key, self.lease_s, token)
+            except RedisError:  # a blip: the next renewal (well before expiry) tries again
+                log.warning("could not renew the lease on %s", self.key, exc_info=True)
+
+
+class RateLimiter:
+    """At most ``limit`` requests per ``window_s`` seconds (sliding window) for ``endpoint_id``."""
+
+    def __init__(self, redis: Redis, endpoint_id: int, limit: int, *, window_s: float = DEFAULT_WINDOW_S,
+                 prefix: str = KEY_PREFIX):
+        if limit < 1:
+            raise ValueError("limit must be at least 1")
+        self.redis, self.limit, self.window_s = redis, limit, window_s
+        self.key = f"{prefix}:{endpoint_id}:requests"
+
+    async def acquire(self) -> None:
+        """Wait until one more request fits in the window, and count it."""
+        while wait_ms := int(await self.redis.eval(_TAKE_RATE, 1, self.key, self.limit, self.window_s,
+                                                   uuid.uuid4().hex)):
+            await asyncio.sleep(wait_ms / 1000 * (1 + 0.1 * random.random()))
+
+    async def release(self) -> None:
+        """Nothing to give back: a request leaves the window by itself."""
+
+
+class EndpointLimits:
+    """Both caps of one endpoint: ``async with limits.slot():`` around each request."""
+
+    def __init__(self, redis: Redis, endpoint_id: int, *, concurrency: int, requests_per_minute: int | None,
+                 lease_s: float = DEFAULT_LEASE_S, window_s: float = DEFAULT_WINDOW_S, prefix: str = KEY_PREFIX):
+        self.redis = redis
+        self.semaphore = ConcurrencySemaphore(redis, endpoint_id, concurrency, lease_s=lease_s, prefix=prefix)
+        self.rate = RateLimiter(redis, endpoint_id, requests_per_minute, window_s=window_s, prefix=prefix) \
+            if requests_per_minute else None
+
+    @asynccontextmanager
+    async def slot(self) -> AsyncIterator[None]:
+        token = await self.semaphore.acquire()
+        try:
+            if self.rate is not None:
+                await self.rate.acquire()
+            yield
+        finally:
+            await self.semaphore.release(token)
+
+    async def aclose(self) -> None:
+        """Close the Redis connection (after the last ``slot``)."""
+        await self.redis.aclose()

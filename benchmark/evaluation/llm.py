@@ -1,0 +1,264 @@
+"""The model client of endpoint runs: litellm with retries, cross-worker caps, recording and replay.
+
+``LLMClient.complete(messages, tools)`` returns the model's answer as an OpenAI-style dict
+(``choices[0].message`` with ``content`` / ``tool_calls``, and ``usage``). Rate limits (429),
+server errors (5xx), timeouts, dropped connections and malformed answers (no choices) are
+retried with exponential backoff and full jitter; what still fails raises ``ModelError``.
+Every call is handed to the ``record`` callback with its request (API key removed) and its
+final response or error, so a run can be audited and replayed: constructed with ``replay``,
+the client answers from the recording and sends nothing.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import random
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .redaction import REDACTED, redact, register_secret
+
+log = logging.getLogger(__name__)
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # otherwise importing litellm fetches it
+
+DEFAULT_TIMEOUT_S = 120.0
+RETRY_STATUS = frozenset({408, 409, 425, 429})  # and every 5xx
+_SECRET_KEY = re.compile(r"^(api_?key|x-api-key|authorization|proxy-authorization|secret|password|access_token"
+                         r"|client_secret)$", re.IGNORECASE)
+MAX_ERROR_CHARS = 2000
+
+# record(sequence=, request=, response=, error=, attempts=, latency_ms=): the fields of a ModelCall.
+Recorder = Callable[..., None]
+
+
+class ModelError(Exception):
+    """The model gave no usable answer (after retries, or at once for errors a retry cannot fix)."""
+
+
+@dataclass(frozen=True)
+class EndpointSpec:
+    """Where and how to reach a model; ``endpoint_id`` None means no cross-worker caps."""
+
+    endpoint_id: int | None
+    model: str
+    api_base: str = ""
+    api_key: str | None = field(default=None, repr=False)
+    params: dict = field(default_factory=dict)
+    concurrency: int = 4
+    requests_per_minute: int | None = None
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """Exponential backoff with full jitter: attempt n waits uniform(0, min(cap, base * 2**(n-1)))."""
+
+    max_attempts: int = 5
+    base_s: float = 0.5
+    cap_s: float = 20.0
+
+    def delay(self, attempt: int) -> float:
+        return random.uniform(0, min(self.cap_s, self.base_s * 2 ** (attempt - 1)))
+
+
+class _Retryable(Exception):
+    """A failed attempt that a later attempt may fix."""
+
+
+class _Failed(Exception):
+    def __init__(self, message: str, attempts: int):
+        super().__init__(message)
+        self.message, self.attempts = message, attempts
+
+
+class LLMClient:
+    """One trajectory's model client: ``await client.complete(messages, tools)``.
+
+    Args:
+        spec: the endpoint.
+        record: called once per ``complete`` with the ModelCall fields.
+        replay: sequence -> recorded response; when given, no request is sent.
+        retry: attempts and backoff.
+        temperature: the default temperature (the run's config); ``complete`` may override it.
+        timeout_s: per request.
+        redis_url: where the cross-worker caps live (settings.REDIS_URL by default).
+    """
+
+    def __init__(self, spec: EndpointSpec, *, record: Recorder | None = None, replay: dict[int, dict] | None = None,
+                 retry: RetryPolicy | None = None, temperature: float = 0.0, timeout_s: float = DEFAULT_TIMEOUT_S,
+                 redis_url: str | None = None, lease_s: float | None = None, window_s: float = 60.0):
+        self.spec, self.record, self.replay = spec, record, replay
+        self.retry = retry or RetryPolicy()
+        self.temperature, self.timeout_s = temperature, timeout_s
+        self.redis_url, self.lease_s, self.window_s = redis_url, lease_s, window_s
+        self.sequence = 0
+        register_secret(spec.api_key)  # log lines quoting the key are redacted
+
+    async def complete(self, messages: list[dict], tools: list[dict] | None = None, *,
+                       temperature: float | None = None) -> dict:
+        """The model's next message for ``messages``, as an OpenAI-style response dict.
+
+        Raises:
+            ModelError: no usable response (the message says why); the call is recorded first.
+        """
+        sequence, self.sequence = self.sequence, self.sequence + 1
+        kwargs = self._kwargs(messages, tools, self.temperature if temperature is None else temperature)
+        request = self._scrub(kwargs)
+        if self.replay is not None:
+            return self._replayed(sequence, request)
+        started = time.perf_counter()
+        attempts, response, error = 0, None, ""
+        try:
+            response, attempts = await self._with_retries(kwargs)
+        except _Failed as exc:
+            attempts, error = exc.attempts, exc.message
+            raise ModelError(error) from None
+        except asyncio.CancelledError:
+            error = "cancelled: the agent ran out of time while waiting for the model"
+            raise
+        finally:
+            self._record(sequence, request, response, error, max(attempts, 1),
+                         round((time.perf_counter() - started) * 1000, 3))
+        return response
+
+    # --- one call --------------------------------------------------------------------------------
+
+    def _kwargs(self, messages: list[dict], tools: list[dict] | None, temperature: float) -> dict:
+        kwargs = {"model": self.spec.model, "messages": messages, **self.spec.params,
+                  "temperature": temperature, "timeout": self.timeout_s,
+                  "max_retries": 0}  # retries are ours: counted, recorded and jittered
+        if self.spec.api_base:
+            kwargs["api_base"] = self.spec.api_base
+        if tools:
+            kwargs["tools"] = tools
+        return kwargs
+
+    async def _with_retries(self, kwargs: dict) -> tuple[dict, int]:
+        limits = await self._limits()
+        try:
+            for attempt in range(1, self.retry.max_attempts + 1):
+                try:
+                    return await self._attempt(kwargs, limits), attempt
+                except _Retryable as exc:
+                    if attempt == self.retry.max_attempts:
+                        raise _Failed(f"gave up after {attempt} attempts: {exc}", attempt) from None
+                    log.warning("model %s, attempt %d failed (%s); retrying", self.spec.model, attempt, exc)
+                    await asyncio.sleep(self.retry.delay(attempt))
+                except ModelError as exc:
+                    raise _Failed(str(exc), attempt) from None
+        finally:
+            if limits is not None:
+                await limits.aclose()
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def _attempt(self, kwargs: dict, limits) -> dict:
+        import litellm
+
+        try:
+            if limits is None:
+                raw = await litellm.acompletion(api_key=self.spec.api_key, **kwargs)
+            else:
+                async with limits.slot():
+                    raw = await litellm.acompletion(api_key=self.spec.api_key, **kwargs)
+        except Exception as exc:
+            message = self._describe(exc)
+            if _retryable(exc):
+                raise _Retryable(message) from None
+            raise ModelError(message) from None
+        response = _plain(raw)
+        problem = _malformed(response)
+        if problem:
+            raise _Retryable(f"malformed response: {problem}")
+        return response
+
+    async def _limits(self):
+        if self.spec.endpoint_id is None:
+            return None
+        from django.conf import settings
+        from redis.asyncio import Redis
+
+        from .limits import DEFAULT_LEASE_S, EndpointLimits
+
+        redis = Redis.from_url(self.redis_url or settings.REDIS_URL)
+        return EndpointLimits(redis, self.spec.endpoint_id, concurrency=self.spec.concurrency,
+                              requests_per_minute=self.spec.requests_per_minute,
+                              lease_s=self.lease_s or DEFAULT_LEASE_S, window_s=self.window_s)
+
+    def _replayed(self, sequence: int, request: dict) -> dict:
+        response = self.replay.get(sequence)
+        if not isinstance(response, dict):
+            error = f"the recording has no response for model call {sequence}"
+            self._record(sequence, request, None, error, 0, 0.0)
+            raise ModelError(error)
+        self._record(sequence, request, response, "", 0, 0.0)  # attempts 0: nothing was sent
+        return response
+
+    # --- recording, without the key ------------------------------------------------------------
+
+    def _record(self, sequence: int, request: dict, response: dict | None, error: str, attempts: int,
+                latency_ms: float) -> None:
+        if self.record is None:
+            return
+        self.record(sequence=sequence, request=request, response=self._scrub(response), error=error,
+                    attempts=attempts, latency_ms=latency_ms)
+
+    def _scrub(self, value: Any) -> Any:
+        """A JSON-safe copy of ``value`` without key-like fields or the API key anywhere in it."""
+        key = self.spec.api_key
+        if isinstance(value, dict):
+            return {k: REDACTED if _SECRET_KEY.match(str(k)) else self._scrub(v) for k, v in value.items()}
+        if isinstance(value, list | tuple):
+            return [self._scrub(v) for v in value]
+        if isinstance(value, str):
+            return value.replace(key, REDACTED) if key else value
+        if value is None or isinstance(value, bool | int | float):
+            return value
+        return self._scrub(str(value))
+
+    def _describe(self, exc: BaseException) -> str:
+        text = f"{type(exc).__name__}: {exc}"
+        if self.spec.api_key:
+            text = text.replace(self.spec.api_key, REDACTED)
+        return redact(text)[:MAX_ERROR_CHARS]
+
+
+def _retryable(exc: BaseException) -> bool:
+    status = getattr(exc, "status_code", None)
+    if isinstance(status, int):
+        return status in RETRY_STATUS or status >= 500
+    try:
+        import httpx
+    except ImportError:  # pragma: no cover
+        return isinstance(exc, OSError | asyncio.TimeoutError)
+    return isinstance(exc, OSError | asyncio.TimeoutError | httpx.TransportError)
+
+
+def _plain(raw: Any) -> dict:
+    """litellm's ModelResponse as plain JSON data."""
+    data = raw.model_dump() if hasattr(raw, "model_dump") else raw
+    return json.loads(json.dumps(data, default=str))
+
+
+def _malformed(response: Any) -> str:
+    """Why ``response`` cannot be read as a chat answer; "" when it can.
+
+    Tool-call arguments that are not JSON are not malformed: the agent answers them as a tool error.
+    """
+    if not isinstance(response, dict):
+        return "not an object"
+    choices = response.get("choices")
+    if not isinstance(choices, list) or not choices:
+        return "no choices"
+    message = choices[0].get("message") if isinstance(choices[0], dict) else None
+    if not isinstance(message, dict):
+        return "the first choice has no message"
+    for call in message.get("tool_calls") or []:
+        function = call.get("function") if isinstance(call, dict) else None
+        if not isinstance(function, dict) or not function.get("name"):
+            return "a tool call without a function name"
+    return ""
+
