@@ -66,10 +66,20 @@ def system_prompt(question: str) -> str:
     return SYSTEM_PROMPT.replace("{question}", question)
 
 
-def function_specs(mcp_tools: list) -> list[dict]:
+def function_specs(mcp_tools: Any) -> list[dict]:
     """MCP tool definitions as OpenAI function specs."""
     return [{"type": "function", "function": {"name": t.name, "description": t.description or "",
-                                              "parameters": t.input_schema}} for t in mcp_tools]
+                                              "parameters": t.input_schema}} for t in _tool_list(mcp_tools)]
+
+
+def _tool_list(listed: Any) -> list:
+    """The tools of a list_tools answer: a ListToolsResult, a list of tools, or (as ``list(result)``
+    gives) the result's (field, value) pairs."""
+    if hasattr(listed, "tools"):
+        return list(listed.tools)
+    items = list(listed)
+    pairs = dict(i for i in items if isinstance(i, tuple) and len(i) == 2)
+    return list(pairs["tools"]) if "tools" in pairs else items
 
 
 @agent("litellm")
@@ -134,25 +144,31 @@ class _Conversation:
         for position, call in enumerate(calls):
             first = position == 0
             function = call["function"]
+            arguments, problem = _arguments(function.get("arguments"))
             observation, _ = await self.task.tools.call(
-                function["name"], _arguments(function.get("arguments")), model_text=text if first else "",
+                function["name"], arguments, model_text=text if first else "",
                 input_tokens=usage[0] if first else 0, output_tokens=usage[1] if first else 0)
+            if problem:  # the toolbox recorded an invalid_parameter step; tell the model why
+                observation = {"error": {"kind": "invalid_parameter", "parameter": "arguments",
+                                         "message": f"the arguments are not valid JSON ({problem}); "
+                                                    "call the tool again with a JSON object"}}
             self.messages.append({"role": "tool", "tool_call_id": call.get("id") or "",
                                   "content": json.dumps(observation, ensure_ascii=False, default=str)})
             if self.task.tools.has_submitted:
                 return
 
 
-def _arguments(raw: Any) -> Any:
-    """The call's arguments: parsed JSON, or the raw text (the toolbox records it as invalid_parameter)."""
+def _arguments(raw: Any) -> tuple[Any, str]:
+    """(arguments, problem): parsed JSON, or the raw text and why it is not JSON (the toolbox then
+    records an invalid_parameter step)."""
     if isinstance(raw, dict):
-        return raw
+        return raw, ""
     if raw is None or (isinstance(raw, str) and not raw.strip()):
-        return {}  # a call without parameters
+        return {}, ""  # a call without parameters
     try:
-        return json.loads(raw)
-    except (TypeError, ValueError):
-        return raw
+        return json.loads(raw), ""
+    except (TypeError, ValueError) as exc:
+        return raw if isinstance(raw, str) else str(raw), str(exc)
 
 
 def _assistant_turn(message: dict, calls: list[dict]) -> dict:

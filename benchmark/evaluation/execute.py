@@ -19,7 +19,9 @@ from benchmark.agents.toolbox import BudgetExhausted, Toolbox
 from benchmark.cases.document import CaseDocument
 from benchmark.models import ModelCall, Step, Trajectory
 
+from .egress import ApiBaseNotAllowed
 from .runs import trajectory_claim, trajectory_heartbeat
+from .secrets import SecretDecryptionError
 
 log = logging.getLogger(__name__)
 HEARTBEAT_SECONDS = 20
@@ -61,16 +63,18 @@ async def _run(trajectory: Trajectory, document: CaseDocument, calls: list[dict]
     toolbox = Toolbox(city=document.city_name, budget=config.tool_budget)
     try:
         async with toolbox:
-            llm = await sync_to_async(_llm_for)(trajectory, config, calls)
-            task = AgentTask(question=document.question, case=document, trial=trajectory.trial, config=config,
-                             tools=toolbox, llm=llm)
             try:
+                llm = await sync_to_async(_llm_for)(trajectory, config, calls)
+                task = AgentTask(question=document.question, case=document, trial=trajectory.trial, config=config,
+                                 tools=toolbox, llm=llm)
                 outcome = await asyncio.wait_for(agent(task), timeout=run.config.get("timeout_s", DEFAULT_TIMEOUT_S))
             except asyncio.TimeoutError:
                 outcome = AgentOutcome(final_answer=toolbox.submitted, ended="timeout",
                                        error="the agent ran out of time")
             except BudgetExhausted as exc:
                 outcome = AgentOutcome(final_answer=toolbox.submitted, ended="budget_exhausted", error=str(exc))
+            except (ApiBaseNotAllowed, SecretDecryptionError) as exc:  # the endpoint may not be reached
+                outcome = AgentOutcome(ended="model_error", error=str(exc))
             except Exception as exc:  # an agent bug is recorded on the trajectory, not a crash of the run
                 log.exception("agent %s failed on trajectory %s", run.agent, trajectory.id)
                 outcome = AgentOutcome(final_answer=toolbox.submitted, ended="invalid_answer",

@@ -15,7 +15,8 @@ from django.conf import settings
 from benchmark.models import EvaluationRun, Trajectory
 from tests.evaluation.conftest import subprocess_env
 
-pytestmark = pytest.mark.django_db
+# No django_db mark: these tests work in autocommit (via django_db_blocker) so that the worker
+# processes see every row the test writes.
 REPO = Path(__file__).resolve().parents[2]
 BROKER = "redis://127.0.0.1:6379/14"  # a database of its own, flushed by the test
 LEASE_S = "2"
@@ -48,13 +49,16 @@ def broker(settings):
     redis.Redis.from_url(BROKER).flushdb()
     from lifeplanner_site.celery import app
 
+    def use(url):
+        app.conf.broker_url = url
+        app._pool = None  # connections are pooled per broker URL: start a fresh pool
+        app.amqp._producer_pool = None
+
     previous = app.conf.broker_url
-    app.conf.broker_url = BROKER
-    app.pool.force_close_all()
+    use(BROKER)
     settings.EVALUATION_LEASE_SECONDS = int(LEASE_S)
     yield BROKER
-    app.conf.broker_url = previous
-    app.pool.force_close_all()
+    use(previous)
 
 
 @pytest.fixture
@@ -70,13 +74,16 @@ def committed_run(eval_release, django_db_blocker):
 
 def test_a_worker_killed_mid_run_is_resumed_with_exactly_one_trajectory_per_case_and_trial(
         broker, committed_run, django_db_blocker):
+    with django_db_blocker.unblock():
+        _kill_drill(committed_run)
+
+
+def _kill_drill(run):
     from benchmark.evaluation.runs import run_enqueue, run_resume
 
-    run = committed_run
     total = run.trajectories.count()
     assert total == 44  # 22 cases x 2 trials
-    with django_db_blocker.unblock():
-        run_enqueue(run=run)
+    run_enqueue(run=run)
     worker = start_worker()
     try:
         wait_for(lambda: run.trajectories.filter(status=Trajectory.DONE).count() >= 3, 90, "the first cases")
@@ -88,8 +95,7 @@ def test_a_worker_killed_mid_run_is_resumed_with_exactly_one_trajectory_per_case
     time.sleep(float(LEASE_S) + 0.5)  # the dead worker's lease runs out
     worker = start_worker()
     try:
-        with django_db_blocker.unblock():
-            run_resume(run=run)
+        run_resume(run=run)
         wait_for(lambda: EvaluationRun.objects.get(id=run.id).status == EvaluationRun.COMPLETED, 120,
                  "the resumed run to complete")
     finally:
@@ -118,6 +124,6 @@ def test_a_redelivered_task_does_nothing_twice(committed_run, django_db_blocker)
         steps = first.steps.count()
         assert trajectory_execute(trajectory_id=first.id, claimant="task-1") == "skipped"
         assert trajectory_execute(trajectory_id=first.id, claimant="task-2") == "skipped"
-    first.refresh_from_db()
-    assert first.attempts == 1 and first.steps.count() == steps
+        first.refresh_from_db()
+        assert first.attempts == 1 and first.steps.count() == steps
     assert settings.CELERY_TASK_ACKS_LATE

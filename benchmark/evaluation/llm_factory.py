@@ -1,0 +1,28 @@
+"""The model client of one trajectory: the endpoint's key and caps, recording, or the replay of a recording."""
+from __future__ import annotations
+
+from benchmark.agents import RunConfig
+from benchmark.models import Trajectory
+
+from .endpoints import assert_api_base_allowed, endpoint_api_key
+from .llm import EndpointSpec, LLMClient
+
+
+def llm_client(*, trajectory: Trajectory, config: RunConfig, calls: list[dict]) -> LLMClient:
+    """A client that records every call into ``calls``; for a replay run, one that answers from
+    the source run's recording of the same (case, trial) and never calls the endpoint."""
+    run, endpoint = trajectory.run, trajectory.run.endpoint
+    replay, key = None, None
+    if run.replay_of_id:
+        source = Trajectory.objects.filter(run_id=run.replay_of_id, entry_id=trajectory.entry_id,
+                                           trial=trajectory.trial).first()
+        replay = {c.sequence: c.response for c in source.model_calls.all() if c.response is not None} if source \
+            else {}
+    else:
+        assert_api_base_allowed(endpoint.api_base)  # DNS may have changed since the endpoint was saved
+        key = endpoint_api_key(endpoint)
+    spec = EndpointSpec(endpoint_id=endpoint.id, model=endpoint.model, api_base=endpoint.api_base, api_key=key,
+                        params=endpoint.params, concurrency=endpoint.concurrency,
+                        requests_per_minute=endpoint.requests_per_minute)
+    return LLMClient(spec, record=lambda **fields: calls.append(fields), replay=replay,
+                     temperature=config.temperature)

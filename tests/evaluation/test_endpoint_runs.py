@@ -1,0 +1,75 @@
+"""A model endpoint evaluated end to end (litellm agent, real HTTP to a scripted endpoint), and replayed."""
+from __future__ import annotations
+
+import io
+import json
+import re
+
+import pytest
+from django.core.management import call_command
+
+from benchmark.evaluation.fake_endpoint import ScriptedEndpoint
+from benchmark.models import EvaluationRun, ModelCall, Step, Trajectory
+
+SECRET = "sk-live-test-0123456789abcdef"
+
+
+def evaluate(*args: str) -> str:
+    out = io.StringIO()
+    call_command("evaluate", *args, "--no-progress", stdout=out)
+    return out.getvalue()
+
+
+@pytest.fixture
+def endpoint(eval_release, django_db_blocker):
+    with django_db_blocker.unblock():
+        scripted = ScriptedEndpoint.for_release(eval_release).start()
+    yield scripted
+    scripted.stop()
+
+
+def test_an_endpoint_run_passes_every_case_records_every_call_and_replays(
+        endpoint, eval_release, django_db_blocker, settings, monkeypatch, caplog):
+    settings.ALLOW_PRIVATE_ENDPOINTS = True
+    monkeypatch.setenv("SCRIPTED_KEY", SECRET)
+    with django_db_blocker.unblock():
+        text = evaluate("--model", "openai/scripted", "--api-base", endpoint.url, "--api-key-env", "SCRIPTED_KEY",
+                        "--release", eval_release.name, "--sync", "--concurrency", "2")
+        run = EvaluationRun.objects.order_by("-id").first()
+        try:
+            assert run.status == EvaluationRun.COMPLETED and "overall                 100.0%" in text
+            trajectories = list(run.trajectories.all())
+            assert len(trajectories) == 22 and all(t.passed and t.ended == "submitted" for t in trajectories)
+            assert all(t.input_tokens > 0 and t.output_tokens > 0 for t in trajectories)
+            calls = ModelCall.objects.filter(trajectory__run=run)
+            assert calls.count() == endpoint.served
+            scores = {t.entry_id: json.dumps(t.scores, sort_keys=True) for t in trajectories}
+            stored = json.dumps([list(calls.values_list("request", "response", "error")),
+                                 list(Step.objects.filter(trajectory__run=run).values_list("arguments", "observation")),
+                                 [t.scores for t in trajectories]])
+            assert SECRET not in stored and SECRET not in caplog.text
+            assert SECRET not in run.endpoint.api_key_encrypted and run.endpoint.api_key_encrypted
+
+            served = endpoint.served
+            replay_text = evaluate("--replay", str(run.id), "--sync")
+            replay = EvaluationRun.objects.order_by("-id").first()
+            assert replay.replay_of_id == run.id and endpoint.served == served  # nobody was asked
+            assert re.search(r"overall\s+100\.0%", replay_text)
+            assert {t.entry_id: json.dumps(t.scores, sort_keys=True) for t in replay.trajectories.all()} == scores
+            for original in trajectories:
+                again = replay.trajectories.get(entry_id=original.entry_id, trial=original.trial)
+                assert list(again.steps.values_list("tool", "arguments", "observation")) == list(
+                    original.steps.values_list("tool", "arguments", "observation"))
+        finally:
+            EvaluationRun.objects.filter(release=eval_release, endpoint__isnull=False).delete()
+
+
+def test_a_private_endpoint_is_refused_unless_allowed(endpoint, eval_release, django_db_blocker, settings):
+    settings.ALLOW_PRIVATE_ENDPOINTS = False
+    from django.core.management import CommandError
+
+    with django_db_blocker.unblock():
+        with pytest.raises(CommandError, match="loopback"):
+            evaluate("--model", "openai/scripted", "--api-base", endpoint.url, "--release", eval_release.name,
+                     "--sync")
+        assert Trajectory.objects.filter(run__release=eval_release, run__endpoint__isnull=False).count() == 0

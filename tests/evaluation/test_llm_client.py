@@ -1,0 +1,264 @@
+"""The model client: retries, recording without the API key, replay, and the Redis caps across workers."""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+import uuid
+
+import pytest
+from redis.asyncio import Redis
+
+from benchmark.evaluation.limits import ConcurrencySemaphore, EndpointLimits, RateLimiter
+from benchmark.evaluation.llm import EndpointSpec, LLMClient, ModelError, RetryPolicy
+from tests.fakes.openai_server import FakeOpenAI, error, reply
+
+API_KEY = "sk-secret-123"
+FAST = RetryPolicy(max_attempts=5, base_s=0.001, cap_s=0.01)
+MESSAGES = [{"role": "user", "content": "Where is Museo Kivi?"}]
+
+
+def client(fake: FakeOpenAI, calls: list[dict], **kwargs) -> LLMClient:
+    spec = EndpointSpec(endpoint_id=kwargs.pop("endpoint_id", None), model="openai/fake", api_base=fake.url,
+                        api_key=API_KEY, params=kwargs.pop("params", {}), concurrency=kwargs.pop("concurrency", 4))
+    return LLMClient(spec, record=lambda **call: calls.append(call), retry=kwargs.pop("retry", FAST), **kwargs)
+
+
+def test_rate_limit_then_server_error_then_success_is_one_call_of_three_attempts():
+    calls: list[dict] = []
+    with FakeOpenAI([error(429), error(500), reply("Museo Kivi is at Testikatu 5.")]) as fake:
+        response = asyncio.run(client(fake, calls).complete(MESSAGES, None))
+    assert response["choices"][0]["message"]["content"] == "Museo Kivi is at Testikatu 5."
+    assert len(fake.requests) == 3
+    assert len(calls) == 1
+    assert calls[0]["sequence"] == 0 and calls[0]["attempts"] == 3 and calls[0]["error"] == ""
+    assert calls[0]["response"]["choices"][0]["message"]["content"] == "Museo Kivi is at Testikatu 5."
+    assert calls[0]["request"]["messages"] == MESSAGES and calls[0]["request"]["temperature"] == 0.0
+
+
+def test_an_endpoint_that_always_fails_ends_in_model_error_after_the_last_attempt():
+    calls: list[dict] = []
+    with FakeOpenAI([error(500)]) as fake:
+        with pytest.raises(ModelError, match="gave up after 3 attempts"):
+            asyncio.run(client(fake, calls, retry=RetryPolicy(max_attempts=3, base_s=0.001)).complete(MESSAGES))
+    assert len(fake.requests) == 3
+    assert calls[0]["attempts"] == 3 and calls[0]["response"] is None
+    assert "InternalServerError" in calls[0]["error"]
+
+
+def test_a_client_error_is_not_retried():
+    calls: list[dict] = []
+    with FakeOpenAI([error(401, "bad key")]) as fake:
+        with pytest.raises(ModelError, match="AuthenticationError"):
+            asyncio.run(client(fake, calls).complete(MESSAGES))
+    assert len(fake.requests) == 1 and calls[0]["attempts"] == 1
+
+
+def test_a_response_without_choices_is_retried_as_malformed():
+    calls: list[dict] = []
+    empty = {"status": 200, "delay_s": 0.0, "body": {"id": "x", "object": "chat.completion", "choices": []}}
+    with FakeOpenAI([empty, reply("ok")]) as fake:
+        response = asyncio.run(client(fake, calls).complete(MESSAGES))
+    assert response["choices"][0]["message"]["content"] == "ok"
+    assert len(fake.requests) == 2 and calls[0]["attempts"] == 2
+
+
+def test_a_request_that_times_out_is_retried():
+    calls: list[dict] = []
+    with FakeOpenAI([reply("slow", delay_s=1.5), reply("fast")]) as fake:
+        response = asyncio.run(client(fake, calls, timeout_s=0.3).complete(MESSAGES))
+    assert response["choices"][0]["message"]["content"] == "fast"
+    assert calls[0]["attempts"] == 2
+
+
+def test_tool_call_arguments_that_are_not_json_are_handed_back_not_retried():
+    calls: list[dict] = []
+    broken = reply(tool_calls=[{"name": "place_detail", "arguments": {}}])
+    broken["body"]["choices"][0]["message"]["tool_calls"][0]["function"]["arguments"] = "{not json"
+    with FakeOpenAI([broken]) as fake:
+        response = asyncio.run(client(fake, calls).complete(MESSAGES))
+    assert response["choices"][0]["message"]["tool_calls"][0]["function"]["arguments"] == "{not json"
+    assert len(fake.requests) == 1
+
+
+def test_the_api_key_is_never_recorded_nor_logged(caplog):
+    calls: list[dict] = []
+    caplog.set_level(logging.DEBUG)
+    script = [error(429, f"quota exceeded for key {API_KEY}"), reply(f"echo {API_KEY}")]
+    with FakeOpenAI(script) as fake:
+        asyncio.run(client(fake, calls, params={"metadata": {"api_key": API_KEY}}).complete(MESSAGES))
+    with FakeOpenAI([error(500, f"server broke on key {API_KEY}")]) as fake:
+        with pytest.raises(ModelError) as failure:
+            asyncio.run(client(fake, calls, retry=RetryPolicy(max_attempts=1)).complete(
+                MESSAGES + [{"role": "user", "content": f"my key is {API_KEY}"}]))
+    with FakeOpenAI([error(400, f"invalid key {API_KEY}")]) as fake:
+        with pytest.raises(ModelError) as bad_request:
+            asyncio.run(client(fake, calls).complete(MESSAGES))
+    recorded = json.dumps(calls)
+    assert len(calls) == 3 and calls[0]["attempts"] == 2
+    assert API_KEY not in recorded
+    assert "api_key" not in calls[0]["request"]
+    assert calls[0]["request"]["metadata"]["api_key"] == "[redacted]"
+    assert API_KEY not in str(failure.value) and API_KEY not in str(bad_request.value)
+    assert all(API_KEY not in record.getMessage() for record in caplog.records)
+    assert all(API_KEY not in (record.exc_text or "") for record in caplog.records)
+
+
+def test_replay_answers_from_the_recording_without_any_request():
+    recording = {0: reply("first")["body"], 1: reply("second")["body"]}
+    calls: list[dict] = []
+    with FakeOpenAI([reply("live")]) as fake:
+        llm = client(fake, calls, replay=recording)
+
+        async def both():
+            return [await llm.complete(MESSAGES), await llm.complete(MESSAGES)]
+
+        responses = asyncio.run(both())
+        with pytest.raises(ModelError, match="no response for model call 2"):
+            asyncio.run(llm.complete(MESSAGES))
+    assert [r["choices"][0]["message"]["content"] for r in responses] == ["first", "second"]
+    assert fake.requests == []
+    assert [c["sequence"] for c in calls] == [0, 1, 2] and calls[2]["response"] is None
+
+
+# --- limits across workers (Redis) ----------------------------------------------------------------
+
+@pytest.fixture
+def redis_prefix():
+    prefix = f"test:{uuid.uuid4().hex}"
+    yield prefix
+
+    async def clean():
+        redis = Redis.from_url("redis://127.0.0.1:6379/0")
+        keys = await redis.keys(f"{prefix}:*")
+        if keys:
+            await redis.delete(*keys)
+        await redis.aclose()
+
+    asyncio.run(clean())
+
+
+def _redis() -> Redis:
+    from django.conf import settings
+
+    return Redis.from_url(settings.REDIS_URL)
+
+
+def test_with_concurrency_one_a_second_acquire_waits_for_the_release(redis_prefix):
+    async def scenario():
+        worker_a, worker_b = _redis(), _redis()  # two connections, as two worker processes have
+        sem_a = ConcurrencySemaphore(worker_a, 7, 1, prefix=redis_prefix, poll_s=0.01)
+        sem_b = ConcurrencySemaphore(worker_b, 7, 1, prefix=redis_prefix, poll_s=0.01)
+        held = await sem_a.acquire()
+        waiting = asyncio.create_task(sem_b.acquire())
+        await asyncio.sleep(0.3)
+        blocked = not waiting.done()
+        await sem_a.release(held)
+        token = await asyncio.wait_for(waiting, 2)
+        holders = await sem_b.holders()
+        await sem_b.release(token)
+        await worker_a.aclose()
+        await worker_b.aclose()
+        return blocked, holders
+
+    blocked, holders = asyncio.run(scenario())
+    assert blocked and holders == 1
+
+
+def test_an_expired_lease_frees_the_slot_of_a_dead_worker(redis_prefix):
+    async def scenario():
+        dead, alive = _redis(), _redis()
+        sem_dead = ConcurrencySemaphore(dead, 8, 1, lease_s=0.4, prefix=redis_prefix)
+        sem_alive = ConcurrencySemaphore(alive, 8, 1, lease_s=0.4, prefix=redis_prefix, poll_s=0.02)
+        token = await sem_dead.acquire()
+        sem_dead._renewals.pop(token).cancel()  # the worker is killed: nobody renews or releases
+        refused_at_once = await sem_alive.try_acquire() is None
+        started = time.monotonic()
+        mine = await asyncio.wait_for(sem_alive.acquire(), 3)
+        waited = time.monotonic() - started
+        await sem_alive.release(mine)
+        await dead.aclose()
+        await alive.aclose()
+        return refused_at_once, waited
+
+    refused_at_once, waited = asyncio.run(scenario())
+    assert refused_at_once
+    assert 0.2 < waited < 2
+
+
+def test_a_held_lease_is_renewed_past_its_expiry(redis_prefix):
+    async def scenario():
+        holder, other = _redis(), _redis()
+        sem_holder = ConcurrencySemaphore(holder, 9, 1, lease_s=0.3, prefix=redis_prefix)
+        sem_other = ConcurrencySemaphore(other, 9, 1, lease_s=0.3, prefix=redis_prefix)
+        token = await sem_holder.acquire()
+        await asyncio.sleep(0.9)  # three lease lengths
+        refused = await sem_other.try_acquire() is None
+        await sem_holder.release(token)
+        freed = await sem_other.try_acquire()
+        await sem_other.release(freed)
+        await holder.aclose()
+        await other.aclose()
+        return refused, freed
+
+    refused, freed = asyncio.run(scenario())
+    assert refused and freed is not None
+
+
+def test_the_rate_limiter_delays_the_request_past_the_limit_until_the_window_moves(redis_prefix):
+    async def scenario():
+        redis = _redis()
+        limiter = RateLimiter(redis, 10, 3, window_s=0.5, prefix=redis_prefix)
+        started = time.monotonic()
+        times = []
+        for _ in range(4):
+            await limiter.acquire()
+            times.append(time.monotonic() - started)
+        await redis.aclose()
+        return times
+
+    times = asyncio.run(scenario())
+    assert times[2] < 0.2
+    assert 0.4 < times[3] < 1.5
+
+
+def test_client_calls_to_one_endpoint_with_concurrency_one_do_not_overlap(redis_prefix, settings):
+    endpoint_id = int(uuid.uuid4().int % 10**9)
+    calls: list[dict] = []
+
+    async def two_calls(fake):
+        llm_a = client(fake, calls, endpoint_id=endpoint_id, concurrency=1)
+        llm_b = client(fake, calls, endpoint_id=endpoint_id, concurrency=1)
+        started = time.monotonic()
+        await asyncio.gather(llm_a.complete(MESSAGES), llm_b.complete(MESSAGES))
+        return time.monotonic() - started
+
+    with FakeOpenAI([reply("slow", delay_s=0.4)]) as fake:
+        elapsed = asyncio.run(two_calls(fake))
+
+    async def leftovers():
+        redis = _redis()
+        keys = await redis.keys(f"lifeplanner:endpoint:{endpoint_id}:*")
+        held = sum([await redis.zcard(k) for k in keys])
+        if keys:
+            await redis.delete(*keys)
+        await redis.aclose()
+        return held
+
+    assert elapsed >= 0.8  # serialized, not 0.4 in parallel
+    assert asyncio.run(leftovers()) == 0  # both slots were released
+    assert [c["attempts"] for c in calls] == [1, 1]
+
+
+def test_endpoint_limits_release_the_slot_when_the_request_fails(redis_prefix):
+    async def scenario():
+        limits = EndpointLimits(_redis(), 11, concurrency=1, requests_per_minute=100, prefix=redis_prefix)
+        with pytest.raises(RuntimeError):
+            async with limits.slot():
+                raise RuntimeError("the request failed")
+        held = await limits.semaphore.holders()
+        await limits.aclose()
+        return held
+
+    assert asyncio.run(scenario()) == 0
