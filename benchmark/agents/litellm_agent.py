@@ -69,17 +69,7 @@ def system_prompt(question: str) -> str:
 def function_specs(mcp_tools: Any) -> list[dict]:
     """MCP tool definitions as OpenAI function specs."""
     return [{"type": "function", "function": {"name": t.name, "description": t.description or "",
-                                              "parameters": t.input_schema}} for t in _tool_list(mcp_tools)]
-
-
-def _tool_list(listed: Any) -> list:
-    """The tools of a list_tools answer: a ListToolsResult, a list of tools, or (as ``list(result)``
-    gives) the result's (field, value) pairs."""
-    if hasattr(listed, "tools"):
-        return list(listed.tools)
-    items = list(listed)
-    pairs = dict(i for i in items if isinstance(i, tuple) and len(i) == 2)
-    return list(pairs["tools"]) if "tools" in pairs else items
+                                              "parameters": t.input_schema}} for t in mcp_tools]
 
 
 @agent("litellm")

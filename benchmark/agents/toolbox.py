@@ -56,7 +56,7 @@ class Toolbox:
     async def list_tools(self) -> list:
         """The MCP tool definitions (name, description, input_schema)."""
         if self._tools is None:
-            self._tools = list(await self._client.list_tools())
+            self._tools = list((await self._client.list_tools()).tools)
         return self._tools
 
     @property

@@ -6,21 +6,27 @@ import pytest
 
 @pytest.fixture(scope="session")
 def eval_release(generated_cases, django_db_blocker):
-    """A release of the 22 generated Helsinki cases (validated by verification), committed."""
+    """A release of the 22 generated Helsinki cases (validated by verification), committed so that
+    workers and servers in other processes see it; removed again at the end of the session."""
     from benchmark.cases.services import case_create, release_freeze
-    from benchmark.models import Case, Release
 
     with django_db_blocker.unblock():
-        existing = Release.objects.filter(name="eval-fixture").first()
-        if existing:
-            return existing
-        cases = []
-        for document in generated_cases[0]:
-            case_id = "eval-" + document.case_id  # apart from cases other tests create and delete
-            case = Case.objects.filter(case_id=case_id).first() or case_create(
-                document=document.model_copy(update={"status": "validated", "case_id": case_id}))
-            cases.append(case)
-        return release_freeze(name="eval-fixture", split="public", cases=cases)
+        _remove_eval_release()
+        cases = [case_create(document=document.model_copy(update={"status": "validated",
+                                                                   "case_id": "eval-" + document.case_id}))
+                 for document in generated_cases[0]]
+        release = release_freeze(name="eval-fixture", split="public", cases=cases)
+    yield release
+    with django_db_blocker.unblock():
+        _remove_eval_release()
+
+
+def _remove_eval_release() -> None:
+    from benchmark.models import Case, EvaluationRun, Release
+
+    EvaluationRun.objects.filter(release__name="eval-fixture").delete()
+    Release.objects.filter(name="eval-fixture").delete()
+    Case.objects.filter(case_id__startswith="eval-").delete()
 
 
 def subprocess_env(**extra: str) -> dict[str, str]:
