@@ -30,8 +30,8 @@ cases: city
 	$(PY) manage.py generate_cases --release helsinki-v1 --no-progress
 
 baselines: cases
-	$(PY) manage.py evaluate --agent reference --sync --concurrency 2 --if-missing --no-progress
-	$(PY) manage.py evaluate --agent heuristic --sync --concurrency 2 --if-missing --no-progress
+	$(PY) manage.py evaluate --agent reference --release helsinki-v1 --sync --concurrency 2 --if-missing --no-progress
+	$(PY) manage.py evaluate --agent heuristic --release helsinki-v1 --sync --concurrency 2 --if-missing --no-progress
 
 demo: setup cases baselines
 	bash scripts/demo.sh

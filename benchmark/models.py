@@ -238,3 +238,18 @@ class ModelCall(models.Model):
     class Meta:
         ordering = ["trajectory", "sequence"]
         constraints = [models.UniqueConstraint(fields=["trajectory", "sequence"], name="model_call_sequence_unique")]
+
+
+class RunToken(models.Model):
+    """A bearer token that lets one external agent work through a run's cases over MCP.
+
+    Only the token's SHA-256 is kept: the token itself is shown once, when it is issued.
+    """
+
+    run = models.ForeignKey(EvaluationRun, on_delete=models.CASCADE, related_name="tokens")
+    token_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    revoked = models.BooleanField(default=False)
+
+    def __str__(self) -> str:
+        return f"token {self.token_hash[:12]} of run {self.run_id}"

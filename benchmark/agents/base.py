@@ -66,7 +66,7 @@ def agent(name: str) -> Callable[[AgentFunc], AgentFunc]:
 
 
 def get_agent(name: str) -> AgentFunc:
-    from . import heuristic, litellm_agent, reference  # noqa: F401  (importing registers them)
+    from . import external, heuristic, litellm_agent, reference  # noqa: F401  (importing registers them)
 
     try:
         return AGENTS[name]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -15,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from benchmark.agents import AgentOutcome, AgentTask, RunConfig, get_agent
-from benchmark.agents.toolbox import BudgetExhausted, Toolbox
+from benchmark.agents.toolbox import BudgetExhausted, StepRecord, Toolbox
 from benchmark.cases.document import CaseDocument
 from benchmark.models import ModelCall, Step, Trajectory
 
@@ -30,29 +31,55 @@ DEFAULT_TIMEOUT_S = 600
 
 def trajectory_execute(*, trajectory_id: int, claimant: str = "") -> str:
     """Execute the trajectory if ``claimant`` (the task) can claim it; returns what happened."""
-    from .runs import run_maybe_finish
-
     if not trajectory_claim(trajectory_id=trajectory_id, claimant=claimant):
         return "skipped"
     trajectory = Trajectory.objects.select_related("run__endpoint", "run__replay_of", "entry").get(id=trajectory_id)
     document = CaseDocument.model_validate(trajectory.entry.snapshot)
     calls: list[dict] = []
     outcome, toolbox = asyncio.run(_run(trajectory, document, calls))
-    scores, passed = _score(document, outcome, toolbox)
+    trajectory_finish(trajectory=trajectory, steps=toolbox.steps, final_answer=outcome.final_answer,
+                      ended=outcome.ended, error=outcome.error, input_tokens=outcome.input_tokens,
+                      output_tokens=outcome.output_tokens, model_calls=calls)
+    return outcome.ended
+
+
+def trajectory_finish(*, trajectory: Trajectory, steps: Sequence[StepRecord], final_answer: Any, ended: str,
+                      error: str = "", input_tokens: int = 0, output_tokens: int = 0,
+                      model_calls: Sequence[dict] = ()) -> None:
+    """Score a finished trajectory and write it whole: steps, model calls, answer, scores, DONE.
+
+    Built-in agents (``trajectory_execute``), external MCP agents and uploads all end here, so
+    a trajectory is recorded and scored the same way whoever produced it. ``steps`` replace any
+    steps already stored; when the trajectory did not end ``submitted``, the answer scored is
+    the last accepted ``submit_answer`` among the steps. Completes the run when it was the last.
+    """
+    from .runs import run_maybe_finish
+
+    document = CaseDocument.model_validate(trajectory.entry.snapshot)
+    scores, passed = _score(document, steps=steps, final_answer=final_answer, ended=ended,
+                            input_tokens=input_tokens, output_tokens=output_tokens)
     with transaction.atomic():
         trajectory.steps.all().delete()  # leftovers of a dead attempt (never written, but be sure)
         trajectory.model_calls.all().delete()
-        Step.objects.bulk_create([Step(trajectory=trajectory, **vars(s)) for s in toolbox.steps])
-        ModelCall.objects.bulk_create([ModelCall(trajectory=trajectory, **c) for c in calls])
-        trajectory.final_answer = _jsonable(outcome.final_answer)
-        trajectory.ended, trajectory.error = outcome.ended, outcome.error[:5000]
-        trajectory.input_tokens = outcome.input_tokens or sum(s.input_tokens for s in toolbox.steps)
-        trajectory.output_tokens = outcome.output_tokens or sum(s.output_tokens for s in toolbox.steps)
+        Step.objects.bulk_create([Step(trajectory=trajectory, **vars(s)) for s in steps])
+        ModelCall.objects.bulk_create([ModelCall(trajectory=trajectory, **c) for c in model_calls])
+        trajectory.final_answer = _jsonable(final_answer)
+        trajectory.ended, trajectory.error = ended, error[:5000]
+        trajectory.input_tokens = input_tokens or sum(s.input_tokens for s in steps)
+        trajectory.output_tokens = output_tokens or sum(s.output_tokens for s in steps)
         trajectory.scores, trajectory.passed = scores, passed
         trajectory.status, trajectory.finished_at = Trajectory.DONE, timezone.now()
         trajectory.save()
     run_maybe_finish(run_id=trajectory.run_id)
-    return outcome.ended
+
+
+def submitted_answer(steps: Sequence[StepRecord]) -> Any:
+    """The ``result`` of the last accepted ``submit_answer`` call (what the toolbox keeps as submitted)."""
+    answer = None
+    for step in steps:
+        if step.tool == "submit_answer" and isinstance(step.observation, dict) and "error" not in step.observation:
+            answer = step.observation.get("result")
+    return answer
 
 
 async def _run(trajectory: Trajectory, document: CaseDocument, calls: list[dict]) -> tuple[AgentOutcome, Toolbox]:
@@ -101,7 +128,8 @@ def _llm_for(trajectory: Trajectory, config: RunConfig, calls: list[dict]):
     return llm_client(trajectory=trajectory, config=config, calls=calls)
 
 
-def _score(document: CaseDocument, outcome: AgentOutcome, toolbox: Toolbox) -> tuple[dict, bool | None]:
+def _score(document: CaseDocument, *, steps: Sequence[StepRecord], final_answer: Any, ended: str,
+           input_tokens: int, output_tokens: int) -> tuple[dict, bool | None]:
     from benchmark.scoring.services import answer_score
     from judging.types import Step as JStep
     from judging.types import Trajectory as JTrajectory
@@ -109,12 +137,11 @@ def _score(document: CaseDocument, outcome: AgentOutcome, toolbox: Toolbox) -> t
     judged = JTrajectory(
         steps=[JStep(index=s.index, tool=s.tool, arguments=s.arguments, observation=s.observation,
                      error_kind=s.error_kind, input_tokens=s.input_tokens, output_tokens=s.output_tokens,
-                     text=s.model_text) for s in toolbox.steps],
-        final_answer=outcome.final_answer, ended=outcome.ended, input_tokens=outcome.input_tokens,
-        output_tokens=outcome.output_tokens)
+                     text=s.model_text) for s in steps],
+        final_answer=final_answer, ended=ended, input_tokens=input_tokens, output_tokens=output_tokens)
     try:
-        results = answer_score(document=document, answer=outcome.final_answer if outcome.ended == "submitted"
-                               else toolbox.submitted, trajectory=judged, judges=_judges(), cache=_cache())
+        results = answer_score(document=document, answer=final_answer if ended == "submitted"
+                               else submitted_answer(steps), trajectory=judged, judges=_judges(), cache=_cache())
     except Exception as exc:  # scoring must not lose the trajectory; the error is kept for a re-score
         log.exception("scoring failed for case %s", document.case_id)
         return {"error": {"value": None, "explanation": f"scoring failed: {type(exc).__name__}: {exc}"}}, None
