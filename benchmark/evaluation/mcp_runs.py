@@ -81,13 +81,14 @@ def build_run_server(*, default_token: str | None = None) -> RunModeServer:
 
 
 def _in_thread(func, **kwargs):
-    from django.db import close_old_connections
+    """Run a service in a worker thread; its database connection is closed after each call, so
+    threads of any executor never leave connections behind."""
+    from django.db import connections
 
-    close_old_connections()
     try:
         return func(**kwargs)
     finally:
-        close_old_connections()
+        connections.close_all()
 
 
 def _result(observation: Any, *, is_error: bool = False, error_kind: str = "",

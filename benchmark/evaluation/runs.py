@@ -17,6 +17,7 @@ from django.utils import timezone
 from benchmark.models import EvaluationRun, Release, Step, Trajectory
 
 ACTIVE = (Trajectory.QUEUED, Trajectory.RUNNING)
+SELF_DRIVEN_AGENTS = ("external", "upload")  # their cases arrive over MCP or in a file, never from workers
 
 
 def lease_seconds() -> int:
@@ -57,6 +58,8 @@ def run_enqueue(*, run: EvaluationRun, only_stale: bool = False) -> int:
     """Queue a task per unfinished trajectory (after commit). Returns how many were queued."""
     from benchmark.tasks import trajectory_task
 
+    if run.agent in SELF_DRIVEN_AGENTS:
+        raise ValueError(f"run {run.id} belongs to the {run.agent!r} agent, which drives itself; workers cannot run it")
     pending = run.trajectories.filter(status__in=ACTIVE)
     if only_stale:
         pending = pending.filter(_claimable())

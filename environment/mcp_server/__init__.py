@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from mcp.server.mcpserver import MCPServer
@@ -17,6 +18,11 @@ from mcp.types import Tool as MCPTool
 
 from environment.tools.gateway import ToolCall, call_tool
 from environment.tools.registry import tools_for
+
+# Tools touch the database from these threads. A fixed pool, shared by every server in the
+# process, keeps one database connection per thread for the life of the process; a fresh
+# executor per event loop would leave a connection behind with every evaluated case.
+_TOOL_THREADS = ThreadPoolExecutor(max_workers=8, thread_name_prefix="lifeplanner-tools")
 
 INSTRUCTIONS = (
     "LifePlanner city environment. Search places (place_search, nearby_search), read their details "
@@ -43,7 +49,8 @@ class LifePlannerServer(MCPServer):
         ]
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context=None) -> CallToolResult:
-        call = await asyncio.to_thread(self._call_sync, name, arguments)
+        loop = asyncio.get_running_loop()
+        call = await loop.run_in_executor(_TOOL_THREADS, self._call_sync, name, arguments)
         observation = call.observation()
         return CallToolResult(
             content=[TextContent(type="text", text=json.dumps(observation, ensure_ascii=False))],

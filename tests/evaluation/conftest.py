@@ -11,6 +11,7 @@ def eval_release(generated_cases, django_db_blocker):
     from benchmark.cases.services import case_create, release_freeze
 
     with django_db_blocker.unblock():
+        _assert_test_database()
         _remove_eval_release()
         cases = [case_create(document=document.model_copy(update={"status": "validated",
                                                                    "case_id": "eval-" + document.case_id}))
@@ -19,6 +20,13 @@ def eval_release(generated_cases, django_db_blocker):
     yield release
     with django_db_blocker.unblock():
         _remove_eval_release()
+
+
+def _assert_test_database() -> None:
+    from django.db import connection
+
+    name = connection.settings_dict["NAME"]
+    assert name.startswith("test_"), f"refusing to write committed fixtures into {name!r}, not a test database"
 
 
 def _remove_eval_release() -> None:
@@ -35,6 +43,7 @@ def subprocess_env(**extra: str) -> dict[str, str]:
 
     from django.db import connection
 
+    _assert_test_database()
     db = connection.settings_dict
     url = f"postgis://{db['USER']}:{db['PASSWORD']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "PYTEST"))}

@@ -9,7 +9,7 @@ import pytest
 from django.core.management import call_command
 
 from benchmark.evaluation.fake_endpoint import ScriptedEndpoint
-from benchmark.models import EvaluationRun, ModelCall, Step, Trajectory
+from benchmark.models import EvaluationRun, ModelCall, ModelEndpoint, Step, Trajectory
 
 SECRET = "sk-live-test-0123456789abcdef"
 
@@ -61,7 +61,10 @@ def test_an_endpoint_run_passes_every_case_records_every_call_and_replays(
                 assert list(again.steps.values_list("tool", "arguments", "observation")) == list(
                     original.steps.values_list("tool", "arguments", "observation"))
         finally:
+            endpoints = list(EvaluationRun.objects.filter(release=eval_release, endpoint__isnull=False)
+                             .values_list("endpoint_id", flat=True))
             EvaluationRun.objects.filter(release=eval_release, endpoint__isnull=False).delete()
+            ModelEndpoint.objects.filter(id__in=endpoints).delete()
 
 
 def test_a_private_endpoint_is_refused_unless_allowed(endpoint, eval_release, django_db_blocker, settings):

@@ -176,6 +176,24 @@ def test_the_tool_budget_is_enforced_and_closes_the_case(run_url, autocommit_db,
     assert trajectory.passed is False and trajectory.steps.count() == 2
 
 
+async def _in_process(server) -> tuple:
+    async with Client(server) as client:
+        return (await client.call_tool("next_case", {}),
+                await client.call_tool("place_search", {"query_name": "Kahvila"}))
+
+
+def test_without_request_headers_the_server_uses_the_token_it_was_started_with(autocommit_db, eval_release):
+    """The stdio case (serve_run_mcp --transport stdio with LIFEPLANNER_RUN_TOKEN), driven in process."""
+    from benchmark.evaluation.mcp_runs import build_run_server
+
+    run, token = external_run_create(release=eval_release, name="external stdio", limit=1)
+    case, search = asyncio.run(_in_process(build_run_server(default_token=token)))
+    assert case.structured_content["trajectory_id"] == run.trajectories.get().id and not search.is_error
+    assert list(Step.objects.filter(trajectory__run=run).values_list("tool", flat=True)) == ["place_search"]
+    refused, _ = asyncio.run(_in_process(build_run_server()))
+    assert refused.is_error and "no run token" in _text(refused)
+
+
 # In a test transaction (rolled back): no other process is involved. Being marked, it also makes
 # pytest-django set up the test database when this module runs on its own; without any marked test
 # in the session, pytest-django would leave the connection on the development database.
