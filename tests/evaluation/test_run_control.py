@@ -1,0 +1,51 @@
+"""Cancel and resume a run; the evaluate command's summary; self-driven runs are never queued."""
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from benchmark.evaluation.driver import run_summary, run_sync
+from benchmark.evaluation.runs import run_cancel, run_create, run_enqueue, run_resume
+from benchmark.models import EvaluationRun, Trajectory
+
+
+def test_cancel_then_resume_completes_every_case_once(eval_release, django_db_blocker):
+    with django_db_blocker.unblock():
+        run = run_create(agent="reference", release=eval_release, limit=6, name="cancel drill")
+        try:
+            assert run_cancel(run=run) == 6
+            run.refresh_from_db()
+            assert run.status == EvaluationRun.CANCELLED
+            assert set(run.trajectories.values_list("status", flat=True)) == {Trajectory.CANCELLED}
+            run_resume(run=run)
+            run.refresh_from_db()
+            assert run.status == EvaluationRun.RUNNING
+            run_sync(run=run, concurrency=2, progress=None)
+            run.refresh_from_db()
+            assert run.status == EvaluationRun.COMPLETED and run.trajectories.filter(passed=True).count() == 6
+            summary = run_summary(run=run)
+            assert "overall" in summary and "100.0%" in summary
+        finally:
+            run.delete()
+
+
+def test_external_runs_are_never_sent_to_workers(eval_release, django_db_blocker):
+    with django_db_blocker.unblock():
+        run = run_create(agent="external", release=eval_release, limit=1)
+        try:
+            with pytest.raises(ValueError, match="drives itself"):
+                run_enqueue(run=run)
+        finally:
+            run.delete()
+
+
+def test_evaluate_explains_bad_requests(eval_release, django_db_blocker):
+    with django_db_blocker.unblock():
+        for args, message in ((["--agent", "nobody", "--sync"], "unknown agent 'nobody'"),
+                              (["--agent", "reference", "--model", "x/y"], "either --agent"),
+                              (["--resume", "999999"], "no run 999999"),
+                              (["--model", "openai/x", "--api-key-env", "NO_SUCH_VAR_XYZ"], "is not set")):
+            with pytest.raises(CommandError, match=message):
+                call_command("evaluate", *args, "--release", eval_release.name, "--no-progress", stdout=io.StringIO())
