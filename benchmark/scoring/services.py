@@ -13,7 +13,7 @@ from judging.metrics import applies
 from judging.scoring import score_case
 from judging.types import CaseSpec, MetricResult, Trajectory
 
-from .world import CityWorld
+from .world import CityWorld, city_world
 
 
 def case_spec(document: CaseDocument) -> CaseSpec:
@@ -43,7 +43,7 @@ def answer_score(
     result's ``source`` says which ("judges", "rules", "grounding"); a fallback after every
     judge failed keeps the judges' failures in its details.
     """
-    world = world or CityWorld(document.city_name)
+    world = world or city_world(document.city_name)
     spec = case_spec(document)
     predicted = normalise_answer(answer, resolve_name=world.resolve_name)
     extra = {}

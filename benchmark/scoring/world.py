@@ -72,3 +72,17 @@ class CityWorld:
                 self._names.setdefault(fold(pname).strip(), []).append(pid)
         matches = self._names.get(fold(name).strip(), [])
         return matches[0] if len(matches) == 1 else None
+
+
+_WORLDS: dict[tuple[str, str], CityWorld] = {}
+
+
+def city_world(city_name: str) -> CityWorld:
+    """The world of a city, built once per process and city version (its caches are read-only facts)."""
+    version = city_context(city_name).city_version
+    world = _WORLDS.get((city_name, version))
+    if world is None:
+        if len(_WORLDS) >= 4:
+            _WORLDS.clear()
+        world = _WORLDS[(city_name, version)] = CityWorld(city_name)
+    return world
