@@ -6,9 +6,11 @@ evaluation runner are all generated from this registry, so each tool is describe
 """
 from __future__ import annotations
 
+import copy
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Annotated, Any, get_args, get_origin, get_type_hints
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
@@ -31,7 +33,7 @@ class Tool:
     @property
     def parameters(self) -> dict[str, dict]:
         """Parameter name -> {description, required, default, type} for docs."""
-        schema = self.params_model.model_json_schema()
+        schema = _json_schema(self.params_model)
         required = set(schema.get("required", []))
         return {
             name: {
@@ -44,9 +46,15 @@ class Tool:
         }
 
     def input_schema(self) -> dict:
-        schema = self.params_model.model_json_schema()
+        schema = copy.deepcopy(_json_schema(self.params_model))
         schema.pop("title", None)
         return schema
+
+
+@lru_cache(maxsize=None)
+def _json_schema(model: type[BaseModel]) -> dict:
+    """A tool's JSON schema, generated once (every MCP session lists the tools)."""
+    return model.model_json_schema()
 
 
 _REGISTRY: dict[tuple[str, str], Tool] = {}
