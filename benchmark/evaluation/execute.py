@@ -90,6 +90,7 @@ async def _run(trajectory: Trajectory, document: CaseDocument, calls: list[dict]
     toolbox = Toolbox(city=document.city_name, budget=config.tool_budget)
     try:
         async with toolbox:
+            llm = None
             try:
                 llm = await sync_to_async(_llm_for)(trajectory, config, calls)
                 task = AgentTask(question=document.question, case=document, trial=trajectory.trial, config=config,
@@ -106,6 +107,9 @@ async def _run(trajectory: Trajectory, document: CaseDocument, calls: list[dict]
                 log.exception("agent %s failed on trajectory %s", run.agent, trajectory.id)
                 outcome = AgentOutcome(final_answer=toolbox.submitted, ended="invalid_answer",
                                        error=f"{type(exc).__name__}: {exc}")
+            finally:
+                if llm is not None:
+                    await llm.aclose()
     finally:
         heartbeat.cancel()
     return outcome, toolbox

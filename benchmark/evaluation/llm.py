@@ -96,6 +96,7 @@ class LLMClient:
         self.temperature, self.timeout_s = temperature, timeout_s
         self.redis_url, self.lease_s, self.window_s = redis_url, lease_s, window_s
         self.sequence = 0
+        self._endpoint_limits: tuple[Any, Any] | None = None  # (event loop, EndpointLimits), one per loop
         register_secret(spec.api_key)  # log lines quoting the key are redacted
 
     async def complete(self, messages: list[dict], tools: list[dict] | None = None, *,
@@ -139,21 +140,23 @@ class LLMClient:
 
     async def _with_retries(self, kwargs: dict) -> tuple[dict, int]:
         limits = await self._limits()
-        try:
-            for attempt in range(1, self.retry.max_attempts + 1):
-                try:
-                    return await self._attempt(kwargs, limits), attempt
-                except _Retryable as exc:
-                    if attempt == self.retry.max_attempts:
-                        raise _Failed(f"gave up after {attempt} attempts: {exc}", attempt) from None
-                    log.warning("model %s, attempt %d failed (%s); retrying", self.spec.model, attempt, exc)
-                    await asyncio.sleep(self.retry.delay(attempt))
-                except ModelError as exc:
-                    raise _Failed(str(exc), attempt) from None
-        finally:
-            if limits is not None:
-                await limits.aclose()
+        for attempt in range(1, self.retry.max_attempts + 1):
+            try:
+                return await self._attempt(kwargs, limits), attempt
+            except _Retryable as exc:
+                if attempt == self.retry.max_attempts:
+                    raise _Failed(f"gave up after {attempt} attempts: {exc}", attempt) from None
+                log.warning("model %s, attempt %d failed (%s); retrying", self.spec.model, attempt, exc)
+                await asyncio.sleep(self.retry.delay(attempt))
+            except ModelError as exc:
+                raise _Failed(str(exc), attempt) from None
         raise AssertionError("unreachable")  # pragma: no cover
+
+    async def aclose(self) -> None:
+        """Close the connection to the caps' Redis (call when the trajectory is done)."""
+        if self._endpoint_limits is not None:
+            limits, self._endpoint_limits = self._endpoint_limits[1], None
+            await limits.aclose()
 
     async def _attempt(self, kwargs: dict, limits) -> dict:
         import litellm
@@ -176,17 +179,23 @@ class LLMClient:
         return response
 
     async def _limits(self):
+        """The endpoint's caps, on one Redis connection per event loop (a trajectory runs in one)."""
         if self.spec.endpoint_id is None:
             return None
+        loop = asyncio.get_running_loop()
+        if self._endpoint_limits is not None and self._endpoint_limits[0] is loop:
+            return self._endpoint_limits[1]
         from django.conf import settings
         from redis.asyncio import Redis
 
         from .limits import DEFAULT_LEASE_S, EndpointLimits
 
         redis = Redis.from_url(self.redis_url or settings.REDIS_URL)
-        return EndpointLimits(redis, self.spec.endpoint_id, concurrency=self.spec.concurrency,
-                              requests_per_minute=self.spec.requests_per_minute,
-                              lease_s=self.lease_s or DEFAULT_LEASE_S, window_s=self.window_s)
+        limits = EndpointLimits(redis, self.spec.endpoint_id, concurrency=self.spec.concurrency,
+                                requests_per_minute=self.spec.requests_per_minute,
+                                lease_s=self.lease_s or DEFAULT_LEASE_S, window_s=self.window_s)
+        self._endpoint_limits = (loop, limits)
+        return limits
 
     def _replayed(self, sequence: int, request: dict) -> dict:
         response = self.replay.get(sequence)

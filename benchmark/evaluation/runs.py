@@ -130,6 +130,8 @@ def run_maybe_finish(*, run_id: int) -> bool:
     """When no trajectory is left to run, compute the aggregates and mark the run completed."""
     from .aggregates import run_aggregates
 
+    if Trajectory.objects.filter(run_id=run_id, status__in=ACTIVE).exists():
+        return False  # the common case, answered without taking the run's lock
     with transaction.atomic():
         run = EvaluationRun.objects.select_for_update().get(id=run_id)
         if run.status != EvaluationRun.RUNNING or run.trajectories.filter(status__in=ACTIVE).exists():
