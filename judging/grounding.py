@@ -16,13 +16,14 @@ from .types import MetricResult, Trajectory
 TOLERANCE = 0.05
 
 
-def _walk(value: Any) -> Iterator[Any]:
+def leaf_values(value: Any) -> Iterator[Any]:
+    """Every scalar inside nested dicts and lists."""
     if isinstance(value, dict):
         for item in value.values():
-            yield from _walk(item)
+            yield from leaf_values(item)
     elif isinstance(value, list):
         for item in value:
-            yield from _walk(item)
+            yield from leaf_values(item)
     else:
         yield value
 
@@ -32,7 +33,7 @@ def _observed(trajectory: Trajectory | None) -> tuple[set[str], list[float], dic
     for step in trajectory.steps if trajectory else []:
         if step.tool == "submit_answer":
             continue
-        for value in _walk(step.observation):
+        for value in leaf_values(step.observation):
             if isinstance(value, str):
                 strings.add(value)
             elif isinstance(value, int | float) and not isinstance(value, bool):

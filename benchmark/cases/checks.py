@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import datetime
 from typing import Any
 
 from environment.models import Note, Place, SocialFact
 from environment.text import fold
 from environment.tools.context import CityNotBuilt, ToolContext, city_context
 from environment.tools.gateway import call_tool
+from judging.grounding import leaf_values
 
 from .document import CaseDocument, ToolStep, observation_digest
 from .verify import normalise_question
@@ -107,23 +107,12 @@ def answer_note_ids(answer: Any) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def _walk_strings(value: Any) -> Iterator[str]:
-    if isinstance(value, dict):
-        for item in value.values():
-            yield from _walk_strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _walk_strings(item)
-    elif isinstance(value, str):
-        yield value
-
-
 def _check_cited(ctx, doc: CaseDocument, observations: list) -> list[str]:
     """Fetched before cited: every place_id and note_id of the answer is in a reference observation."""
     seen = set()
     for observation in observations[:-1]:  # the last is submit_answer's echo of the answer itself
         if observation is not None:
-            seen.update(_walk_strings(observation))
+            seen.update(v for v in leaf_values(observation) if isinstance(v, str))
     failures = []
     for place_id in answer_place_ids(doc.answer):
         if place_id not in seen:
@@ -205,7 +194,3 @@ def _check_uniqueness(ctx, doc: CaseDocument, observations: list) -> list[str]:
     if not spec:
         return ["the case has no uniqueness check"]
     return check_uniqueness(ctx, spec, doc)
-
-
-def parse_time(text: str) -> datetime:
-    return datetime.fromisoformat(text)

@@ -6,7 +6,6 @@ NOT_FOUND = "not_found"
 EMPTY_RESULT = "empty_result"
 TRUNCATED = "truncated"
 OTHER = "other"
-ERROR_KINDS = (INVALID_PARAMETER, NOT_FOUND, EMPTY_RESULT, TRUNCATED, OTHER)
 
 
 class ToolError(Exception):

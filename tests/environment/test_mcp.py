@@ -7,21 +7,16 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import socket
-import subprocess
 import sys
-import time
-from pathlib import Path
 
 import pytest
 from mcp import Client, StdioServerParameters
 
 from environment.tools.registry import tools_for
+from tests.processes import REPO, free_port, http_server, test_database_env
 
 pytestmark = pytest.mark.django_db
 
-REPO = Path(__file__).resolve().parents[2]
 CITY = "gridtown"
 
 # One valid call per agent tool; note_detail takes its note_id from the search_notes result.
@@ -42,62 +37,21 @@ BAD_CALLS = {
 
 # ---------------------------------------------------------------- server processes
 
-def _server_env() -> dict[str, str]:
-    """Environment that points the subprocess at the test database pytest-django created."""
-    from django.db import connection
-
-    db = connection.settings_dict
-    url = f"postgis://{db['USER']}:{db['PASSWORD']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-    return {"DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "lifeplanner_site.settings", "LOG_LEVEL": "WARNING"}
-
-
 def _manage_args(toolset: str, transport: str, *extra: str) -> list[str]:
     return ["manage.py", "mcp_server", "--toolset", toolset, "--transport", transport, "--city", CITY, *extra]
 
 
 def _stdio_params(toolset: str) -> StdioServerParameters:
-    return StdioServerParameters(command=sys.executable, args=_manage_args(toolset, "stdio"), env=_server_env(),
+    return StdioServerParameters(command=sys.executable, args=_manage_args(toolset, "stdio"), env=test_database_env(),
                                  cwd=str(REPO))
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _wait_for_port(port: int, process: subprocess.Popen, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"mcp_server exited with {process.returncode}: {process.stderr.read().decode()}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise TimeoutError(f"mcp_server did not answer on port {port} within {timeout:g} s")
 
 
 @pytest.fixture(scope="module")
 def http_url(grid_city):
     """A streamable-HTTP MCP server (agent toolset) in a subprocess, stopped after the module."""
-    port = _free_port()
-    process = subprocess.Popen(
-        [sys.executable, *_manage_args("agent", "http", "--host", "127.0.0.1", "--port", str(port))],
-        cwd=REPO, env={**os.environ, **_server_env()}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-    )
-    try:
-        _wait_for_port(port, process)
-        yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        process.stderr.close()
+    port = free_port()
+    with http_server(_manage_args("agent", "http", "--host", "127.0.0.1", "--port", str(port))[1:], port=port) as url:
+        yield url
 
 
 # ---------------------------------------------------------------- one session per transport

@@ -35,18 +35,3 @@ def _remove_eval_release() -> None:
     EvaluationRun.objects.filter(release__name="eval-fixture").delete()
     Release.objects.filter(name="eval-fixture").delete()
     Case.objects.filter(case_id__startswith="eval-").delete()
-
-
-def subprocess_env(**extra: str) -> dict[str, str]:
-    """Environment pointing a child process (worker, server) at the test database."""
-    import os
-
-    from django.db import connection
-
-    _assert_test_database()
-    db = connection.settings_dict
-    url = f"postgis://{db['USER']}:{db['PASSWORD']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "PYTEST"))}
-    env.update({"DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "lifeplanner_site.settings", "LOG_LEVEL": "WARNING"})
-    env.update(extra)
-    return env

@@ -6,24 +6,22 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 import redis
 from django.conf import settings
 
 from benchmark.models import EvaluationRun, Trajectory
-from tests.evaluation.conftest import subprocess_env
+from tests.processes import REPO, test_database_env
 
 # No django_db mark: these tests work in autocommit (via django_db_blocker) so that the worker
 # processes see every row the test writes.
-REPO = Path(__file__).resolve().parents[2]
 BROKER = "redis://127.0.0.1:6379/14"  # a database of its own, flushed by the test
 LEASE_S = "2"
 
 
 def start_worker() -> subprocess.Popen:
-    env = subprocess_env(REDIS_URL=BROKER, EVALUATION_LEASE_SECONDS=LEASE_S, CELERY_VISIBILITY_TIMEOUT="4")
+    env = test_database_env(REDIS_URL=BROKER, EVALUATION_LEASE_SECONDS=LEASE_S, CELERY_VISIBILITY_TIMEOUT="4")
     return subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "lifeplanner_site", "worker", "--concurrency=1", "--pool=prefork",
          "--without-gossip", "--without-mingle", "--loglevel=WARNING"],

@@ -8,10 +8,6 @@ from __future__ import annotations
 import asyncio
 import io
 import json
-import socket
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import httpx2
@@ -26,49 +22,16 @@ from benchmark.evaluation.upload import UploadError, run_upload
 from benchmark.models import EvaluationRun, RunToken, Step, Trajectory
 from environment.tools.gateway import call_tool
 from environment.tools.registry import tools_for
-from tests.evaluation.conftest import subprocess_env
-
-REPO = Path(__file__).resolve().parents[2]
-
+from tests.processes import free_port, http_server
 
 # ---------------------------------------------------------------- fixtures
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _wait_for_port(port: int, process: subprocess.Popen, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"serve_run_mcp exited with {process.returncode}: {process.stderr.read().decode()}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise TimeoutError(f"serve_run_mcp did not answer on port {port} within {timeout:g} s")
-
 
 @pytest.fixture(scope="module")
 def run_url(eval_release):
     """``manage.py serve_run_mcp`` in a subprocess on the test database; always stopped."""
-    port = _free_port()
-    process = subprocess.Popen([sys.executable, "manage.py", "serve_run_mcp", "--port", str(port)], cwd=REPO,
-                               env=subprocess_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        _wait_for_port(port, process)
-        yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        process.stderr.close()
+    port = free_port()
+    with http_server(["serve_run_mcp", "--port", str(port)], port=port) as url:
+        yield url
 
 
 @pytest.fixture
