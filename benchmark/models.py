@@ -162,7 +162,12 @@ class EvaluationRun(models.Model):
     endpoint = models.ForeignKey(ModelEndpoint, null=True, blank=True, on_delete=models.PROTECT, related_name="runs")
     release = models.ForeignKey(Release, on_delete=models.PROTECT, related_name="runs")
     config = models.JSONField(default=dict, help_text="temperature, tool_budget, trials, seed, filters")
+    EVALUATION, SMOKE = "evaluation", "smoke"
+    PURPOSES = [(EVALUATION, "evaluation"), (SMOKE, "smoke test of a submission")]
+
     status = models.CharField(max_length=10, choices=STATUSES, default=QUEUED)
+    purpose = models.CharField(max_length=10, choices=PURPOSES, default=EVALUATION,
+                               help_text="Smoke tests check a submitted endpoint on 3 cases; never on the leaderboard.")
     verified = models.BooleanField(default=True, help_text="False for self-reported (uploaded) results.")
     replay_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="replays")
     aggregates = models.JSONField(default=dict, blank=True, help_text="Table 2 and table 3 of this run.")

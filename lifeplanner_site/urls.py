@@ -1,9 +1,8 @@
 from django.contrib import admin
-from django.urls import path
-
-from benchmark import views
+from django.urls import include, path
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", include("benchmark.web.urls")),
+    path("api/v1/", include("benchmark.api.urls")),
     path("admin/", admin.site.urls),
 ]

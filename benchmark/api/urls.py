@@ -1,0 +1,2 @@
+"""Routes of the REST API, mounted at /api/v1/."""
+urlpatterns = []
