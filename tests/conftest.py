@@ -9,6 +9,25 @@ from __future__ import annotations
 import pytest
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _test_database_always(request):
+    """Every session works on the test database, even when no selected test is marked django_db.
+
+    pytest-django sets up only the databases that collected django_db tests ask for; tests that
+    write committed rows or start child processes (through django_db_blocker) would otherwise
+    reach the development database."""
+    if not request.config.pluginmanager.has_plugin("django"):
+        return
+    request.getfixturevalue("django_db_setup")
+    from django.db import connection
+    from django.test.utils import setup_databases
+
+    if not connection.settings_dict["NAME"].startswith("test_"):
+        keepdb = request.getfixturevalue("django_db_keepdb") and not request.getfixturevalue("django_db_createdb")
+        with request.getfixturevalue("django_db_blocker").unblock():
+            setup_databases(verbosity=0, interactive=False, aliases={"default"}, keepdb=keepdb)
+
+
 @pytest.fixture(scope="session")
 def grid_city(django_db_setup, django_db_blocker):
     from tests.factories import build_grid_city

@@ -1,6 +1,7 @@
-"""A run's table 2 and table 3 from its scored trajectories."""
+"""A run's table 2 and table 3 from its scored trajectories, and what its tokens cost."""
 from __future__ import annotations
 
+from benchmark.evaluation.costs import run_cost
 from benchmark.models import EvaluationRun, Trajectory
 from judging.aggregate import CaseScore, table2, table3
 
@@ -20,4 +21,5 @@ def run_case_scores(*, run: EvaluationRun) -> list[CaseScore]:
 
 def run_aggregates(*, run: EvaluationRun) -> dict:
     scores = run_case_scores(run=run)
-    return {"table2": table2(scores, seed=run.config.get("seed", 0)), "table3": table3(scores)}
+    return {"table2": table2(scores, seed=run.config.get("seed", 0)), "table3": table3(scores),
+            "cost": run_cost(run=run)}

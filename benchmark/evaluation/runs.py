@@ -11,7 +11,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Count, F, Q, Sum
+from django.db.models import Count, F, Func, Q, Sum
 from django.utils import timezone
 
 from benchmark.models import EvaluationRun, Release, Step, Trajectory
@@ -26,7 +26,8 @@ def lease_seconds() -> int:
 
 def run_create(*, agent: str, release: Release, endpoint=None, config: dict | None = None, name: str = "",
                limit: int | None = None, category: str | None = None, level: str | None = None,
-               created_by=None, replay_of: EvaluationRun | None = None) -> EvaluationRun:
+               created_by=None, replay_of: EvaluationRun | None = None,
+               case_ids: list[str] | None = None) -> EvaluationRun:
     """A queued run with one trajectory row per (release case, trial), filtered and limited."""
     from benchmark.agents import get_agent
 
@@ -41,6 +42,8 @@ def run_create(*, agent: str, release: Release, endpoint=None, config: dict | No
         entries = entries.filter(case__category=category)
     if level:
         entries = entries.filter(case__level=level)
+    if case_ids is not None:  # e.g. a submission's smoke test: chosen cases
+        entries = entries.filter(case__case_id__in=case_ids)
     entries = list(entries[:limit] if limit else entries)
     if not entries:
         raise ValueError("no case of the release matches the filters")
@@ -63,7 +66,9 @@ def run_enqueue(*, run: EvaluationRun, only_stale: bool = False) -> int:
     pending = run.trajectories.filter(status__in=ACTIVE)
     if only_stale:
         pending = pending.filter(_claimable())
-    ids = list(pending.values_list("id", flat=True))
+    # Longest cases first (by their reference path): the end of a run does not wait on long cases that started last.
+    longest = Func(F("entry__snapshot__reference_path"), function="jsonb_array_length").desc(nulls_last=True)
+    ids = list(pending.order_by(longest, "id").values_list("id", flat=True))
     EvaluationRun.objects.filter(id=run.id, status__in=[EvaluationRun.QUEUED, EvaluationRun.RUNNING]).update(
         status=EvaluationRun.RUNNING, started_at=timezone.now())
     transaction.on_commit(lambda: [trajectory_task.delay(i) for i in ids])
@@ -139,4 +144,7 @@ def run_maybe_finish(*, run_id: int) -> bool:
         run.aggregates = run_aggregates(run=run)
         run.status, run.finished_at = EvaluationRun.COMPLETED, timezone.now()
         run.save(update_fields=["aggregates", "status", "finished_at"])
+    if run.purpose == EvaluationRun.SMOKE:  # a submission's smoke test: queue the full run unless it found problems
+        from benchmark.submissions import submission_smoke_finished
+        submission_smoke_finished(run=run)
     return True

@@ -13,6 +13,6 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='evaluationrun',
             name='purpose',
-            field=models.CharField(choices=[('evaluation', 'evaluation'), ('smoke', 'smoke test of a submission')], default='evaluation', help_text='Smoke tests check a submitted endpoint on 3 cases; never on the leaderboard.', max_length=10),
+            field=models.CharField(choices=[('evaluation', 'evaluation'), ('smoke', 'smoke test of a submission')], db_default='evaluation', default='evaluation', help_text='Smoke tests check a submitted endpoint on 3 cases; never on the leaderboard.', max_length=10),
         ),
     ]

@@ -1,0 +1,270 @@
+"""Serializers of the REST API. They only shape data: who may see what is decided in the views
+through ``benchmark.web.visibility`` and passed in the serializer context (``answers``, ``user``).
+
+An endpoint's API key is never a field of any response; it appears only, write-only, in the
+submission serializer.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from benchmark.evaluation.endpoints import MAX_API_KEY_LENGTH, MAX_CONCURRENCY, MAX_REQUESTS_PER_MINUTE
+from benchmark.evaluation.redaction import redact
+from benchmark.models import EvaluationRun, Release, ReleaseCase, Step, Trajectory
+from benchmark.web.visibility import endpoint_details_visible
+
+# Score fields shown to everyone; explanation and details (which quote reference answers) only
+# where the release's answers are visible.
+SCORE_PUBLIC_FIELDS = ("value", "applicable", "source")
+
+
+class ReleaseSerializer(serializers.ModelSerializer):
+    n_cases = serializers.IntegerField(read_only=True, help_text="Cases frozen in the release.")
+
+    class Meta:
+        model = Release
+        fields = ["name", "split", "content_hash", "city_name", "city_version", "description", "created_at",
+                  "n_cases"]
+
+
+class CaseSerializer(serializers.Serializer):
+    """A case as frozen in a release (its snapshot). Answer fields are null unless visible."""
+
+    case_id = serializers.CharField()
+    position = serializers.IntegerField()
+    type = serializers.CharField()
+    category = serializers.CharField()
+    level = serializers.CharField()
+    question = serializers.CharField()
+    answers_visible = serializers.BooleanField(help_text="False for a hidden release unless you are a curator.")
+    answer = serializers.JSONField(allow_null=True, help_text="The answer document (paper tables 5 and 6).")
+    reference_path = serializers.JSONField(allow_null=True, help_text="[{tool, arguments, observation_sha256}]")
+    required_evidence = serializers.JSONField(allow_null=True, help_text="{attributes: [{place_id, key}], note_ids}")
+    constraints = serializers.JSONField(allow_null=True)
+
+    def to_representation(self, entry: ReleaseCase) -> dict:
+        snapshot, visible = entry.snapshot, bool(self.context.get("answers"))
+        hidden = ("answer", "reference_path", "required_evidence", "constraints")
+        return {
+            "case_id": snapshot["case_id"], "position": entry.position, "type": snapshot["type"],
+            "category": snapshot["category"], "level": snapshot["level"], "question": snapshot["question"],
+            "answers_visible": visible, **{f: snapshot.get(f) if visible else None for f in hidden},
+        }
+
+
+class EndpointSerializer(serializers.Serializer):
+    """A run's model endpoint. api_base and parameters only for its owner and staff; the key never."""
+
+    name = serializers.CharField()
+    model = serializers.CharField(help_text="litellm model string")
+    details_visible = serializers.BooleanField()
+    api_base = serializers.CharField(allow_null=True)
+    params = serializers.JSONField(allow_null=True)
+    concurrency = serializers.IntegerField(allow_null=True)
+    requests_per_minute = serializers.IntegerField(allow_null=True)
+
+    def to_representation(self, endpoint) -> dict:
+        visible = endpoint_details_visible(user=self.context.get("user"), endpoint=endpoint)
+        private = ("api_base", "params", "concurrency", "requests_per_minute")
+        return {"name": endpoint.name, "model": endpoint.model, "details_visible": visible,
+                **{f: getattr(endpoint, f) if visible else None for f in private}}
+
+
+class OverallSerializer(serializers.Serializer):
+    value = serializers.FloatField(help_text="Pass rate PR@0.9 in %")
+    low = serializers.FloatField(help_text="95% bootstrap interval, lower end")
+    high = serializers.FloatField(help_text="95% bootstrap interval, upper end")
+
+
+class RunSerializer(serializers.ModelSerializer):
+    release = serializers.SlugRelatedField(slug_field="name", read_only=True)
+    model = serializers.SerializerMethodField(help_text="The endpoint's litellm model string, or empty.")
+    overall = serializers.SerializerMethodField()
+    n = serializers.SerializerMethodField(help_text="Trajectories scored in the aggregates.")
+
+    class Meta:
+        model = EvaluationRun
+        fields = ["id", "name", "agent", "model", "release", "purpose", "status", "verified", "created_at",
+                  "started_at", "finished_at", "overall", "n"]
+
+    def get_model(self, run: EvaluationRun) -> str:
+        return run.endpoint.model if run.endpoint_id else ""
+
+    @extend_schema_field(OverallSerializer(allow_null=True))
+    def get_overall(self, run: EvaluationRun) -> dict | None:
+        return ((run.aggregates or {}).get("table2") or {}).get("overall")
+
+    def get_n(self, run: EvaluationRun) -> int:
+        return int(((run.aggregates or {}).get("table2") or {}).get("n") or 0)
+
+
+class ProgressSerializer(serializers.Serializer):
+    total = serializers.IntegerField()
+    done = serializers.IntegerField()
+    running = serializers.IntegerField()
+    queued = serializers.IntegerField()
+    cancelled = serializers.IntegerField()
+    passed = serializers.IntegerField()
+    failed = serializers.IntegerField()
+    tokens = serializers.IntegerField()
+    tool_calls = serializers.IntegerField()
+
+
+class SmokeProblemSerializer(serializers.Serializer):
+    kind = serializers.CharField(help_text="model_error, unparsed_tool_call, no_tool_call, no_answer, timeout, ...")
+    message = serializers.CharField()
+    blocking = serializers.BooleanField()
+    case_id = serializers.CharField(allow_blank=True)
+
+
+class SmokeReportSerializer(serializers.Serializer):
+    status = serializers.CharField(help_text="running, passed (the full run is queued), blocked (by the problems "
+                                             "listed) or stopped (the smoke run was cancelled)")
+    cases = serializers.ListField(child=serializers.DictField())
+    problems = SmokeProblemSerializer(many=True)
+    full_run = serializers.IntegerField(allow_null=True, help_text="The full run queued after a passed smoke test.")
+
+
+class RunDetailSerializer(RunSerializer):
+    endpoint = EndpointSerializer(allow_null=True, read_only=True)
+    progress = serializers.SerializerMethodField()
+    aggregates = serializers.JSONField(read_only=True, help_text="{table2, table3} once the run has ended.")
+    smoke = serializers.SerializerMethodField(help_text="For a smoke test: what it found.")
+
+    class Meta(RunSerializer.Meta):
+        fields = [*RunSerializer.Meta.fields, "config", "endpoint", "progress", "aggregates", "smoke"]
+
+    @extend_schema_field(ProgressSerializer)
+    def get_progress(self, run: EvaluationRun) -> dict:
+        from benchmark.evaluation.runs import run_progress
+
+        return run_progress(run=run)
+
+    @extend_schema_field(SmokeReportSerializer(allow_null=True))
+    def get_smoke(self, run: EvaluationRun) -> dict | None:
+        if run.purpose != EvaluationRun.SMOKE:
+            return None
+        from benchmark.submissions import smoke_report
+
+        return smoke_report(run=run).to_dict()
+
+
+class SubmissionSerializer(serializers.Serializer):
+    """A model submission: the endpoint, then a smoke test, then (if it passes) the full run."""
+
+    name = serializers.CharField(max_length=100, help_text="Shown on the leaderboard; unique.")
+    model = serializers.CharField(max_length=200, help_text="litellm model string, e.g. openai/gpt-4o-mini")
+    api_base = serializers.CharField(max_length=500, required=False, allow_blank=True, default="",
+                                     help_text="http(s) URL; empty for the provider's default")
+    api_key = serializers.CharField(max_length=MAX_API_KEY_LENGTH, required=False, allow_blank=True, default="",
+                                    write_only=True, style={"input_type": "password"},
+                                    help_text="Stored encrypted; never returned.")
+    concurrency = serializers.IntegerField(min_value=1, max_value=MAX_CONCURRENCY, default=4)
+    requests_per_minute = serializers.IntegerField(min_value=1, max_value=MAX_REQUESTS_PER_MINUTE, required=False,
+                                                   allow_null=True, default=None)
+    params = serializers.DictField(required=False, allow_null=True, default=None,
+                                   help_text="Extra litellm parameters, e.g. {\"max_tokens\": 2048}")
+    release = serializers.SlugRelatedField(slug_field="name", queryset=Release.objects.all(), required=False,
+                                           allow_null=True, default=None,
+                                           help_text="Release name; the newest public release when omitted.")
+
+
+class StepSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Step
+        fields = ["index", "tool", "arguments", "observation", "error_kind", "latency_ms", "model_text",
+                  "input_tokens", "output_tokens"]
+
+
+class TrajectorySerializer(serializers.ModelSerializer):
+    case_id = serializers.CharField(source="entry.case.case_id", read_only=True)
+    category = serializers.CharField(source="entry.case.category", read_only=True)
+    level = serializers.CharField(source="entry.case.level", read_only=True)
+    n_steps = serializers.IntegerField(read_only=True)
+    # Plain text, not an enum: an enum named "status" would clash with the run's in the schema.
+    status = serializers.CharField(read_only=True, help_text="queued, running, done or cancelled")
+
+    class Meta:
+        model = Trajectory
+        fields = ["id", "run", "case_id", "category", "level", "trial", "status", "ended", "passed",
+                  "input_tokens", "output_tokens", "n_steps", "started_at", "finished_at"]
+
+
+class TrajectoryDetailSerializer(TrajectorySerializer):
+    question = serializers.CharField(source="entry.snapshot.question", read_only=True)
+    error = serializers.SerializerMethodField()
+    scores = serializers.SerializerMethodField(help_text="metric -> {value, applicable, source} and, where the "
+                                                         "release's answers are visible, explanation and details")
+    steps = StepSerializer(many=True, read_only=True)
+
+    class Meta(TrajectorySerializer.Meta):
+        fields = [*TrajectorySerializer.Meta.fields, "question", "final_answer", "error", "scores", "steps"]
+
+    def get_error(self, trajectory: Trajectory) -> str:
+        return redact(trajectory.error or "")
+
+    @extend_schema_field(OpenApiTypes.OBJECT)
+    def get_scores(self, trajectory: Trajectory) -> dict:
+        return scores_for(trajectory.scores or {}, full=bool(self.context.get("answers")))
+
+
+def scores_for(scores: dict[str, Any], *, full: bool) -> dict:
+    """A trajectory's scores as shown: whole, or only the public fields of each metric."""
+    if full:
+        return scores
+    return {name: {k: v for k, v in result.items() if k in SCORE_PUBLIC_FIELDS}
+            for name, result in scores.items() if isinstance(result, dict)}
+
+
+class ScoreRowSerializer(serializers.Serializer):
+    trajectory = serializers.IntegerField()
+    case_id = serializers.CharField()
+    category = serializers.CharField()
+    level = serializers.CharField()
+    trial = serializers.IntegerField()
+    ended = serializers.CharField(allow_blank=True)
+    passed = serializers.BooleanField(allow_null=True)
+    metrics = serializers.DictField(child=serializers.FloatField(allow_null=True),
+                                    help_text="metric -> value (null where not applicable)")
+
+
+class RunScoresSerializer(serializers.Serializer):
+    run = serializers.IntegerField()
+    release = serializers.CharField()
+    status = serializers.CharField()
+    table2 = serializers.JSONField(allow_null=True, help_text="Pass rate per cell, overall with its interval.")
+    table3 = serializers.JSONField(allow_null=True, help_text="Mean metrics per level.")
+    trajectories = ScoreRowSerializer(many=True)
+
+
+class LeaderboardRowSerializer(serializers.Serializer):
+    run_id = serializers.IntegerField()
+    name = serializers.CharField()
+    agent = serializers.CharField()
+    model = serializers.CharField(allow_blank=True)
+    created_at = serializers.DateTimeField()
+    status = serializers.CharField()
+    verified = serializers.BooleanField(help_text="False for self-reported (uploaded) results.")
+    cells = serializers.DictField(child=serializers.FloatField(allow_null=True),
+                                  help_text="PR@0.9 in % per category/level cell; null where the run has no case")
+    overall = OverallSerializer(allow_null=True)
+    macro = serializers.FloatField(allow_null=True)
+    avg_tokens = serializers.FloatField(allow_null=True)
+    cost = serializers.FloatField(allow_null=True, help_text="USD, where litellm can price the model")
+    rank = serializers.ListField(child=serializers.IntegerField(), allow_null=True, min_length=2, max_length=2,
+                                 help_text="[best, worst] rank: a range where 95% intervals overlap")
+    n = serializers.IntegerField()
+
+
+class LeaderboardSerializer(serializers.Serializer):
+    release = serializers.CharField(allow_null=True)
+    releases = serializers.ListField(child=serializers.CharField(), help_text="Releases with runs, newest first.")
+    rows = LeaderboardRowSerializer(many=True)
+
+
+class ErrorSerializer(serializers.Serializer):
+    detail = serializers.CharField()

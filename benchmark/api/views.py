@@ -1,0 +1,258 @@
+"""Views of the REST API (/api/v1/): thin, they parse input, call a selector or service, serialize.
+
+Every read goes through ``benchmark.web.visibility``: smoke-test runs (and their trajectories)
+only for their submitter and staff, hidden-split answers and score details only for curators,
+endpoint details only for the owner and staff. Objects a user may not see answer 404.
+"""
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db.models import Count, OuterRef, Subquery
+from django.db.models.functions import Coalesce
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from benchmark.models import Release, Step, Trajectory
+from benchmark.web.leaderboard import default_release, leaderboard_releases, leaderboard_rows, leaderboard_sort
+from benchmark.web.visibility import answers_visible, runs_visible
+
+from . import serializers as s
+from .params import (
+    CATEGORY_VALUES,
+    ENDINGS,
+    LEVEL_VALUES,
+    PURPOSES,
+    RUN_STATUSES,
+    SLUG,
+    Pagination,
+    bool_param,
+    choice_param,
+    int_param,
+    query_param,
+)
+from .permissions import ReadOnly, ReadOrSubmit
+from .selectors import score_rows
+
+# --- releases and their cases --------------------------------------------------------------------
+
+@extend_schema_view(list=extend_schema(summary="Releases, newest first"),
+                    retrieve=extend_schema(summary="One release"))
+class ReleaseViewSet(viewsets.ReadOnlyModelViewSet):
+    """Frozen, named sets of cases. Every release is listed; a hidden one keeps its answers for curators."""
+
+    serializer_class = s.ReleaseSerializer
+    permission_classes = [ReadOnly]
+    pagination_class = Pagination
+    lookup_field = "name"
+    lookup_value_regex = SLUG
+    queryset = Release.objects.annotate(n_cases=Count("entries")).order_by("-created_at", "-id")
+
+
+RELEASE_PATH = OpenApiParameter("release_name", str, OpenApiParameter.PATH, description="The release's name.")
+CASE_PATH = OpenApiParameter("case_id", str, OpenApiParameter.PATH, description="The case's id.")
+
+
+@extend_schema_view(
+    list=extend_schema(summary="A release's cases", parameters=[
+        RELEASE_PATH, query_param("category", "Only this category.", enum=CATEGORY_VALUES),
+        query_param("level", "Only this level.", enum=LEVEL_VALUES)]),
+    retrieve=extend_schema(summary="One case of a release", parameters=[RELEASE_PATH, CASE_PATH]),
+)
+class CaseViewSet(viewsets.ReadOnlyModelViewSet):
+    """A release's cases as frozen. ``answer``, ``reference_path``, ``required_evidence`` and
+    ``constraints`` are null for a hidden release unless you are a curator."""
+
+    serializer_class = s.CaseSerializer
+    permission_classes = [ReadOnly]
+    pagination_class = Pagination
+    lookup_field = "case_id"
+    lookup_value_regex = r"[^/]+"
+
+    def release(self) -> Release:
+        if not hasattr(self, "_release"):
+            self._release = get_object_or_404(Release, name=self.kwargs["release_name"])
+        return self._release
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):  # schema generation
+            return Release.objects.none()
+        entries = self.release().entries.select_related("case").order_by("position")
+        category = choice_param(self.request, "category", CATEGORY_VALUES)
+        level = choice_param(self.request, "level", LEVEL_VALUES)
+        if category:
+            entries = entries.filter(case__category=category)
+        if level:
+            entries = entries.filter(case__level=level)
+        return entries
+
+    def get_object(self):
+        entry = self.get_queryset().filter(case__case_id=self.kwargs["case_id"]).first()
+        if entry is None:
+            raise NotFound(f"release {self.release().name} has no case {self.kwargs['case_id']!r}")
+        return entry
+
+    def get_serializer_context(self) -> dict:
+        context = super().get_serializer_context()
+        if not getattr(self, "swagger_fake_view", False) and "release_name" in self.kwargs:
+            context["answers"] = answers_visible(user=self.request.user, release=self.release())
+        return context
+
+
+# --- runs ----------------------------------------------------------------------------------------
+
+@extend_schema_view(
+    list=extend_schema(summary="Runs you may see, newest first", parameters=[
+        query_param("release", "Only runs on this release (its name)."),
+        query_param("purpose", "evaluation, or smoke (smoke tests: only your own).", enum=PURPOSES),
+        query_param("status", "Only runs in this state.", enum=RUN_STATUSES),
+        query_param("agent", "Only runs of this agent (litellm, reference, heuristic, external, upload, ...).")]),
+    retrieve=extend_schema(summary="One run, with its progress, aggregates and (smoke test) report"),
+    create=extend_schema(
+        summary="Submit a model: an endpoint, then a 3-case smoke test, then the full run",
+        request=s.SubmissionSerializer,
+        responses={201: s.RunDetailSerializer,
+                   400: OpenApiResponse(OpenApiTypes.OBJECT, description="Field -> list of problems"),
+                   401: OpenApiResponse(s.ErrorSerializer, description="Not signed in"),
+                   403: OpenApiResponse(s.ErrorSerializer, description="Not allowed"),
+                   429: OpenApiResponse(s.ErrorSerializer, description="Submission limit reached; see "
+                                                                       "Retry-After")}),
+)
+class RunViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
+                 viewsets.GenericViewSet):
+    """Evaluation runs (and your own smoke tests). POST submits a model endpoint."""
+
+    permission_classes = [ReadOrSubmit]
+    pagination_class = Pagination
+
+    def get_serializer_class(self):
+        return {"list": s.RunSerializer, "create": s.SubmissionSerializer,
+                "scores": s.RunScoresSerializer}.get(self.action, s.RunDetailSerializer)
+
+    def get_queryset(self):
+        runs = runs_visible(user=self.request.user).select_related("endpoint", "release").order_by("-created_at",
+                                                                                                  "-id")
+        if self.action != "list":
+            return runs
+        filters = {"release__name": self.request.query_params.get("release") or None,
+                   "purpose": choice_param(self.request, "purpose", PURPOSES),
+                   "status": choice_param(self.request, "status", RUN_STATUSES),
+                   "agent": self.request.query_params.get("agent") or None}
+        return runs.filter(**{k: v for k, v in filters.items() if v is not None})
+
+    def get_serializer_context(self) -> dict:
+        return {**super().get_serializer_context(), "user": self.request.user}
+
+    def create(self, request, *args, **kwargs) -> Response:
+        from benchmark.submissions import SubmissionLimitReached, submission_create
+
+        serializer = s.SubmissionSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        try:
+            smoke = submission_create(user=request.user, **serializer.validated_data)
+        except SubmissionLimitReached as exc:
+            seconds = max(1, int((exc.retry_at - timezone.now()).total_seconds()))
+            return Response({"detail": str(exc)}, status=status.HTTP_429_TOO_MANY_REQUESTS,
+                            headers={"Retry-After": str(seconds)})
+        except DjangoValidationError as exc:
+            raise ValidationError(exc.message_dict if hasattr(exc, "error_dict") else {"detail": exc.messages}) \
+                from None
+        smoke = self.get_queryset().get(id=smoke.id)
+        return Response(s.RunDetailSerializer(smoke, context=self.get_serializer_context()).data,
+                        status=status.HTTP_201_CREATED)
+
+    @extend_schema(summary="A run's table 2 and 3 and each trajectory's metric values", responses=s.RunScoresSerializer)
+    @action(detail=True, methods=["get"])
+    def scores(self, request, pk=None) -> Response:
+        run = self.get_object()
+        table = run.aggregates or {}
+        return Response(s.RunScoresSerializer({
+            "run": run.id, "release": run.release.name, "status": run.status, "table2": table.get("table2"),
+            "table3": table.get("table3"), "trajectories": score_rows(run=run),
+        }).data)
+
+
+# --- trajectories --------------------------------------------------------------------------------
+
+# What the trajectory list shows (not the answer, scores or case documents).
+LIST_FIELDS = ("id", "run_id", "trial", "status", "ended", "passed", "input_tokens", "output_tokens", "started_at",
+               "finished_at", "entry__id", "entry__case__id", "entry__case__case_id", "entry__case__category",
+               "entry__case__level")
+
+
+@extend_schema_view(
+    list=extend_schema(summary="Trajectories of the runs you may see", parameters=[
+        query_param("run", "Only this run's trajectories.", type_=int),
+        query_param("category", "Only this category.", enum=CATEGORY_VALUES),
+        query_param("level", "Only this level.", enum=LEVEL_VALUES),
+        query_param("ended", "Only trajectories that ended this way.", enum=ENDINGS),
+        query_param("passed", "Only passed (true) or failed (false) ones.", type_=bool)]),
+    retrieve=extend_schema(summary="One trajectory with its steps, answer and scores"),
+)
+class TrajectoryViewSet(viewsets.ReadOnlyModelViewSet):
+    """One (case, trial) of a run: its tool calls (steps), final answer and scores."""
+
+    permission_classes = [ReadOnly]
+    pagination_class = Pagination
+
+    def get_serializer_class(self):
+        return s.TrajectoryDetailSerializer if self.action == "retrieve" else s.TrajectorySerializer
+
+    def get_queryset(self):
+        # A subquery, not a join: counted for the page's rows only, and dropped from the paginator's count.
+        steps = Step.objects.filter(trajectory=OuterRef("pk")).order_by().values("trajectory").annotate(
+            n=Count("id")).values("n")
+        rows = (Trajectory.objects.filter(run__in=runs_visible(user=self.request.user))
+                .select_related("entry__case").annotate(n_steps=Coalesce(Subquery(steps), 0))
+                .order_by("run_id", "entry__position", "trial"))
+        if self.action == "retrieve":
+            return rows.select_related("run__release").prefetch_related("steps")
+        rows = rows.only(*LIST_FIELDS)
+        filters = {"run_id": int_param(self.request, "run"),
+                   "entry__case__category": choice_param(self.request, "category", CATEGORY_VALUES),
+                   "entry__case__level": choice_param(self.request, "level", LEVEL_VALUES),
+                   "ended": choice_param(self.request, "ended", ENDINGS),
+                   "passed": bool_param(self.request, "passed")}
+        return rows.filter(**{k: v for k, v in filters.items() if v is not None})
+
+    def retrieve(self, request, *args, **kwargs) -> Response:
+        trajectory = self.get_object()
+        context = {**self.get_serializer_context(),
+                   "answers": answers_visible(user=request.user, release=trajectory.run.release)}
+        return Response(s.TrajectoryDetailSerializer(trajectory, context=context).data)
+
+
+# --- leaderboard ---------------------------------------------------------------------------------
+
+class LeaderboardView(APIView):
+    """Table 2 per evaluation run of a release, with 95% intervals and rank ranges."""
+
+    permission_classes = [ReadOnly]
+
+    @extend_schema(summary="The leaderboard of a release", responses={200: s.LeaderboardSerializer,
+                                                                          400: OpenApiTypes.OBJECT,
+                                                                          404: s.ErrorSerializer},
+                   parameters=[query_param("release", "The release's name; the newest public release with runs when "
+                                                 "omitted."),
+                               query_param("sort", "rank (default), name, agent, model, date, verified, overall, "
+                                              "macro, tokens, cost or a cell such as routing/L1; '-' in front "
+                                              "reverses.")])
+    def get(self, request) -> Response:
+        releases = leaderboard_releases(user=request.user)
+        name = request.query_params.get("release")
+        release = get_object_or_404(Release, name=name) if name else default_release(releases)
+        rows = leaderboard_rows(release=release, user=request.user) if release else []
+        sort = request.query_params.get("sort")
+        if sort:
+            try:
+                rows = leaderboard_sort(rows, sort=sort)
+            except ValueError as exc:
+                raise ValidationError({"sort": [str(exc)]}) from None
+        return Response(s.LeaderboardSerializer({"release": release.name if release else None,
+                                                 "releases": [r.name for r in releases], "rows": rows}).data)

@@ -1,0 +1,172 @@
+"""Model submissions (services and selectors): a user's endpoint, a smoke test on 3 cases, then the full run.
+
+``submission_create`` stores the endpoint (owned by the user, key encrypted) and queues a
+smoke run (``EvaluationRun.purpose = "smoke"``, litellm agent, one case per category where
+possible). When that run finishes, ``run_maybe_finish`` calls ``submission_smoke_finished``,
+which reads the smoke report and, when it holds no blocking problem, creates and queues the
+full run (purpose "evaluation", every case of the release). Nothing extra is stored: the report
+is always recomputed from the smoke run's trajectories and model calls, and the full run is the
+evaluation run of the same endpoint.
+
+Submissions are limited per user (``SUBMISSIONS_PER_DAY`` smoke runs in 24 hours, staff exempt),
+counted from the database, so the limit holds across processes.
+"""
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from benchmark.evaluation.endpoints import endpoint_create
+from benchmark.evaluation.runs import run_create, run_enqueue
+from benchmark.models import CATEGORIES, EvaluationRun, Release
+
+from .smoke import SmokeReport, full_run_of, smoke_report
+
+log = logging.getLogger(__name__)
+
+SMOKE_CASES = 3
+WINDOW = timedelta(hours=24)
+DEFAULT_SUBMISSIONS_PER_DAY = 3
+RUN_CONFIG = {"temperature": 0.0, "tool_budget": 30, "trials": 1, "seed": 0}
+
+
+class SubmissionLimitReached(Exception):
+    """The user has used up their submissions for now; ``retry_at`` says when they may submit again."""
+
+    def __init__(self, *, limit: int, retry_at: datetime):
+        self.limit, self.retry_at = limit, retry_at
+        super().__init__(f"you have made {limit} submission{'s' if limit != 1 else ''} in the last 24 hours, "
+                         f"the limit; you may submit again after {retry_at:%Y-%m-%d %H:%M} UTC")
+
+
+# --- services ------------------------------------------------------------------------------------
+
+def submission_create(*, user, name: str, model: str, api_base: str, api_key: str | None, concurrency: int = 4,
+                      requests_per_minute: int | None = None, params: dict | None = None,
+                      release: Release | None = None) -> EvaluationRun:
+    """Store the user's endpoint and queue its smoke run; returns the smoke run.
+
+    Args:
+        user: a signed-in user; they own the endpoint and the runs.
+        release: the release to evaluate on; None for the newest public release.
+
+    Raises:
+        SubmissionLimitReached: the user submitted ``SUBMISSIONS_PER_DAY`` times in the last 24 hours.
+        ValidationError: keyed by field (name, model, api_base, api_key, params, concurrency,
+            requests_per_minute, release), saying what is allowed. Never quotes the key.
+    """
+    if not (user and user.is_authenticated):
+        raise ValidationError({"user": ["sign in to submit a model"]})
+    with transaction.atomic():
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()  # one submission at a time per user
+        submission_limit_check(user=user)
+        release = release or submission_default_release()
+        endpoint = endpoint_create(name=name, model=model, api_base=api_base, api_key=api_key, params=params,
+                                   concurrency=concurrency, requests_per_minute=requests_per_minute, owner=user)
+        smoke = run_create(agent="litellm", release=release, endpoint=endpoint, config=dict(RUN_CONFIG),
+                           name=f"{endpoint.name} (smoke test)", created_by=user,
+                           case_ids=smoke_case_ids(release=release))
+        EvaluationRun.objects.filter(id=smoke.id).update(purpose=EvaluationRun.SMOKE)
+        smoke.purpose = EvaluationRun.SMOKE
+        run_enqueue(run=smoke)  # the tasks are sent after commit
+    smoke.refresh_from_db()
+    return smoke
+
+
+def submission_limit_check(*, user) -> None:
+    """Raise SubmissionLimitReached when ``user`` may not submit now (staff may always).
+
+    Raises:
+        SubmissionLimitReached: with the time the oldest counted submission leaves the 24-hour window.
+    """
+    if user.is_staff:
+        return
+    limit = submissions_per_day()
+    since = timezone.now() - WINDOW
+    recent = list(EvaluationRun.objects.filter(created_by=user, purpose=EvaluationRun.SMOKE, created_at__gte=since)
+                  .order_by("-created_at").values_list("created_at", flat=True)[:limit])
+    if len(recent) >= limit:
+        raise SubmissionLimitReached(limit=limit, retry_at=recent[-1] + WINDOW)
+
+
+def submission_smoke_finished(*, run: EvaluationRun) -> EvaluationRun | None:
+    """Called when a smoke run has finished: queue the full run unless the smoke test found a
+    blocking problem. Returns the full run, or None when the submission stops here.
+
+    Safe to call again: a second call returns the full run already created.
+    """
+    if run.purpose != EvaluationRun.SMOKE or run.endpoint_id is None:
+        return None
+    report = smoke_report(run=run)
+    if report.status != SmokeReport.PASSED:
+        return None
+    try:
+        return _full_run_create(smoke=run)
+    except Exception:  # the smoke run is finished either way; the report says the full run is missing
+        log.exception("could not queue the full run of submission %s", run.id)
+        return None
+
+
+def _full_run_create(*, smoke: EvaluationRun) -> EvaluationRun:
+    with transaction.atomic():
+        EvaluationRun.objects.select_for_update().get(id=smoke.id)  # two finishing workers: one creates it
+        existing = full_run_of(smoke=smoke)
+        if existing is not None:
+            return existing
+        config = {**{k: smoke.config[k] for k in RUN_CONFIG if k in smoke.config}, "smoke_run": smoke.id}
+        full = run_create(agent=smoke.agent, release=smoke.release, endpoint=smoke.endpoint, config=config,
+                          name=smoke.endpoint.name, created_by=smoke.created_by)
+        run_enqueue(run=full)
+    return full
+
+
+# --- selectors -----------------------------------------------------------------------------------
+
+def submissions_per_day() -> int:
+    value = getattr(settings, "SUBMISSIONS_PER_DAY", DEFAULT_SUBMISSIONS_PER_DAY)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"SUBMISSIONS_PER_DAY must be a whole number of at least 1, got {value!r}")
+    return value
+
+
+def submission_default_release() -> Release:
+    """The newest public release (submissions go there unless they name another).
+
+    Raises:
+        ValidationError: keyed ``release``, when there is no public release yet.
+    """
+    release = Release.objects.filter(split=Release.PUBLIC).order_by("-created_at", "-id").first()
+    if release is None:
+        raise ValidationError({"release": ["there is no public release to evaluate on yet; ask a curator"]})
+    return release
+
+
+def smoke_case_ids(*, release: Release) -> list[str]:
+    """The smoke test's cases: the first case of each category at its lowest level (categories in
+    the paper's order), topped up with the release's first cases when it has fewer categories."""
+    rows = list(release.entries.order_by("case__level", "position").values_list("case__case_id", "case__category"))
+    firsts: dict[str, str] = {}
+    for case_id, category in rows:
+        firsts.setdefault(category, case_id)
+    chosen = [firsts[c] for c, _label in CATEGORIES if c in firsts][:SMOKE_CASES]
+    for case_id, _category in sorted(rows, key=lambda r: r[0]):
+        if len(chosen) >= SMOKE_CASES:
+            break
+        if case_id not in chosen:
+            chosen.append(case_id)
+    return chosen
+
+
+def submissions_of(*, user, limit: int = 20) -> list[dict]:
+    """The user's latest submissions, newest first: {run (the smoke run), report, full_run}."""
+    if not (user and user.is_authenticated):
+        return []
+    smokes = (EvaluationRun.objects.filter(created_by=user, purpose=EvaluationRun.SMOKE)
+              .select_related("endpoint", "release").order_by("-created_at", "-id")[:limit])
+    return [{"run": smoke, "report": smoke_report(run=smoke)} for smoke in smokes]

@@ -1,0 +1,229 @@
+"""What the run page shows: table 3, the table 2 cells, metrics per category, the paper's figures 5
+and 6, tokens per case, and the failed cases with their reasons.
+
+Two queries read the run's rows as plain values (no model instances): one row per trajectory
+with the metric values and the few score details the failure reasons need, and one count of
+tool calls per (tool, error kind).
+"""
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass
+
+from django.db import connection
+from django.db.models import Count
+
+from benchmark.models import CATEGORIES, LEVELS, Case, EvaluationRun, ReleaseCase, Step, Trajectory
+from judging.aggregate import CELL_ORDER, TABLE3_METRICS, CaseScore, table3
+
+from .failures import REASON_CODES, REASON_LABELS, failure_reasons
+
+CATEGORY_LABELS = dict(CATEGORIES)
+LEVEL_CODES = tuple(code for code, _ in LEVELS)
+CURVE_METRICS = ("RP", "IG", "TE")  # figure 5
+ERROR_KINDS = ("invalid_parameter", "empty_result", "truncated", "not_found", "other")  # figure 6
+_DETAIL_PATHS = {"A_checks": "{A,details,checks}", "SC_checks": "{SC,details,checks}",
+                 "OC_inverted": "{OC,details,inverted_pairs}", "grounding_flags": "{grounding,details,flags}",
+                 "RP_flags": "{RP,details,flags}", "error": "{error,explanation}"}
+_ROW_COLUMNS = ("id", "trial", "status", "passed", "ended", "input_tokens", "output_tokens", "case_id", "category",
+                "level", "position")
+
+
+@dataclass(frozen=True)
+class FailureFilters:
+    """The failed-case list's filters, validated: '' means any."""
+
+    category: str = ""
+    level: str = ""
+    reason: str = ""
+
+    @classmethod
+    def parse(cls, *, category: str = "", level: str = "", reason: str = "") -> FailureFilters:
+        """Raises ValueError naming the bad filter and the allowed values."""
+        allowed = {"category": tuple(CATEGORY_LABELS), "level": LEVEL_CODES, "reason": (*REASON_CODES, "other")}
+        given = {"category": category or "", "level": level or "", "reason": reason or ""}
+        for name, value in given.items():
+            if value and value not in allowed[name]:
+                raise ValueError(f"{name} must be one of {', '.join(allowed[name])}; got {value!r}")
+        return cls(**given)
+
+
+def run_cases(*, run: EvaluationRun) -> list[dict]:
+    """Every trajectory of the run as a plain dict (one query): ids, case, verdict, tokens,
+    metric values, and for the ones that did not pass, their failure reasons."""
+    with connection.cursor() as cursor:
+        cursor.execute(_cases_sql(), [run.id])
+        return [_case(row) for row in cursor.fetchall()]
+
+
+def _cases_sql(*, decompress_once: bool = True) -> str:
+    """The run's rows with each metric value and the failure details pulled out of ``scores``.
+
+    Raw SQL for one reason: ``scores`` is stored compressed, and PostgreSQL decompresses it
+    again for every ``->`` it evaluates. The LATERAL subquery (kept apart by OFFSET 0)
+    decompresses it once per row; with 15 values per row this made the query about 4 times faster
+    on 667 trajectories (docs/benchmarks.md, "Dashboard pages"; ``decompress_once=False`` gives
+    the plain form, for that measurement).
+    """
+    numbers = ", ".join(f"CASE WHEN jsonb_typeof(d.s #> '{{{name},value}}') = 'number' "
+                        f"THEN (d.s #>> '{{{name},value}}')::float END" for name in TABLE3_METRICS)
+    details = ", ".join(f"'{key}', d.s #> '{path}'" for key, path in _DETAIL_PATHS.items())
+    return f"""
+        SELECT t.id, t.trial, t.status, t.passed, t.ended, t.input_tokens, t.output_tokens,
+               c.case_id, c.category, c.level, e.position, {numbers},
+               CASE WHEN t.passed IS TRUE THEN NULL ELSE jsonb_build_object({details})::text END
+        FROM {Trajectory._meta.db_table} t
+        JOIN {ReleaseCase._meta.db_table} e ON e.id = t.entry_id
+        JOIN {Case._meta.db_table} c ON c.id = e.case_id
+        {_LATERAL if decompress_once else _PLAIN}
+        WHERE t.run_id = %s
+        ORDER BY e.position, t.trial"""
+
+
+_LATERAL = "CROSS JOIN LATERAL (SELECT coalesce(t.scores, '{}'::jsonb) || '{}'::jsonb AS s OFFSET 0) d"
+_PLAIN = "CROSS JOIN LATERAL (SELECT t.scores AS s) d"  # pulled up by the planner: one decompression per value
+
+
+def _case(row: tuple) -> dict:
+    case = dict(zip(_ROW_COLUMNS, row))
+    case["tokens"] = case["input_tokens"] + case["output_tokens"]
+    values = row[len(_ROW_COLUMNS):len(_ROW_COLUMNS) + len(TABLE3_METRICS)]
+    case["metrics"] = dict(zip(TABLE3_METRICS, values))
+    case["reasons"] = []
+    if case["status"] == Trajectory.DONE and case["passed"] is not True:
+        details = json.loads(row[-1]) if row[-1] else {}
+        case["reasons"] = failure_reasons(ended=case["ended"], passed=case["passed"], category=case["category"],
+                                          scores=_thin_scores(case["metrics"], details))
+    return case
+
+
+def _number(value) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def _thin_scores(metrics: dict, details: dict) -> dict:
+    """The parts of the stored scores that failure_reasons reads, in the stored shape."""
+    scores = {name: {"value": value, "details": {}} for name, value in metrics.items()}
+    scores["A"]["details"]["checks"] = details.get("A_checks")
+    scores["SC"]["details"]["checks"] = details.get("SC_checks")
+    scores["OC"]["details"]["inverted_pairs"] = details.get("OC_inverted")
+    scores["RP"]["details"]["flags"] = details.get("RP_flags")
+    scores["grounding"] = {"details": {"flags": details.get("grounding_flags")}}
+    if details.get("error") is not None:
+        scores["error"] = {"explanation": details["error"]}
+    return scores
+
+
+def done_cases(cases: list[dict]) -> list[dict]:
+    return [c for c in cases if c["status"] == Trajectory.DONE]
+
+
+def case_scores(cases: list[dict]) -> list[CaseScore]:
+    """The done cases in the form judging.aggregate reads (as run_case_scores builds them)."""
+    return [CaseScore(case_id=f"{c['case_id']}#{c['trial']}", category=c["category"], level=c["level"],
+                      passed=bool(c["passed"]), metrics=c["metrics"], tokens=c["tokens"]) for c in done_cases(cases)]
+
+
+def cell_table(cases: list[dict]) -> list[dict]:
+    """Table 2's row for this run, one dict per category: {category, label, cells: {level: {pr, n}}}."""
+    done = done_cases(cases)
+    out = []
+    for category, label in CATEGORIES:
+        cells = {}
+        for level in LEVEL_CODES:
+            if (category, level) not in CELL_ORDER:
+                cells[level] = None
+                continue
+            verdicts = [bool(c["passed"]) for c in done if (c["category"], c["level"]) == (category, level)]
+            cells[level] = {"pr": _pct(verdicts), "n": len(verdicts)}
+        out.append({"category": category, "label": label, "cells": cells})
+    return out
+
+
+def category_breakdown(cases: list[dict]) -> list[dict]:
+    """Per category: cases, pass rate, each metric's mean in % where it applies, and average tokens."""
+    done = done_cases(cases)
+    out = []
+    for category, label in CATEGORIES:
+        mine = [c for c in done if c["category"] == category]
+        metrics = {}
+        for name in TABLE3_METRICS:
+            values = [c["metrics"][name] for c in mine if c["metrics"][name] is not None]
+            metrics[name] = round(100 * sum(values) / len(values), 1) if values else None
+        out.append({"category": category, "label": label, "n": len(mine), "pr": _pct([bool(c["passed"])
+                                                                                      for c in mine]),
+                    "metrics": metrics, "tokens": round(sum(c["tokens"] for c in mine) / len(mine), 1)
+                    if mine else None})
+    return out
+
+
+def _pct(verdicts: list[bool]) -> float | None:
+    return round(100 * sum(verdicts) / len(verdicts), 1) if verdicts else None
+
+
+def table3_rows(cases: list[dict]) -> list[dict]:
+    """Table 3 of the paper for this run: one row per metric (process, outcome, PR, tokens), a column per level."""
+    by_level = table3(case_scores(cases))
+    groups = [("Process", ("IG", "TE", "RP")), ("Outcome", ("A", "PIoU", "RD_distance", "RD_time", "OC", "SC")),
+              ("", ("PR", "tokens"))]
+    return [{"group": group, "metric": name, "values": [by_level[level][name] for level in LEVEL_CODES]}
+            for group, names in groups for name in names]
+
+
+CURVE_SERIES = ("All", *CATEGORY_LABELS.values())
+
+
+def curve_series(cases: list[dict], *, level: str) -> dict[str, dict[str, list[float]]]:
+    """Figure 5's data: for RP, IG and TE, the values per series of CURVE_SERIES ("All" and each
+    category's label) at ``level`` ("" for every level); series without a value are left out."""
+    done = [c for c in done_cases(cases) if not level or c["level"] == level]
+    series = {}
+    for name in CURVE_METRICS:
+        per = {"All": [c["metrics"][name] for c in done if c["metrics"][name] is not None]}
+        for category, label in CATEGORIES:
+            per[label] = [c["metrics"][name] for c in done
+                          if c["category"] == category and c["metrics"][name] is not None]
+        series[name] = {label: values for label, values in per.items() if values}
+    return series
+
+
+def tool_failures(*, run: EvaluationRun) -> dict:
+    """Figure 6's data (one query): {"kinds": the error kinds that occur, figure 6's order first,
+    "rows": [{"tool", "calls", "failed", "kinds": {kind: count}}] per tool}."""
+    counts = (Step.objects.filter(trajectory__run=run).values_list("tool", "error_kind").annotate(n=Count("id"))
+              .order_by())
+    tools: dict[str, Counter] = {}
+    for tool, kind, n in counts:
+        tools.setdefault(tool, Counter())[kind or "ok"] += n
+    seen = {kind for c in tools.values() for kind in c if kind != "ok"}
+    kinds = [k for k in ERROR_KINDS if k in seen] + sorted(seen - set(ERROR_KINDS))
+    rows = [{"tool": tool, "calls": sum(c.values()), "failed": sum(c[k] for k in kinds),
+             "kinds": {kind: c.get(kind, 0) for kind in kinds}} for tool, c in sorted(tools.items())]
+    return {"kinds": kinds, "rows": rows}
+
+
+def failed_cases(cases: list[dict], *, filters: FailureFilters) -> list[dict]:
+    """The done cases that did not pass, narrowed by the filters, each with its reasons' labels."""
+    out = []
+    for case in done_cases(cases):
+        if case["passed"] is True:
+            continue
+        if filters.category and case["category"] != filters.category:
+            continue
+        if filters.level and case["level"] != filters.level:
+            continue
+        if filters.reason and filters.reason not in case["reasons"]:
+            continue
+        out.append({**case, "reason_labels": [REASON_LABELS[r] for r in case["reasons"]]})
+    return out
+
+
+def reason_counts(cases: list[dict]) -> list[tuple[str, str, int]]:
+    """(code, label, failed cases with that reason) for every reason that occurs, in table order."""
+    counts = Counter(r for c in done_cases(cases) for r in c["reasons"])
+    return [(code, REASON_LABELS[code], counts[code]) for code in (*REASON_CODES, "other") if counts[code]]
+
+
+def status_counts(cases: list[dict]) -> dict[str, int]:
+    return dict(Counter(c["status"] for c in cases))

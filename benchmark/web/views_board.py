@@ -1,0 +1,253 @@
+"""Pages of the board: the leaderboard (home), a run's report, the case browser and a case page.
+
+Views parse the query string, call the selectors of leaderboard.py, run_report.py and
+case_browser.py, and render. Bad query values get a 400 page that names the value and what is
+allowed; unknown or invisible objects a 404.
+"""
+from __future__ import annotations
+
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import urlencode
+
+from benchmark.models import CATEGORIES, LEVELS, EvaluationRun, Release, ReleaseCase
+from benchmark.selectors import city_summaries
+
+from . import case_browser, leaderboard, run_report
+from .failures import REASONS
+from .plots import EXCEEDANCE_AT, exceedance_svg, exceedance_table, failures_svg, legend, tokens_svg
+from .visibility import endpoint_details_visible, run_visible, runs_visible
+
+FAILED_PAGE_SIZE = 50
+PROGRESS_TEMPLATE = "web/_progress.html"
+CONFIG_SHOWN = ("tool_budget", "trials", "temperature", "seed", "limit", "category", "level", "timeout_s")
+
+
+def error_page(request: HttpRequest, message: str, *, status: int = 400) -> HttpResponse:
+    return render(request, "web/board_error.html", {"message": message, "status": status}, status=status)
+
+
+def trajectory_url(trajectory_id: int) -> str:
+    """The replay page of a trajectory."""
+    return reverse("trajectory", args=[trajectory_id])
+
+
+def _query(request: HttpRequest, **changes) -> str:
+    """The current query string with ``changes`` applied (None removes a key)."""
+    params = {k: v for k, v in request.GET.items()}
+    params.update(changes)
+    return "?" + urlencode({k: v for k, v in params.items() if v not in (None, "")})
+
+
+# ------------------------------------------------------------------ leaderboard (home)
+
+def leaderboard_page(request: HttpRequest) -> HttpResponse:
+    releases = leaderboard.leaderboard_releases(user=request.user)
+    release = leaderboard.default_release(releases)
+    if request.GET.get("release"):
+        try:
+            release = case_browser.release_by_name(releases, request.GET["release"])
+        except LookupError as exc:
+            return error_page(request, f"{exc} (releases with runs)", status=404)
+    sort = request.GET.get("sort") or leaderboard.DEFAULT_SORT
+    verified_only = request.GET.get("verified", "") == "1"
+    case_count = release.entries.count() if release else 0
+    rows = leaderboard.leaderboard_rows(release=release, user=request.user, cases=case_count) if release else []
+    try:
+        rows = leaderboard.leaderboard_sort(rows, sort=sort)
+    except ValueError as exc:
+        return error_page(request, str(exc))
+    shown = [_display_row(r) for r in rows if r["verified"] or not verified_only]
+    return render(request, "web/leaderboard.html", {
+        "releases": releases, "release": release, "rows": shown, "all_rows": len(rows), "sort": sort,
+        "verified_only": verified_only, "columns": _sort_columns(request, sort),
+        "cell_heads": _cell_heads(request, sort),
+        "case_count": case_count, "cities": city_summaries(),
+    })
+
+
+def fmt(value: float | None, digits: int = 1, missing: str = "–") -> str:
+    """A number as the tables show it (formatted here: the template filter costs 30 µs a cell)."""
+    return missing if value is None else f"{value:,.{digits}f}"
+
+
+def _display_row(row: dict) -> dict:
+    """A leaderboard row with its figures formatted, the cells in column order, and the rank as text."""
+    rank, overall = row["rank"], row["overall"]
+    return {**row, "cell_text": [fmt(row["cells"][key]) for key in leaderboard.CELL_KEYS],
+            "rank_text": "–" if not rank else str(rank[0]) if rank[0] == rank[1] else f"{rank[0]}–{rank[1]}",
+            "overall_text": {k: fmt(v) for k, v in overall.items()} if overall else None,
+            "macro_text": fmt(row["macro"]), "tokens_text": fmt(row["avg_tokens"], 0),
+            "cost_text": fmt(row["cost"], 4, missing="—")}
+
+
+# (sort key, header, what the first click sorts by): the template puts the first four before the cells.
+_COLUMNS = [
+    ("rank", "Rank", "rank"), ("name", "Run / model", "name"), ("date", "Date", "-date"),
+    ("verified", "Verified", "-verified"), ("overall", "Overall PR (95% CI)", "-overall"),
+    ("macro", "Cell mean", "-macro"), ("tokens", "Tokens / case", "tokens"), ("cost", "Cost (USD)", "cost"),
+]
+
+
+def _sort_link(request: HttpRequest, current: str, column: str, first: str) -> dict:
+    """A header link: the first click sorts the column its natural way, the next click reverses it."""
+    active = current.lstrip("-") == column
+    target = ("" if current.startswith("-") else "-") + column if active else first
+    arrow = ("▼" if current.startswith("-") else "▲") if active else ""
+    return {"url": _query(request, sort=target, page=None), "active": active, "arrow": arrow}
+
+
+def _sort_columns(request: HttpRequest, current: str) -> list[dict]:
+    return [{"key": key, "label": label, **_sort_link(request, current, key, first)} for key, label, first in _COLUMNS]
+
+
+def _cell_heads(request: HttpRequest, current: str) -> list[dict]:
+    short = {"place_perception": "Place", "nearby_discovery": "Nearby", "routing": "Routing", "trip_design": "Trip"}
+    return [{"key": key, "label": f"{short[key.split('/')[0]]} {key.split('/')[1]}",
+             **_sort_link(request, current, key, "-" + key)} for key in leaderboard.CELL_KEYS]
+
+
+# ------------------------------------------------------------------ run page
+
+def run_page(request: HttpRequest, run_id: int) -> HttpResponse:
+    run = get_object_or_404(EvaluationRun.objects.select_related("release", "endpoint"), id=run_id)
+    if not run_visible(user=request.user, run=run):
+        raise Http404("no such run")
+    try:
+        filters = run_report.FailureFilters.parse(category=request.GET.get("category", ""),
+                                                  level=request.GET.get("level", ""),
+                                                  reason=request.GET.get("reason", ""))
+        curves = _curve_level(request.GET.get("curves"))
+    except ValueError as exc:
+        return error_page(request, str(exc))
+    cases = run_report.run_cases(run=run)
+    failed = run_report.failed_cases(cases, filters=filters)
+    page = Paginator(failed, FAILED_PAGE_SIZE).get_page(request.GET.get("page"))
+    for case in page.object_list:
+        case["replay_url"] = trajectory_url(case["id"])
+    return render(request, "web/run.html", {
+        "run": run, "filters": filters, "cases_total": len(cases), "page": page, "failed_total": len(failed),
+        "statuses": run_report.status_counts(cases), "table3": _table3_text(run_report.table3_rows(cases)),
+        "cells": run_report.cell_table(cases),
+        "categories_breakdown": _breakdown_text(run_report.category_breakdown(cases)),
+        "reasons": run_report.reason_counts(cases), "reason_rules": REASONS, "category_choices": CATEGORIES,
+        "level_choices": [lv for lv, _ in LEVELS], "metric_names": run_report.TABLE3_METRICS,
+        "overall": _overall(run, cases), "config": _config(run),
+        "endpoint_details": endpoint_details_visible(user=request.user, endpoint=run.endpoint),
+        "progress_template": _progress_template(run), "compare_with": _compare_choices(request, run),
+        "page_query": _query(request, page=None), **_figures(run, cases, curves),
+    })
+
+
+def _table3_text(rows: list[dict]) -> list[dict]:
+    return [{**r, "text": [fmt(v, 0 if r["metric"] == "tokens" else 1) for v in r["values"]]} for r in rows]
+
+
+def _breakdown_text(rows: list[dict]) -> list[dict]:
+    return [{**r, "pr_text": fmt(r["pr"]), "metric_text": [fmt(v) for v in r["metrics"].values()],
+             "tokens_text": fmt(r["tokens"], 0)} for r in rows]
+
+
+def _curve_level(value: str | None) -> str:
+    if value in (None, "", "all"):
+        return ""
+    levels = [lv for lv, _ in LEVELS]
+    if value not in levels:
+        raise ValueError(f"curves must be all or one of {', '.join(levels)}; got {value!r}")
+    return value
+
+
+def _overall(run: EvaluationRun, cases: list[dict]) -> dict:
+    table2 = (run.aggregates or {}).get("table2") or {}
+    if table2.get("overall"):
+        return {"final": True, **table2["overall"], "macro": table2.get("macro"), "n": table2.get("n")}
+    done = run_report.done_cases(cases)
+    value = round(100 * sum(bool(c["passed"]) for c in done) / len(done), 1) if done else None
+    return {"final": False, "value": value, "n": len(done)}
+
+
+def _config(run: EvaluationRun) -> list[tuple[str, object]]:
+    return [(key, run.config[key]) for key in CONFIG_SHOWN if key in (run.config or {})]
+
+
+def _progress_template(run: EvaluationRun) -> str:
+    """The live-progress partial (templates/web/_progress.html), while the run is queued or running."""
+    return PROGRESS_TEMPLATE if run.status in (EvaluationRun.QUEUED, EvaluationRun.RUNNING) else ""
+
+
+def _compare_choices(request: HttpRequest, run: EvaluationRun) -> list[dict]:
+    runs = runs_visible(user=request.user).filter(release_id=run.release_id, purpose=EvaluationRun.EVALUATION)
+    return list(runs.exclude(id=run.id).order_by("-id").values("id", "name")[:200])
+
+
+def _figures(run: EvaluationRun, cases: list[dict], curves: str) -> dict:
+    """Figures 5 and 6 and the tokens histogram, drawn as SVG, with their numbers as tables."""
+    series = run_report.curve_series(cases, level=curves)
+    order = run_report.CURVE_SERIES
+    present = [label for label in order if any(label in per for per in series.values())]
+    tools = run_report.tool_failures(run=run)
+    done = run_report.done_cases(cases)
+    passed = [c["tokens"] for c in done if c["passed"]]
+    failed = [c["tokens"] for c in done if not c["passed"]]
+    return {
+        "curves": curves, "curve_levels": [lv for lv, _ in LEVELS],
+        "curve_panels": [{"metric": name, "svg": exceedance_svg(name, series[name], order=order),
+                          "table": exceedance_table(series[name])} for name in run_report.CURVE_METRICS
+                         if series[name]],
+        "curve_legend": legend(present, classes=[order.index(label) for label in present]),
+        "exceedance_at": EXCEEDANCE_AT, "tools": tools,
+        "tool_plot": failures_svg(tools["rows"], tools["kinds"]) if tools["kinds"] else "",
+        "tool_legend": legend(tools["kinds"]),
+        "tokens_plot": tokens_svg(passed, failed) if any(passed + failed) else "",
+        "tokens_legend": legend(["passed", "failed"]),
+    }
+
+
+# ------------------------------------------------------------------ case browser
+
+def cases_page(request: HttpRequest) -> HttpResponse:
+    releases = case_browser.browsable_releases()
+    release = next((r for r in releases if r.split == Release.PUBLIC), releases[0] if releases else None)
+    try:
+        if request.GET.get("release"):
+            release = case_browser.release_by_name(releases, request.GET["release"])
+    except LookupError as exc:
+        return error_page(request, str(exc), status=404)
+    try:
+        filters = case_browser.CaseFilters.parse(category=request.GET.get("category", ""),
+                                                 level=request.GET.get("level", ""), q=request.GET.get("q", ""))
+    except ValueError as exc:
+        return error_page(request, str(exc))
+    cases = case_browser.release_cases(release=release, filters=filters) if release else []
+    page = Paginator(cases, case_browser.PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(request, "web/cases.html", {
+        "releases": releases, "release": release, "filters": filters, "page": page,
+        "category_choices": CATEGORIES, "level_choices": [lv for lv, _ in LEVELS],
+        "page_query": _query(request, page=None),
+    })
+
+
+def case_page(request: HttpRequest, release_name: str, case_id: str) -> HttpResponse:
+    try:
+        entry = case_browser.release_entry(release_name=release_name, case_id=case_id)
+    except ReleaseCase.DoesNotExist:
+        return error_page(request, f"release {release_name!r} has no case {case_id!r}", status=404)
+    view = case_browser.case_view(entry=entry, user=request.user)
+    results = case_browser.case_results(entry=entry, user=request.user)
+    for result in results:
+        result["replay_url"] = trajectory_url(result["id"])
+    return render(request, "web/case.html", {
+        "release": entry.release, "case": view, "results": results,
+        "case_map": case_browser.case_map(entry=entry) if view["answers_visible"] else None,
+    })
+
+
+def case_latest(request: HttpRequest, case_id: str) -> HttpResponse:
+    """A case in the newest release that holds it."""
+    try:
+        release = case_browser.newest_release_of(case_id=case_id)
+    except Release.DoesNotExist as exc:
+        return error_page(request, str(exc), status=404)
+    return redirect("case", release_name=release.name, case_id=case_id)

@@ -1,0 +1,95 @@
+"""Pages of the replay part: a trajectory's replay (and its JSON), run comparison, the city's streets."""
+from __future__ import annotations
+
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.urls import NoReverseMatch, reverse
+from django.utils.cache import get_conditional_response
+from django.views.decorators.gzip import gzip_page
+from django.views.decorators.http import require_GET
+
+from .compare import USAGE, CompareError, compare_case_get, compare_runs_get, runs_compare
+from .replay import replay_map_data, replay_payload, trajectory_get
+from .streets import city_streets_geojson, city_version_get
+
+TRACK_COLORS = {"A": "#1f6fb2", "B": "#c0392b"}
+NOT_VISIBLE = "No trajectory {pk}, or it belongs to a run you cannot see."
+
+
+def _maybe_reverse(name: str, *args) -> str | None:
+    """A URL of another part of the site, or None while that part is not installed."""
+    try:
+        return reverse(name, args=args)
+    except NoReverseMatch:
+        return None
+
+
+def _track(payload: dict, key: str, label: str = "") -> dict:
+    return {"key": key, "color": TRACK_COLORS[key], "payload": payload,
+            "run_url": _maybe_reverse("run", payload["run"]["id"]),
+            "json_url": reverse("trajectory-json", args=[payload["trajectory"]["id"]]),
+            "map": {**replay_map_data(payload=payload, key=key, label=label), "color": TRACK_COLORS[key]}}
+
+
+def _map_data(tracks: list[dict]) -> dict:
+    first = tracks[0]["payload"]
+    reference = next((t["payload"]["reference"] for t in tracks if t["payload"]["reference"]), None)
+    city = first["city"]
+    return {"tracks": [t["map"] for t in tracks], "reference": reference["features"] if reference else None,
+            "streets_url": reverse("city-streets", args=[city["name"]]) if city["built"] else None}
+
+
+@require_GET
+def trajectory_page(request, pk: int):
+    trajectory = trajectory_get(pk=pk, user=request.user)
+    if trajectory is None:
+        raise Http404(NOT_VISIBLE.format(pk=pk))
+    payload = replay_payload(trajectory=trajectory, user=request.user)
+    tracks = [_track(payload, "A")]
+    return render(request, "web/replay.html", {"payload": payload, "tracks": tracks, "map_data": _map_data(tracks)})
+
+
+@require_GET
+def trajectory_json(request, pk: int):
+    trajectory = trajectory_get(pk=pk, user=request.user)
+    if trajectory is None:
+        return JsonResponse({"error": NOT_VISIBLE.format(pk=pk)}, status=404)
+    return JsonResponse(replay_payload(trajectory=trajectory, user=request.user), json_dumps_params={
+        "ensure_ascii": False})
+
+
+@require_GET
+def compare_page(request):
+    params = request.GET
+    if not params.get("a") and not params.get("b"):
+        return render(request, "web/compare.html", {"params": params, "usage": USAGE})
+    try:
+        a, b = compare_runs_get(a=params.get("a"), b=params.get("b"), user=request.user)
+        comparison = runs_compare(a=a, b=b)
+        tracks = []
+        if params.get("case"):
+            pair = compare_case_get(a=a, b=b, case_id=params["case"], trial=params.get("trial"))
+            tracks = [_track(replay_payload(trajectory=t, user=request.user), key, f"{key}: {t.run.name}")
+                      for key, t in zip("AB", pair)]
+    except CompareError as exc:
+        return render(request, "web/compare.html", {"error": str(exc), "params": params}, status=exc.status)
+    context = {"comparison": comparison, "tracks": tracks, "params": params,
+               "map_data": _map_data(tracks) if tracks else None,
+               "case_payload": tracks[0]["payload"] if tracks else None}
+    return render(request, "web/compare.html", context)
+
+
+@require_GET
+@gzip_page
+def city_streets(request, name: str):
+    version = city_version_get(name=name)
+    if version is None:
+        return JsonResponse({"error": f"no built city named {name!r}"}, status=404)
+    etag = f'"streets-{version}"'
+    not_modified = get_conditional_response(request, etag=etag)  # weak comparison: gzip makes the ETag weak
+    if not_modified is not None:
+        return not_modified
+    response = HttpResponse(city_streets_geojson(name=name, version=version), content_type="application/geo+json")
+    response["ETag"] = etag
+    response["Cache-Control"] = "public, max-age=3600"
+    return response

@@ -1,0 +1,250 @@
+/* Trajectory replay: a timeline of tool calls drawn on a Leaflet map (django-leaflet).
+ *
+ * Data comes from the json_script element "replay-data": {tracks: [{key, label, color, steps:
+ * [{tool, features}], answer: [features]}], reference: [features] | null, streets_url}. Each
+ * track has server-rendered panels (.step-panel[data-position]) inside [data-track=KEY]; the
+ * timeline shows one at a time. Every text from the data (names, instructions, notes) is
+ * untrusted and is written with textContent only, never as HTML.
+ */
+(function () {
+  "use strict";
+
+  var REFERENCE_COLOR = "#2e7d32";
+  var PLAY_MS = 1600;
+  var STREET_STYLE = {
+    major: {color: "#9aa5ad", weight: 3, opacity: 0.8},
+    street: {color: "#b4bdc3", weight: 2, opacity: 0.8},
+    path: {color: "#c9d0d4", weight: 1, opacity: 0.8, dashArray: "3 3"}
+  };
+
+  function el(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) { node.className = className; }
+    if (text !== undefined && text !== null) { node.textContent = String(text); }
+    return node;
+  }
+
+  function labelIcon(text, className, color) {
+    var label = el("span", "lp-marker-fill", text);
+    if (color) { label.style.backgroundColor = color; }  // the track's colour, from our own constants
+    return L.divIcon({className: "lp-marker " + className, iconSize: [22, 22], iconAnchor: [11, 11], html: label});
+  }
+
+  function describe(p) {
+    var parts = [];
+    if (p.rank) { parts.push("#" + p.rank); }
+    if (p.number) { parts.push(p.number + "."); }
+    if (p.label) { parts.push(p.label + ":"); }
+    if (p.name) { parts.push(p.name); }
+    if (p.place_id) { parts.push("(" + p.place_id + ")"); }
+    if (p.instruction) { parts.push(p.instruction); }
+    if (p.distance_m !== undefined && p.distance_m !== null) { parts.push(p.distance_m + " m"); }
+    if (p.radius_m) { parts.push("radius " + p.radius_m + " m"); }
+    if (p.total_distance_m !== undefined) { parts.push(p.total_distance_m + " m, " + p.total_time_s + " s"); }
+    if (p.flagged) { parts.push("— cited but never fetched"); }
+    return parts.join(" ");
+  }
+
+  function pointLayer(feature, latlng, color, role) {
+    var p = feature.properties, kind = p.kind;
+    if (role === "reference") {  // under the agent's markers where both name the same place
+      return L.marker(latlng, {icon: labelIcon(p.number, "lp-reference-stop"), keyboard: false,
+                               pane: "lp-reference-markers"});
+    }
+    if (kind === "result") { return L.marker(latlng, {icon: labelIcon(p.rank, "lp-result", color), keyboard: false}); }
+    if (kind === "endpoint") { return L.marker(latlng, {icon: labelIcon(p.label, "lp-endpoint"), keyboard: false}); }
+    if (kind === "stop") {
+      return L.marker(latlng, {icon: labelIcon(p.number, "lp-stop" + (p.flagged ? " lp-flagged" : ""),
+                                               p.flagged ? null : color), keyboard: false});
+    }
+    if (kind === "circle") {
+      return L.circle(latlng, {radius: Number(p.radius_m) || 0, color: color, weight: 2, fillOpacity: 0.06,
+                               className: "lp-step lp-circle"});
+    }
+    if (kind === "turn") {
+      return L.circleMarker(latlng, {radius: 4, color: color, weight: 2, fillColor: "#fff", fillOpacity: 1,
+                                     className: "lp-step lp-turn"});
+    }
+    return L.circleMarker(latlng, {radius: 8, color: color, weight: 3, fillOpacity: 0.3,
+                                   className: "lp-step lp-" + kind});
+  }
+
+  function pathStyle(feature, color, role) {
+    var kind = feature.properties.kind;
+    if (kind === "buffer") { return {color: color, weight: 1, fillOpacity: 0.12, className: "lp-step lp-buffer"}; }
+    if (role === "reference") {
+      return {color: REFERENCE_COLOR, weight: 6, opacity: 0.6, dashArray: "8 6", className: "lp-step lp-reference",
+              pane: "lp-reference"};
+    }
+    return {color: color, weight: 4, opacity: 0.85, className: "lp-step lp-" + kind};
+  }
+
+  function drawFeatures(group, features, color, role) {
+    if (!features || !features.length) { return; }
+    L.geoJSON({type: "FeatureCollection", features: features}, {
+      pointToLayer: function (feature, latlng) { return pointLayer(feature, latlng, color, role); },
+      style: function (feature) { return pathStyle(feature, color, role); },
+      onEachFeature: function (feature, layer) {
+        var text = describe(feature.properties);
+        if (text) {
+          layer.bindTooltip(el("span", "", text));
+          layer.bindPopup(el("span", "", text));
+        }
+      }
+    }).addTo(group);
+  }
+
+  function Track(replay, data, root) {
+    this.replay = replay;
+    this.data = data;
+    this.root = root;
+    this.count = data.steps.length;  // positions 0..count-1 are steps, count is the final answer
+    this.position = 0;
+    this.timer = null;
+    this.group = L.featureGroup().addTo(replay.map);
+    this.panels = root.querySelectorAll(".step-panel");
+    this.links = root.querySelectorAll(".step-list a[data-position]");
+    this.label = root.querySelector(".timeline .position");
+    this.bind();
+  }
+
+  Track.prototype.bind = function () {
+    var self = this, timeline = this.root.querySelector(".timeline");
+    timeline.hidden = false;
+    timeline.addEventListener("click", function (event) {
+      var action = event.target.getAttribute("data-action");
+      self.replay.active = self;
+      if (action === "prev") { self.stop(); self.show(self.position - 1); }
+      if (action === "next") { self.stop(); self.show(self.position + 1); }
+      if (action === "play") { self.toggle(); }
+    });
+    Array.prototype.forEach.call(this.links, function (link) {
+      link.addEventListener("click", function (event) {
+        event.preventDefault();
+        self.replay.active = self;
+        self.stop();
+        self.show(Number(link.getAttribute("data-position")));
+      });
+    });
+    this.root.addEventListener("mousedown", function () { self.replay.active = self; });
+  };
+
+  Track.prototype.features = function (position) {
+    return position < this.count ? this.data.steps[position].features : this.data.answer;
+  };
+
+  Track.prototype.show = function (position) {
+    position = Math.max(0, Math.min(this.count, position));
+    this.position = position;
+    this.group.clearLayers();
+    drawFeatures(this.group, this.features(position), this.data.color, "agent");
+    Array.prototype.forEach.call(this.panels, function (panel) {
+      panel.hidden = Number(panel.getAttribute("data-position")) !== position;
+    });
+    Array.prototype.forEach.call(this.links, function (link) {
+      if (Number(link.getAttribute("data-position")) === position) { link.setAttribute("aria-current", "step"); }
+      else { link.removeAttribute("aria-current"); }
+    });
+    this.label.textContent = position < this.count
+      ? "Step " + (position + 1) + " of " + this.count + ": " + this.data.steps[position].tool
+      : "Final answer";
+    this.root.querySelector("[data-action=prev]").disabled = position === 0;
+    this.root.querySelector("[data-action=next]").disabled = position === this.count;
+    this.root.setAttribute("data-position", String(position));
+    this.replay.changed();
+  };
+
+  Track.prototype.toggle = function () {
+    var self = this;
+    if (this.timer) { this.stop(); return; }
+    if (this.position === this.count) { this.show(0); }
+    this.root.querySelector("[data-action=play]").textContent = "Pause";
+    this.timer = window.setInterval(function () {
+      if (self.position >= self.count) { self.stop(); return; }
+      self.show(self.position + 1);
+    }, PLAY_MS);
+  };
+
+  Track.prototype.stop = function () {
+    if (this.timer) { window.clearInterval(this.timer); }
+    this.timer = null;
+    this.root.querySelector("[data-action=play]").textContent = "Play";
+  };
+
+  function makePane(map, name, zIndex) {
+    map.createPane(name).style.zIndex = zIndex;
+  }
+
+  function Replay(map, data) {
+    var self = this;
+    makePane(map, "lp-reference", 390);  // below the overlay pane (400) with the agent's lines
+    makePane(map, "lp-reference-markers", 590);  // below the marker pane (600)
+    this.map = map;
+    this.data = data;
+    this.reference = L.featureGroup();
+    drawFeatures(this.reference, data.reference, REFERENCE_COLOR, "reference");
+    this.tracks = data.tracks.map(function (trackData) {
+      var root = document.querySelector("[data-track=\"" + trackData.key + "\"]");
+      return new Track(self, trackData, root);
+    });
+    this.active = this.tracks[0];
+  }
+
+  Replay.prototype.changed = function () {
+    var atAnswer = this.tracks.some(function (t) { return t.position === t.count; });
+    if (atAnswer && !this.map.hasLayer(this.reference)) { this.reference.addTo(this.map); }
+    if (!atAnswer && this.map.hasLayer(this.reference)) { this.map.removeLayer(this.reference); }
+    this.fit();
+  };
+
+  Replay.prototype.fit = function () {
+    var bounds = L.latLngBounds([]);
+    this.tracks.forEach(function (t) { if (t.group.getLayers().length) { bounds.extend(t.group.getBounds()); } });
+    if (this.map.hasLayer(this.reference) && this.reference.getLayers().length) {
+      bounds.extend(this.reference.getBounds());
+    }
+    if (bounds.isValid()) { this.map.fitBounds(bounds.pad(0.15), {maxZoom: 17, animate: false}); }
+  };
+
+  Replay.prototype.start = function () {
+    this.tracks.forEach(function (t) { t.show(0); });
+  };
+
+  function loadStreets(map, url) {
+    if (!url || !window.fetch) { return; }
+    var pane = map.createPane("lp-streets");
+    pane.style.zIndex = 250;  // above tiles (200), below our layers (400)
+    pane.style.pointerEvents = "none";
+    window.fetch(url, {credentials: "same-origin"}).then(function (response) {
+      if (!response.ok) { throw new Error("streets: HTTP " + response.status); }
+      return response.json();
+    }).then(function (streets) {
+      L.geoJSON(streets, {pane: "lp-streets", interactive: false, renderer: L.canvas({pane: "lp-streets"}),
+                          style: function (f) { return STREET_STYLE[f.properties["class"]] || STREET_STYLE.path; }})
+        .addTo(map);
+      map.getContainer().setAttribute("data-streets", "loaded");
+    }).catch(function () { map.getContainer().setAttribute("data-streets", "failed"); });
+  }
+
+  function onKey(replay, event) {
+    var tag = (event.target.tagName || "").toLowerCase();
+    if (tag === "input" || tag === "textarea" || tag === "select" || event.target.isContentEditable) { return; }
+    if (event.altKey || event.ctrlKey || event.metaKey) { return; }
+    var track = replay.active;
+    if (event.key === "ArrowRight") { track.stop(); track.show(track.position + 1); event.preventDefault(); }
+    if (event.key === "ArrowLeft") { track.stop(); track.show(track.position - 1); event.preventDefault(); }
+  }
+
+  window.lpReplayInit = function (map) {
+    var node = document.getElementById("replay-data");
+    if (!node) { return; }
+    var data = JSON.parse(node.textContent);
+    map.keyboard.disable();  // the arrow keys step through the timeline instead of panning
+    loadStreets(map, data.streets_url);
+    var replay = new Replay(map, data);
+    document.addEventListener("keydown", function (event) { onKey(replay, event); });
+    replay.start();
+    window.lpReplay = replay;
+    map.getContainer().setAttribute("data-ready", "true");
+  };
+}());

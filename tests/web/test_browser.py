@@ -1,0 +1,239 @@
+"""The pages in a real browser: Debian's headless Chromium through Playwright, on a live server.
+
+The browser opens the leaderboard, a run, and a replay; steps through the timeline with the
+buttons and the arrow keys; at every position checks that the map draws exactly that step's
+layers (Leaflet's SVG paths and marker icons, counted in the DOM against replay.json) and that
+the notes panel shows that step's notes; and checks that hostile note text stays inert text.
+Screenshots go to test-artifacts/screenshots/.
+
+The server is pytest-django's LiveServer (Django's LiveServerThread) started here rather than
+through the ``live_server`` fixture: that fixture forces ``transactional_db``, whose teardown
+empties every table, including the session's committed cities and runs other tests share.
+This server reads only committed data: the session's runs and this module's own fixtures.
+"""
+from __future__ import annotations
+
+import json
+import os
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+               "--disable-component-update", "--disable-sync"]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
+MARKER_KINDS = {"result", "endpoint", "stop"}  # drawn as divIcon markers; every other kind is an SVG path
+
+pytestmark = [
+    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is missing: run scripts/services.sh, which "
+                       "installs Debian's chromium"),
+    pytest.mark.django_db,
+]
+
+
+@pytest.fixture(scope="module")
+def site(django_db_blocker, web_runs):
+    """A live server on the test database (committed data only); its base URL."""
+    from pytest_django.live_server_helper import LiveServer
+
+    with django_db_blocker.unblock():
+        server = LiveServer("localhost")
+    yield server.url
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def hostile_replay(grid_city, web_runs, django_db_blocker):
+    """A committed trajectory on the grid city that reads a note with hostile title, text and comment."""
+    from benchmark.cases.services import case_create, release_freeze
+    from tests.benchmark.factories import routing_document
+    from tests.web import conftest as web
+
+    with django_db_blocker.unblock():
+        note = web.hostile_note_create(city=grid_city, note_id=web.HOSTILE_BROWSER_NOTE)
+        case = case_create(document=routing_document(status="validated", case_id=f"{web.CASE_PREFIX}grid-hostile"))
+        release = release_freeze(name="web-grid-hostile", split="public", cases=[case])
+        trajectory = web.recorded_trajectory(release=release, calls=web.every_tool_calls(note.note_id),
+                                             answer=case.answer, name="web hostile")
+    yield trajectory
+    with django_db_blocker.unblock():
+        trajectory.run.delete()
+        release.delete()
+        case.delete()
+        note.delete()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API runs an event loop here
+    from playwright.sync_api import sync_playwright
+
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    page = browser.new_page(viewport={"width": 1400, "height": 950})
+    page.errors = []
+    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+    page.on("dialog", lambda dialog: (page.errors.append(f"dialog: {dialog.message}"), dialog.dismiss()))
+    page.route("**/tile.openstreetmap.org/**", lambda route: route.abort())  # offline: no tile server answers
+    yield page
+    page.close()
+
+
+def replay_json(site: str, trajectory_id: int) -> dict:
+    with urllib.request.urlopen(f"{site}/trajectories/{trajectory_id}/replay.json", timeout=30) as response:
+        return json.load(response)
+
+
+def expected_layers(payload: dict, position: int) -> tuple[int, int]:
+    """(SVG paths, marker icons) the map must show at ``position`` of the timeline."""
+    steps = payload["steps"]
+    features = steps[position]["features"] if position < len(steps) else payload["answer"]["features"]
+    if position == len(steps) and payload["reference"]:
+        features = features + payload["reference"]["features"]
+    markers = sum(f["properties"]["kind"] in MARKER_KINDS for f in features)
+    return len(features) - markers, markers
+
+
+def shown(page) -> dict:
+    panel = page.locator("[data-track=A] .step-panel:not([hidden])")
+    return {"position": int(page.get_attribute("[data-track=A]", "data-position")),
+            "label": page.inner_text("[data-track=A] .timeline .position"),
+            "panels": panel.count(),
+            "paths": page.locator("#replay-map path.lp-step").count(),
+            "markers": page.locator("#replay-map .lp-marker").count(),
+            "notes": panel.locator(".notes .note h5").all_inner_texts()}
+
+
+def open_replay(page, url: str) -> None:
+    page.goto(url)
+    page.wait_for_selector("#replay-map[data-ready=true]")
+    page.wait_for_selector("#replay-map[data-streets=loaded]")
+
+
+def check_position(page, payload: dict, position: int) -> dict:
+    state = shown(page)
+    steps = payload["steps"]
+    assert state["position"] == position and state["panels"] == 1
+    assert state["label"] == (f"Step {position + 1} of {len(steps)}: {steps[position]['tool']}"
+                              if position < len(steps) else "Final answer")
+    assert (state["paths"], state["markers"]) == expected_layers(payload, position), f"position {position}"
+    notes = steps[position]["notes"] if position < len(steps) else []
+    assert [text.removesuffix(" required evidence") for text in state["notes"]] == [n["title"] for n in notes]
+    return state
+
+
+def test_leaderboard_run_and_replay_step_through_the_timeline(site, page, web_runs):
+    heuristic = web_runs["heuristic"]
+    page.goto(f"{site}/?release=web-fixture")
+    page.screenshot(path=SCREENSHOTS / "leaderboard.png", full_page=True)
+    page.get_by_role("link", name=heuristic.name, exact=True).click()
+    page.wait_for_url(f"{site}/runs/{heuristic.id}/")
+    page.screenshot(path=SCREENSHOTS / "run.png", full_page=True)
+    page.get_by_role("link", name="replay").first.click()
+    page.wait_for_url("**/trajectories/*/")
+    open_replay(page, page.url)
+    payload = replay_json(site, int(page.url.rstrip("/").rsplit("/", 1)[1]))
+    last = len(payload["steps"])
+    assert payload["trajectory"]["passed"] is False and last >= 2
+
+    states = [check_position(page, payload, 0)]
+    page.screenshot(path=SCREENSHOTS / "replay-step-1.png")
+    for position in range(1, last + 1):
+        page.keyboard.press("ArrowRight")
+        states.append(check_position(page, payload, position))
+    page.screenshot(path=SCREENSHOTS / "replay-answer.png")
+    page.keyboard.press("ArrowRight")  # past the end: stays on the answer
+    check_position(page, payload, last)
+    page.click("[data-track=A] [data-action=prev]")
+    check_position(page, payload, last - 1)
+    page.keyboard.press("ArrowLeft")
+    check_position(page, payload, last - 2)
+    assert len({(s["paths"], s["markers"]) for s in states}) > 1, "the map's layers change along the timeline"
+    assert page.errors == []
+
+
+def test_notes_panel_follows_the_timeline_and_marks_required_evidence(site, page, web_runs, django_db_blocker):
+    with django_db_blocker.unblock():
+        trajectory = (web_runs["reference"].trajectories.filter(steps__tool="note_detail")
+                      .order_by("entry__position").first())
+    payload = replay_json(site, trajectory.id)
+    open_replay(page, f"{site}/trajectories/{trajectory.id}/")
+    notes_seen = []
+    for position in range(len(payload["steps"]) + 1):
+        if position:
+            page.click("[data-track=A] [data-action=next]")
+        notes_seen.append(check_position(page, payload, position)["notes"])
+        if payload["steps"][position:] and payload["steps"][position]["tool"] == "note_detail":
+            page.screenshot(path=SCREENSHOTS / "replay-notes.png")
+            assert page.locator("[data-track=A] .step-panel:not([hidden]) .note.required").count() == 1
+    assert len({tuple(n) for n in notes_seen}) > 2, "the notes panel changes with the steps"
+    assert page.errors == []
+
+
+def test_hostile_note_text_stays_text_in_the_browser(site, page, hostile_replay):
+    from tests.web.conftest import HOSTILE_COMMENT, HOSTILE_TEXT, HOSTILE_TITLE
+
+    payload = replay_json(site, hostile_replay.id)
+    open_replay(page, f"{site}/trajectories/{hostile_replay.id}/")
+    detail = next(i for i, s in enumerate(payload["steps"]) if s["tool"] == "note_detail")
+    page.click(f"[data-track=A] .step-list a[data-position='{detail}']")
+    check_position(page, payload, detail)
+    note = page.locator("[data-track=A] .step-panel:not([hidden]) .note")
+    assert note.locator("h5").inner_text().startswith(HOSTILE_TITLE)
+    assert note.locator(".note-text").inner_text() == HOSTILE_TEXT
+    assert HOSTILE_COMMENT in note.locator(".comments li").inner_text()
+    assert page.locator("img[src=x]").count() == 0 and page.locator("b", has_text="buns").count() == 0
+    page.screenshot(path=SCREENSHOTS / "replay-hostile-note.png")
+    assert page.errors == []  # no script ran and no dialog opened
+
+
+def layers_of(payload: dict, position: int) -> tuple[int, int]:
+    """(paths, markers) of one track at ``position``, without the reference."""
+    steps = payload["steps"]
+    features = steps[position]["features"] if position < len(steps) else payload["answer"]["features"]
+    markers = sum(f["properties"]["kind"] in MARKER_KINDS for f in features)
+    return len(features) - markers, markers
+
+
+def test_compare_replays_both_runs_side_by_side_on_one_map(site, page, web_runs):
+    a, b = web_runs["reference"], web_runs["heuristic"]
+    page.goto(f"{site}/compare/?a={a.id}&b={b.id}")
+    page.screenshot(path=SCREENSHOTS / "compare.png", full_page=True)
+    page.locator("#won a", has_text="side by side").first.click()
+    page.wait_for_selector("#replay-map[data-ready=true]")
+    data = page.evaluate("JSON.parse(document.getElementById('replay-data').textContent)")
+    payloads = {t["key"]: replay_json(site, t["trajectory"]) for t in data["tracks"]}
+    reference = payloads["A"]["reference"]["features"]
+
+    def check(pos_a: int, pos_b: int) -> None:
+        assert [int(page.get_attribute(f"[data-track={k}]", "data-position")) for k in "AB"] == [pos_a, pos_b]
+        (paths_a, markers_a), (paths_b, markers_b) = layers_of(payloads["A"], pos_a), layers_of(payloads["B"], pos_b)
+        at_answer = pos_a == len(payloads["A"]["steps"]) or pos_b == len(payloads["B"]["steps"])
+        ref_markers = sum(f["properties"]["kind"] == "stop" for f in reference) if at_answer else 0
+        ref_paths = len(reference) - ref_markers if at_answer else 0
+        assert page.locator("#replay-map path.lp-step").count() == paths_a + paths_b + ref_paths
+        assert page.locator("#replay-map .lp-marker").count() == markers_a + markers_b + ref_markers
+
+    check(0, 0)
+    page.click("[data-track=B] [data-action=next]")
+    check(0, 1)
+    page.keyboard.press("ArrowRight")  # the keys follow the run last clicked: B
+    check(0, 2)
+    answer_a = len(payloads["A"]["steps"])
+    page.click(f"[data-track=A] .step-list a[data-position='{answer_a}']")
+    check(answer_a, 2)
+    page.screenshot(path=SCREENSHOTS / "compare-side-by-side.png")
+    page.click("[data-track=B] [data-action=prev]")
+    page.click("[data-track=B] [data-action=play]")
+    page.wait_for_selector("[data-track=B][data-position='2']", timeout=5000)
+    assert page.inner_text("[data-track=B] [data-action=play]") == "Pause"
+    assert page.errors == []

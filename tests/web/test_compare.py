@@ -1,0 +1,98 @@
+"""Comparing two runs of one release: the paired difference, won and lost cases, side-by-side replays."""
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from django.urls import reverse
+
+from benchmark.evaluation.aggregates import run_case_scores
+from benchmark.models import EvaluationRun
+from benchmark.web.compare import runs_compare
+from judging.aggregate import paired_comparison
+
+pytestmark = pytest.mark.django_db
+
+
+def compare(client, **params):
+    return client.get(reverse("compare"), params)
+
+
+def test_the_difference_and_the_won_and_lost_cases_are_the_paired_comparison(client, web_runs):
+    a, b = web_runs["reference"], web_runs["heuristic"]
+    expected = paired_comparison(run_case_scores(run=a), run_case_scores(run=b))
+    comparison = runs_compare(a=a, b=b)
+    assert comparison["difference"] == expected["difference"] and comparison["n"] == 22
+    assert [row["key"] for row in comparison["won"]] == expected["won"] and expected["won"], "the heuristic fails some"
+    assert [row["key"] for row in comparison["lost"]] == expected["lost"] == []  # the reference passes every case
+    assert comparison["a"]["passed"] == 22 and comparison["a"]["pr_shared"] == 100.0
+    assert comparison["both_passed"] + comparison["both_failed"] + len(comparison["won"]) == 22
+
+    html = compare(client, a=a.id, b=b.id).content.decode()
+    assert f'data-difference="{expected["difference"]["value"]}"' in html
+    won = re.search(r'<section id="won">(.*?)</section>', html, re.S).group(1)
+    for row in comparison["won"]:
+        assert reverse("trajectory", args=[row["a_trajectory"]]) in won
+        assert reverse("trajectory", args=[row["b_trajectory"]]) in won
+        assert f"case={row['case_id']}&amp;trial=0" in won
+
+
+def test_side_by_side_replays_share_one_map(client, web_runs):
+    a, b = web_runs["reference"], web_runs["heuristic"]
+    row = runs_compare(a=a, b=b)["won"][0]
+    response = compare(client, a=a.id, b=b.id, case=row["case_id"], trial=0)
+    html = response.content.decode()
+    assert response.status_code == 200
+    data = json.loads(re.search(r'<script id="replay-data" type="application/json">(.*?)</script>', html, re.S)
+                      .group(1))
+    assert [t["trajectory"] for t in data["tracks"]] == [row["a_trajectory"], row["b_trajectory"]]
+    assert data["reference"], "a public release shows its reference"
+    assert html.count('data-track="A"') == 1 and html.count('data-track="B"') == 1
+    for key, trajectory_id in (("A", row["a_trajectory"]), ("B", row["b_trajectory"])):
+        steps = a.trajectories.model.objects.get(pk=trajectory_id).steps.count()
+        assert html.count(f'id="{key}-step-') == steps
+
+
+def test_runs_on_different_releases_are_refused(client, web_runs, grid_release, record_trajectory):
+    other = record_trajectory(release=grid_release, calls=[], answer={"place_id": "N4"}).run
+    response = compare(client, a=web_runs["reference"].id, b=other.id)
+    assert response.status_code == 400
+    assert (f"run {web_runs['reference'].id} is on release web-fixture and run {other.id} on release "
+            f"{grid_release.name}: only runs on the same release can be compared") in response.content.decode()
+
+
+@pytest.mark.parametrize("params, message", [
+    ({"b": "2"}, "missing run a: compare two runs with /compare/?a=&lt;run id&gt;&amp;b=&lt;run id&gt;"),
+    ({"a": "1"}, "missing run b"),
+    ({"a": "1", "b": "one"}, "b must be a run id (a whole number), got &#x27;one&#x27;"),
+    ({"a": "7", "b": "7"}, "a and b are the same run (7); pick two different runs of one release"),
+])
+def test_bad_requests_say_what_is_wrong(client, params, message):
+    response = compare(client, **params)
+    assert response.status_code == 400 and message in response.content.decode()
+
+
+def test_without_runs_the_page_explains_what_to_send(client):
+    response = compare(client)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Pick two runs of the same release: compare two runs with /compare/?a=&lt;run id&gt;" in html
+
+
+def test_a_run_you_cannot_see_is_not_found(client, web_runs, users):
+    smoke = EvaluationRun.objects.create(name="someone's smoke test", agent="reference",
+                                         release=web_runs["reference"].release, purpose=EvaluationRun.SMOKE,
+                                         created_by=users["member"])
+    response = compare(client, a=web_runs["reference"].id, b=smoke.id)
+    assert response.status_code == 404 and f"no run {smoke.id} (b) that you can see" in response.content.decode()
+    client.force_login(users["member"])
+    assert "no finished case in common yet" in compare(client, a=web_runs["reference"].id, b=smoke.id).content.decode()
+
+
+def test_a_case_neither_run_holds_is_not_found(client, web_runs):
+    a, b = web_runs["reference"], web_runs["heuristic"]
+    response = compare(client, a=a.id, b=b.id, case="no-such-case")
+    assert response.status_code == 404
+    assert f"run {a.id} has no trajectory for case &#x27;no-such-case&#x27;, trial 0" in response.content.decode()
+    assert "trial must be a whole number" in compare(client, a=a.id, b=b.id, case="x", trial="first").content.decode()
