@@ -1,4 +1,8 @@
-"""The Celery application. Workers: celery -A lifeplanner_site worker."""
+"""The Celery application (configured from the CELERY_* settings: queues, routes, beat schedule, limits).
+
+Workers: ``celery -A lifeplanner_site worker -Q evaluation,scoring,housekeeping``; in the image,
+``docker/entrypoint.sh worker QUEUES``. The scheduler: ``celery -A lifeplanner_site beat`` (one).
+"""
 import os
 
 from celery import Celery

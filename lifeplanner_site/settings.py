@@ -6,17 +6,50 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
+from django.core.exceptions import ImproperlyConfigured
 
-from .env import env_bool, env_int, env_list, env_str
+from .env import env_bool, env_choice, env_float, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 # litellm must not fetch its model cost map from the network at import time.
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
-SECRET_KEY = env_str("SECRET_KEY", "dev-only-insecure-key-change-me")
+# DEBUG stays on by default for the local demo; a public site sets DEBUG=0 (docker/.env.example), and
+# then every setting below that guards a public site defaults to its safe value.
+DEV_SECRET_KEY = "dev-only-insecure-key-change-me"
 DEBUG = env_bool("DEBUG", True)
+SECRET_KEY = env_str("SECRET_KEY", DEV_SECRET_KEY)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
+if not DEBUG:
+    if SECRET_KEY in ("", DEV_SECRET_KEY):
+        raise ImproperlyConfigured("SECRET_KEY must be set to a long random value when DEBUG is off (the development "
+                                   "key is public); e.g. python -c 'import secrets; print(secrets.token_urlsafe(50))'")
+    if not os.environ.get("ALLOWED_HOSTS", "").strip():
+        raise ImproperlyConfigured("ALLOWED_HOSTS must list the site's host names when DEBUG is off, comma-separated "
+                                   "(e.g. ALLOWED_HOSTS=leaderboard.example.org)")
+
+# --- A public site (docs/operations.md, "Production settings and health") --------------------------------------
+# CSRF_TRUSTED_ORIGINS: full origins (scheme and host), e.g. https://leaderboard.example.org.
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+for _origin in CSRF_TRUSTED_ORIGINS:
+    if not _origin.startswith(("https://", "http://")):
+        raise ImproperlyConfigured(f"CSRF_TRUSTED_ORIGINS: {_origin!r} must be a full origin starting with https:// "
+                                   "(or http://), e.g. https://leaderboard.example.org")
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", not DEBUG)
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", not DEBUG)
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
+# The health endpoint answers plain HTTP too: container health checks and load balancers call it inside the network.
+SECURE_REDIRECT_EXEMPT = [r"^health/$"]
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31_536_000)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
+# Off unless asked for: the preload flag is a promise to browser vendors that every subdomain is HTTPS-only.
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+# Behind a proxy that terminates TLS (and overwrites X-Forwarded-Proto): trust its header for request.is_secure().
+BEHIND_TLS_PROXY = env_bool("BEHIND_TLS_PROXY", False)
+if BEHIND_TLS_PROXY:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -73,6 +106,9 @@ if DATABASES["default"]["ENGINE"] != "django.contrib.gis.db.backends.postgis":
         f"DATABASE_URL must use the postgis:// scheme (PostGIS is the only database); got {DATABASE_URL!r}"
     )
 DATABASES["default"]["TEST"] = {"NAME": env_str("TEST_DATABASE_NAME", "test_lifeplanner")}
+# A persistent connection is checked (SELECT 1) before its first use in each request or task, so the
+# first query after a PostgreSQL restart reconnects instead of failing (docs/operations.md, "Faults, measured").
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = env_bool("DB_CONN_HEALTH_CHECKS", True)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_PASSWORD_VALIDATORS = [
@@ -84,8 +120,16 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# WhiteNoise serves the collected files (gunicorn alone, no separate static server). With DEBUG off they are
+# compressed (gzip) and their names carry a content hash, so they are cached for a year; that needs
+# `collectstatic` with the same settings (the image runs it at build time).
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage" if DEBUG
+                    else "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
 
 REDIS_URL = env_str("REDIS_URL", "redis://127.0.0.1:6379/0")
 CELERY_BROKER_URL = REDIS_URL
@@ -93,12 +137,49 @@ CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-# A task's hard time limit (960 s, benchmark/tasks.py) stays under the visibility timeout, so
-# a running case is never handed to a second worker while its first worker is alive.
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600)}
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+# Workers log through LOGGING below (JSON, secrets redacted), not through a handler of Celery's own.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# Three queues, so each kind of work gets workers of its own and scales on its own (docker/compose.yml):
+# evaluation: one (case, trial) each, minutes long; scoring: re-scoring and judging; housekeeping: the sweep
+# and the retention prune. A task nobody routed goes to evaluation, the pool that takes long tasks.
+LIFEPLANNER_QUEUES = ("evaluation", "scoring", "housekeeping")
+CELERY_TASK_DEFAULT_QUEUE = "evaluation"
+CELERY_TASK_ROUTES = {
+    "benchmark.tasks.trajectory_task": {"queue": "evaluation"},
+    "benchmark.tasks.*score*": {"queue": "scoring"},
+    "benchmark.tasks.*judge*": {"queue": "scoring"},
+    "benchmark.tasks.housekeeping_*": {"queue": "housekeeping"},
+    "benchmark.tasks.*prune*": {"queue": "housekeeping"},
+}
+# celery beat is the scheduler (one process: `docker/entrypoint.sh beat`). A sweep that was not picked up before
+# the next one is due expires, so a stopped housekeeping worker does not come back to a pile of sweeps.
+HOUSEKEEPING_SWEEP_SECONDS = env_int("HOUSEKEEPING_SWEEP_SECONDS", 60)
+if HOUSEKEEPING_SWEEP_SECONDS < 1:
+    raise ImproperlyConfigured(f"HOUSEKEEPING_SWEEP_SECONDS must be 1 or more, got {HOUSEKEEPING_SWEEP_SECONDS}")
+CELERY_BEAT_SCHEDULE = {
+    "housekeeping-sweep": {"task": "benchmark.tasks.housekeeping_sweep_task", "schedule": HOUSEKEEPING_SWEEP_SECONDS,
+                           "options": {"expires": HOUSEKEEPING_SWEEP_SECONDS}},
+    "model-calls-prune": {"task": "benchmark.tasks.model_calls_prune_task", "schedule": crontab(hour=3, minute=30),
+                          "options": {"expires": 6 * 3600}},
+}
+# /health/ (lifeplanner_site/health.py) asks the workers which queues they consume: it waits this long for
+# answers, and keeps the result this long so that a busy health check does not flood the workers.
+HEALTH_WORKER_TIMEOUT_S = env_float("HEALTH_WORKER_TIMEOUT_S", 1.0)
+HEALTH_WORKERS_CACHE_SECONDS = env_float("HEALTH_WORKERS_CACHE_SECONDS", 10.0)
 # A running trajectory renews its lease every 20 s; one older than this belongs to a dead worker.
 EVALUATION_LEASE_SECONDS = env_int("EVALUATION_LEASE_SECONDS", 120)
+# The sweep re-queues a trajectory whose worker died; after this many claims it gives up and records it as
+# ended "timeout" (a case that kills its worker or outlives the hard time limit every time).
+EVALUATION_MAX_ATTEMPTS = env_int("EVALUATION_MAX_ATTEMPTS", 3)
+if EVALUATION_MAX_ATTEMPTS < 1:
+    raise ImproperlyConfigured(f"EVALUATION_MAX_ATTEMPTS must be 1 or more, got {EVALUATION_MAX_ATTEMPTS}")
+# Retention (docs/operations.md): model_calls_prune_task clears the request and response bodies of
+# model calls of runs finished more than this many days ago (the rows, steps and scores stay; such
+# a run can no longer be replayed). 0 keeps recordings forever.
+MODEL_CALL_RETENTION_DAYS = env_int("MODEL_CALL_RETENTION_DAYS", 90)
+if MODEL_CALL_RETENTION_DAYS < 0:
+    raise ValueError(f"MODEL_CALL_RETENTION_DAYS must be 0 (keep forever) or more, got {MODEL_CALL_RETENTION_DAYS}")
 
 # REST API (benchmark/api): reads follow the pages' visibility rules; writes need a token
 # (Authorization: Token <key>) or a signed-in session.
@@ -122,6 +203,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
 }
+# Model submissions (benchmark/submissions/): smoke tests a user may start in 24 hours; staff are exempt.
+SUBMISSIONS_PER_DAY = env_int("SUBMISSIONS_PER_DAY", 3)
+if SUBMISSIONS_PER_DAY < 1:
+    raise ValueError(f"SUBMISSIONS_PER_DAY must be 1 or more, got {SUBMISSIONS_PER_DAY}")
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -133,13 +218,18 @@ LIFEPLANNER_VAR_DIR = Path(env_str("LIFEPLANNER_VAR_DIR", str(BASE_DIR / "var"))
 
 SILENCED_SYSTEM_CHECKS = ["gis.W001"]  # Debian's GDAL 3.6 is older than Django 5.2 prefers; it works.
 
+# LOG_FORMAT=json writes one JSON object per line (lifeplanner_site/logging.py), for a log collector; plain is
+# for people. Either way the handler redacts secrets first.
+LOG_FORMAT = env_choice("LOG_FORMAT", "plain", ("plain", "json"))
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     # On the handler, so records from child loggers (LiteLLM's) are redacted too.
     "filters": {"redact_secrets": {"()": "benchmark.evaluation.redaction.SecretRedactingFilter"}},
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain", "filters": ["redact_secrets"]}},
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
+                   "json": {"()": "lifeplanner_site.logging.JsonFormatter"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT,
+                             "filters": ["redact_secrets"]}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {"LiteLLM": {"level": "WARNING"}, "httpx": {"level": "WARNING"}},
 }
@@ -161,6 +251,35 @@ LEAFLET_CONFIG = {
 # {"name", "model", "api_base"?, "api_key_env"?, "params"?, "timeout_s"?, "num_retries"?}.
 # Keys are never put here: api_key_env names the environment variable that holds the key.
 JUDGE_MODELS = json.loads(env_str("JUDGE_MODELS", "[]"))
+
+# --- Time limits of one (case, trial), from the longest case (docs/operations.md) -------------------------------
+# The agent: a run's wall clock (config "timeout_s", 600 s by default, benchmark/evaluation/execute.py) ends the
+# conversation; 30 tool calls after model requests of up to 120 s, each tried up to 5 times, would take far longer.
+EVALUATION_AGENT_SECONDS = 600
+# Scoring: rule metrics take milliseconds; each judge then answers SC and RP one after another, a request of up to
+# its timeout_s, tried 1 + num_retries times (JudgeConfig's defaults: 120 s, 2 retries).
+JUDGE_DEFAULT_TIMEOUT_S, JUDGE_DEFAULT_RETRIES = 120.0, 2
+try:
+    _JUDGING_SECONDS = sum(2 * float(judge.get("timeout_s", JUDGE_DEFAULT_TIMEOUT_S))
+                           * (1 + int(judge.get("num_retries", JUDGE_DEFAULT_RETRIES))) for judge in JUDGE_MODELS)
+except (AttributeError, TypeError, ValueError):
+    raise ImproperlyConfigured("JUDGE_MODELS must be a JSON list of objects whose timeout_s and num_retries, where "
+                               "given, are numbers (docs/judges.md)") from None
+EVALUATION_SCORING_SECONDS = env_int("EVALUATION_SCORING_SECONDS", 60 + int(_JUDGING_SECONDS))
+# Claiming the row, loading the city and starting the toolbox before; writing the trajectory after.
+EVALUATION_OVERHEAD_SECONDS = 60
+# The soft limit interrupts scoring (the trajectory is kept with a scoring error, to re-score later); the hard
+# limit ends the worker process a minute later. The visibility timeout stays above every hard limit, so the
+# broker never hands a running task to a second worker; after a worker dies the housekeeping sweep re-queues its
+# case once the lease runs out, long before the broker would.
+EVALUATION_SOFT_TIME_LIMIT = EVALUATION_AGENT_SECONDS + EVALUATION_SCORING_SECONDS + EVALUATION_OVERHEAD_SECONDS
+EVALUATION_TIME_LIMIT = EVALUATION_SOFT_TIME_LIMIT + 60
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", max(7200, 2 * EVALUATION_TIME_LIMIT))}
+if not DEBUG and CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] <= EVALUATION_TIME_LIMIT:
+    raise ImproperlyConfigured(
+        f"CELERY_VISIBILITY_TIMEOUT ({CELERY_BROKER_TRANSPORT_OPTIONS['visibility_timeout']} s) must be above the "
+        f"evaluation task's hard time limit ({EVALUATION_TIME_LIMIT} s), or running cases are delivered twice")
 
 # Model endpoints (benchmark/evaluation/egress.py): refuse api_base URLs that resolve to loopback,
 # private, link-local (cloud metadata) and other internal addresses. The local demo turns this on

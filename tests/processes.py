@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -13,16 +14,22 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 
 
-def test_database_env(**extra: str) -> dict[str, str]:
-    """This process's environment, pointed at the test database pytest-django created."""
+def child_database_url(*, host: str | None = None, port: int | None = None) -> str:
+    """The URL of the test database pytest-django created (optionally through another host and port)."""
     from django.db import connection
 
     db = connection.settings_dict
     name = db["NAME"]
     assert name.startswith("test_"), f"refusing to point a child process at {name!r}, not a test database"
-    url = f"postgis://{db['USER']}:{db['PASSWORD']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{name}"
+    return (f"postgis://{db['USER']}:{db['PASSWORD']}@{host or db['HOST'] or '127.0.0.1'}:"
+            f"{port or db['PORT'] or 5432}/{name}")
+
+
+def test_database_env(**extra: str) -> dict[str, str]:
+    """This process's environment, pointed at the test database pytest-django created."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "PYTEST"))}
-    env.update({"DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "lifeplanner_site.settings", "LOG_LEVEL": "WARNING"})
+    env.update({"DATABASE_URL": child_database_url(), "DJANGO_SETTINGS_MODULE": "lifeplanner_site.settings",
+                "LOG_LEVEL": "WARNING"})
     env.update(extra)
     return env
 
@@ -62,3 +69,75 @@ def _wait_for_port(port: int, process: subprocess.Popen, timeout: float, name: s
         except OSError:
             time.sleep(0.1)
     raise TimeoutError(f"{name} did not answer on port {port} within {timeout:g} s")
+
+
+# --- Celery workers on the test database ------------------------------------------------------------
+
+def start_celery_worker(env: dict[str, str], *, pool: str = "prefork", concurrency: int = 1, name: str = "",
+                        log: Path | None = None, queues: str = "evaluation,scoring,housekeeping") -> subprocess.Popen:
+    """A Celery worker in a process group of its own (so ``kill_process_group`` takes its children too),
+    consuming ``queues`` (settings.CELERY_TASK_ROUTES; a worker without -Q consumes only the default queue)."""
+    args = [sys.executable, "-m", "celery", "-A", "lifeplanner_site", "worker", "-Q", queues, f"--pool={pool}",
+            f"--concurrency={concurrency}", "--without-gossip", "--without-mingle", "--without-heartbeat",
+            "--loglevel=WARNING", "-n", f"{name or 'test'}-{time.monotonic_ns()}@%h"]
+    return _spawn(args, env, log)
+
+
+def start_celery_beat(env: dict[str, str], *, schedule: Path, log: Path | None = None) -> subprocess.Popen:
+    """Celery beat (the scheduler of the housekeeping sweep) in a process group of its own."""
+    args = [sys.executable, "-m", "celery", "-A", "lifeplanner_site", "beat", "-s", str(schedule),
+            "--loglevel=WARNING"]
+    return _spawn(args, env, log)
+
+
+def _spawn(args: list[str], env: dict[str, str], log: Path | None) -> subprocess.Popen:
+    """Start ``args`` as the leader of a new process group, its output appended to ``log`` (or dropped)."""
+    output = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115 (the child holds it)
+    try:
+        return subprocess.Popen(args, cwd=REPO, env=env, start_new_session=True, stdout=output,
+                                stderr=subprocess.STDOUT)
+    finally:
+        if log:
+            output.close()
+
+
+def kill_process_group(process: subprocess.Popen, sig: int = signal.SIGKILL, timeout: float = 20.0) -> None:
+    """Signal the process and its children (it leads its own group); wait for it to end."""
+    if process.poll() is None:
+        try:
+            os.killpg(process.pid, sig)
+        except ProcessLookupError:
+            pass
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=10)
+
+
+def wait_for(predicate, timeout: float, what: str, interval: float = 0.2) -> float:
+    """Poll ``predicate`` until true; returns the seconds waited, fails the test on ``timeout``."""
+    started = time.monotonic()
+    while time.monotonic() - started < timeout:
+        if predicate():
+            return time.monotonic() - started
+        time.sleep(interval)
+    raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
+
+
+@contextmanager
+def celery_broker(url: str) -> Iterator[str]:
+    """Make this process's Celery app publish to ``url`` inside the block."""
+    from lifeplanner_site.celery import app
+
+    def use(broker_url: str) -> None:
+        app.conf.broker_url = broker_url
+        app._pool = None  # connections are pooled per broker URL: start a fresh pool
+        app.amqp._producer_pool = None
+
+    previous = app.conf.broker_url
+    use(url)
+    try:
+        yield url
+    finally:
+        use(previous)

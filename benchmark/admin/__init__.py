@@ -8,6 +8,7 @@ and never see the cases or snapshots of a hidden release.
 from .cases import CaseAdmin
 from .endpoints import ModelEndpointAdmin
 from .releases import ReleaseAdmin
+from .rescores import RunRescoreAdmin  # noqa: F401
 from .scores import HumanScoreAdmin
 
 __all__ = ["CaseAdmin", "HumanScoreAdmin", "ModelEndpointAdmin", "ReleaseAdmin"]

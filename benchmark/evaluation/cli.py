@@ -82,6 +82,11 @@ def _new_run(opts: dict) -> EvaluationRun:
 
 def _replay(source: EvaluationRun) -> EvaluationRun:
     """A new run of the same agent, endpoint, release, configuration and cases, answered from the recording."""
+    from benchmark.operations.retention import recording_pruned
+
+    if recording_pruned(source):
+        raise ValueError(f"run {source.id} cannot be replayed: its recorded model responses were pruned on "
+                         f"{recording_pruned(source)} (MODEL_CALL_RETENTION_DAYS; see docs/operations.md)")
     cases = source.trajectories.values_list("entry_id", flat=True).distinct()
     run = run_create(agent=source.agent, release=source.release, endpoint=source.endpoint,
                      config={k: v for k, v in source.config.items() if k not in ("limit", "category", "level")},

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from django.db import InterfaceError, OperationalError, connection
 from pydantic import ValidationError
 
 from .context import CityNotBuilt, ToolContext, city_context
@@ -21,6 +22,10 @@ from .errors import EMPTY_RESULT, INVALID_PARAMETER, NOT_FOUND, OTHER, TRUNCATED
 from .registry import TOOLSETS, get_tool, tools_for
 
 log = logging.getLogger(__name__)
+# A database restart or fail-over cuts open connections and refuses new ones for a few seconds. Tools
+# only read, so a call that lost its connection runs again on a fresh one (about 16 s in all) rather
+# than answering the agent with an internal error that is no fault of its own.
+DATABASE_RETRY_WAITS_S = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
 
 
 @dataclass(frozen=True)
@@ -73,9 +78,9 @@ def call_tool(
         version = tool.version
         params = _validate(tool, arguments)
         if context is None:
-            context = city_context(city)
+            context = _retrying(lambda: city_context(city), name)
             city_version = context.city_version
-        result = tool.func(context, **params)
+        result = _retrying(lambda: tool.func(context, **params), name)
         error, kind = None, _result_kind(result)
     except ToolError as exc:
         result, error, kind = None, exc.to_dict(), exc.kind
@@ -92,6 +97,25 @@ def call_tool(
     if recorder is not None:
         recorder(call)
     return call
+
+
+def _retrying(read: Callable[[], Any], name: str) -> Any:
+    """``read()``, run again on a fresh connection while the database connection is lost."""
+    for wait in (*DATABASE_RETRY_WAITS_S, None):
+        try:
+            return read()
+        except (OperationalError, InterfaceError):
+            # Out of patience, a transaction a retry cannot repeat, or a live connection (the query itself failed).
+            if wait is None or connection.in_atomic_block or _connection_alive():
+                raise
+            log.warning("database connection lost during tool %s; trying again in %.2f s", name, wait)
+            connection.close()
+            time.sleep(wait)
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _connection_alive() -> bool:
+    return connection.connection is not None and connection.is_usable()
 
 
 def _resolve(toolset: str, name: str):

@@ -1,10 +1,7 @@
 """Runs on real Celery workers (Redis broker): a worker killed mid-run loses nothing, duplicates nothing."""
 from __future__ import annotations
 
-import os
-import signal
 import subprocess
-import sys
 import time
 
 import pytest
@@ -12,7 +9,7 @@ import redis
 from django.conf import settings
 
 from benchmark.models import EvaluationRun, Trajectory
-from tests.processes import REPO, test_database_env
+from tests.processes import celery_broker, kill_process_group, start_celery_worker, test_database_env, wait_for
 
 # No django_db mark: these tests work in autocommit (via django_db_blocker) so that the worker
 # processes see every row the test writes.
@@ -22,41 +19,19 @@ LEASE_S = "2"
 
 def start_worker() -> subprocess.Popen:
     env = test_database_env(REDIS_URL=BROKER, EVALUATION_LEASE_SECONDS=LEASE_S, CELERY_VISIBILITY_TIMEOUT="4")
-    return subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "lifeplanner_site", "worker", "--concurrency=1", "--pool=prefork",
-         "--without-gossip", "--without-mingle", "--loglevel=WARNING"],
-        cwd=REPO, env=env, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return start_celery_worker(env, pool="prefork", concurrency=1)
 
 
 def kill(worker: subprocess.Popen) -> None:
-    os.killpg(worker.pid, signal.SIGKILL)
-    worker.wait(timeout=10)
-
-
-def wait_for(predicate, timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what}")
+    kill_process_group(worker)
 
 
 @pytest.fixture
 def broker(settings):
     redis.Redis.from_url(BROKER).flushdb()
-    from lifeplanner_site.celery import app
-
-    def use(url):
-        app.conf.broker_url = url
-        app._pool = None  # connections are pooled per broker URL: start a fresh pool
-        app.amqp._producer_pool = None
-
-    previous = app.conf.broker_url
-    use(BROKER)
     settings.EVALUATION_LEASE_SECONDS = int(LEASE_S)
-    yield BROKER
-    use(previous)
+    with celery_broker(BROKER):
+        yield BROKER
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ import pytest
 from django.core.management import call_command
 
 from benchmark.evaluation.fake_endpoint import ScriptedEndpoint
+from benchmark.evaluation.llm import full_requests
 from benchmark.models import EvaluationRun, ModelCall, ModelEndpoint, Step, Trajectory
 
 SECRET = "sk-live-test-0123456789abcdef"
@@ -43,6 +44,10 @@ def test_an_endpoint_run_passes_every_case_records_every_call_and_replays(
             assert all(t.input_tokens > 0 and t.output_tokens > 0 for t in trajectories)
             calls = ModelCall.objects.filter(trajectory__run=run)
             assert calls.count() == endpoint.served
+            first = trajectories[0].model_calls.order_by("sequence")
+            whole = full_requests(list(first.values_list("request", flat=True)))  # as sent, from the deltas
+            assert len(whole) > 1 and all(r["messages"][0]["role"] == "system" and r["tools"] for r in whole)
+            assert [len(r["messages"]) for r in whole] == sorted({len(r["messages"]) for r in whole})
             scores = {t.entry_id: json.dumps(t.scores, sort_keys=True) for t in trajectories}
             stored = json.dumps([list(calls.values_list("request", "response", "error")),
                                  list(Step.objects.filter(trajectory__run=run).values_list("arguments", "observation")),
@@ -60,6 +65,8 @@ def test_an_endpoint_run_passes_every_case_records_every_call_and_replays(
                 again = replay.trajectories.get(entry_id=original.entry_id, trial=original.trial)
                 assert list(again.steps.values_list("tool", "arguments", "observation")) == list(
                     original.steps.values_list("tool", "arguments", "observation"))
+                assert list(again.model_calls.values_list("sequence", "request", "response")) == list(
+                    original.model_calls.values_list("sequence", "request", "response"))
         finally:
             endpoints = list(EvaluationRun.objects.filter(release=eval_release, endpoint__isnull=False)
                              .values_list("endpoint_id", flat=True))
