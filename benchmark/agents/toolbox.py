@@ -35,6 +35,10 @@ class BudgetExhausted(Exception):
     pass
 
 
+# city -> the agent toolset's MCP tool definitions: the same for every case a process runs, so listed once.
+_TOOL_LISTS: dict[str, list] = {}
+
+
 @dataclass
 class Toolbox:
     city: str
@@ -54,9 +58,11 @@ class Toolbox:
         await self._client.__aexit__(*exc)
 
     async def list_tools(self) -> list:
-        """The MCP tool definitions (name, description, input_schema)."""
+        """The MCP tool definitions (name, description, input_schema); listed once per process and city."""
         if self._tools is None:
-            self._tools = list((await self._client.list_tools()).tools)
+            if self.city not in _TOOL_LISTS:
+                _TOOL_LISTS[self.city] = list((await self._client.list_tools()).tools)
+            self._tools = _TOOL_LISTS[self.city]
         return self._tools
 
     @property

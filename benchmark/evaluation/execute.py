@@ -3,12 +3,19 @@
 Everything the agent did is written in one transaction when it ends (steps, model calls,
 answer, scores): a worker killed half-way leaves the row RUNNING with a stale lease and no
 half-written trajectory, and the next claim starts it afresh.
+
+The agents of all the cases a process runs at once share one event loop (``run_in_process_loop``):
+litellm's HTTP client and its kept-alive connections, the Redis connections of the caps and
+the loop's threads are made once per process instead of once per case.
 """
 from __future__ import annotations
 
 import asyncio
+import atexit
 import logging
-from collections.abc import Sequence
+import os
+import threading
+from collections.abc import Coroutine, Sequence
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -35,12 +42,42 @@ def trajectory_execute(*, trajectory_id: int, claimant: str = "") -> str:
         return "skipped"
     trajectory = Trajectory.objects.select_related("run__endpoint", "run__replay_of", "entry").get(id=trajectory_id)
     document = CaseDocument.model_validate(trajectory.entry.snapshot)
+    config = RunConfig.from_dict(trajectory.run.config)
     calls: list[dict] = []
-    outcome, toolbox = asyncio.run(_run(trajectory, document, calls))
+    try:  # here, not in the loop: it reads the database and resolves the endpoint's host (both block)
+        llm, refused = _llm_for(trajectory, config, calls), ""
+    except (ApiBaseNotAllowed, SecretDecryptionError) as exc:  # the endpoint may not be reached
+        llm, refused = None, str(exc)
+    outcome, toolbox = run_in_process_loop(_run(trajectory, document, config, llm, refused))
     trajectory_finish(trajectory=trajectory, steps=toolbox.steps, final_answer=outcome.final_answer,
                       ended=outcome.ended, error=outcome.error, input_tokens=outcome.input_tokens,
                       output_tokens=outcome.output_tokens, model_calls=calls)
     return outcome.ended
+
+
+def worker_warm_up() -> None:
+    """Load, once per worker process and before its first case, what every case needs.
+
+    Importing litellm alone takes about 3 s of CPU; done inside the first cases it stalls every
+    case the process has started. A mock completion runs litellm's call path once, which imports
+    what it loads lazily. Touches neither the database nor the network and leaves no thread or
+    loop behind, so it may run before a prefork pool forks.
+    """
+    from benchmark.agents import get_agent
+    from benchmark.scoring import services  # noqa: F401
+
+    get_agent("litellm")  # imports and registers every agent
+    asyncio.run(_litellm_once())
+
+
+async def _litellm_once() -> None:
+    import litellm
+
+    await litellm.acompletion(model="openai/warm-up", messages=[{"role": "user", "content": "warm up"}],
+                              mock_response="ready")
+    from litellm.litellm_core_utils.logging_worker import GLOBAL_LOGGING_WORKER
+
+    await GLOBAL_LOGGING_WORKER.flush()  # nothing left bound to this loop for the next one to take over
 
 
 def trajectory_finish(*, trajectory: Trajectory, steps: Sequence[StepRecord], final_answer: Any, ended: str,
@@ -82,17 +119,17 @@ def submitted_answer(steps: Sequence[StepRecord]) -> Any:
     return answer
 
 
-async def _run(trajectory: Trajectory, document: CaseDocument, calls: list[dict]) -> tuple[AgentOutcome, Toolbox]:
+async def _run(trajectory: Trajectory, document: CaseDocument, config: RunConfig, llm, refused: str,
+               ) -> tuple[AgentOutcome, Toolbox]:
     run = trajectory.run
-    config = RunConfig.from_dict(run.config)
     agent = get_agent(run.agent)
     heartbeat = asyncio.create_task(_heartbeat(trajectory.id))
     toolbox = Toolbox(city=document.city_name, budget=config.tool_budget)
     try:
         async with toolbox:
-            llm = None
             try:
-                llm = await sync_to_async(_llm_for)(trajectory, config, calls)
+                if refused:
+                    return AgentOutcome(ended="model_error", error=refused), toolbox
                 task = AgentTask(question=document.question, case=document, trial=trajectory.trial, config=config,
                                  tools=toolbox, llm=llm)
                 outcome = await asyncio.wait_for(agent(task), timeout=run.config.get("timeout_s", DEFAULT_TIMEOUT_S))
@@ -101,8 +138,6 @@ async def _run(trajectory: Trajectory, document: CaseDocument, calls: list[dict]
                                        error="the agent ran out of time")
             except BudgetExhausted as exc:
                 outcome = AgentOutcome(final_answer=toolbox.submitted, ended="budget_exhausted", error=str(exc))
-            except (ApiBaseNotAllowed, SecretDecryptionError) as exc:  # the endpoint may not be reached
-                outcome = AgentOutcome(ended="model_error", error=str(exc))
             except Exception as exc:  # an agent bug is recorded on the trajectory, not a crash of the run
                 log.exception("agent %s failed on trajectory %s", run.agent, trajectory.id)
                 outcome = AgentOutcome(final_answer=toolbox.submitted, ended="invalid_answer",
@@ -129,7 +164,85 @@ def _llm_for(trajectory: Trajectory, config: RunConfig, calls: list[dict]):
         return None
     from .llm_factory import llm_client
 
-    return llm_client(trajectory=trajectory, config=config, calls=calls)
+    return llm_client(trajectory=trajectory, config=config, calls=calls, redis=_PROCESS_LOOP.redis())
+
+
+class _ProcessLoop:
+    """One event loop per process, in a daemon thread, shared by every case the process runs.
+
+    Made on first use and again in a forked child (a thread does not survive a fork).
+    """
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._pid: int | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._redis = None
+        self.thread: threading.Thread | None = None
+
+    def loop(self) -> asyncio.AbstractEventLoop:
+        with self._lock:
+            if self._pid != os.getpid() or self._loop is None or self._loop.is_closed():
+                self._loop, self._redis, self._pid = asyncio.new_event_loop(), None, os.getpid()
+                self.thread = threading.Thread(target=self._loop.run_forever, name="lifeplanner-agents",
+                                               daemon=True)
+                self.thread.start()
+                atexit.register(self.close)
+            return self._loop
+
+    def close(self, timeout_s: float = 5.0) -> None:
+        """Cancel what is left on the loop (litellm's logging worker, say), close the Redis client, stop."""
+        loop = self._loop
+        if loop is None or self._pid != os.getpid() or not loop.is_running():
+            return
+        try:
+            asyncio.run_coroutine_threadsafe(_wind_down(self._redis), loop).result(timeout_s)
+        except Exception:  # at exit, with a task that will not end: leave it, the process ends anyway
+            log.warning("the agents' event loop did not wind down in %.0f s", timeout_s)
+        loop.call_soon_threadsafe(loop.stop)
+        self.thread.join(timeout_s)
+        if not loop.is_running():
+            loop.close()
+
+    def redis(self):
+        """The process's Redis client for the endpoint caps, used only on this loop (it pools connections)."""
+        self.loop()
+        with self._lock:
+            if self._redis is None:
+                from django.conf import settings
+                from redis.asyncio import Redis
+
+                self._redis = Redis.from_url(settings.REDIS_URL)
+            return self._redis
+
+
+async def _wind_down(redis) -> None:
+    tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    if redis is not None:
+        await redis.aclose()
+
+
+_PROCESS_LOOP = _ProcessLoop()
+
+
+def run_in_process_loop(coroutine: Coroutine) -> Any:
+    """Run ``coroutine`` on the process's shared event loop and wait for its result in this thread.
+
+    If this thread is interrupted while it waits (a Celery soft time limit), the coroutine is cancelled.
+    """
+    loop = _PROCESS_LOOP.loop()
+    if threading.current_thread() is _PROCESS_LOOP.thread:
+        coroutine.close()
+        raise RuntimeError("run_in_process_loop waits for the loop it is called from: await the coroutine instead")
+    future = asyncio.run_coroutine_threadsafe(coroutine, loop)
+    try:
+        return future.result()
+    except BaseException:
+        future.cancel()
+        raise
 
 
 def _score(document: CaseDocument, *, steps: Sequence[StepRecord], final_answer: Any, ended: str,

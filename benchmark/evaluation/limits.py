@@ -6,24 +6,29 @@ lease, so the slot comes back when the lease expires instead of leaking forever.
 ``RateLimiter`` caps requests per sliding window: a sorted set of request times.
 
 Both decide inside one Lua script on Redis' own clock, so workers on hosts whose clocks
-disagree still share one count.
+disagree still share one count. While Redis is unreachable (a restart), both wait for it, up
+to ``patience_s`` (then the Redis error is raised): a broker blip is not the model's failure.
 """
 from __future__ import annotations
 
 import asyncio
 import logging
 import random
+import time
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from redis.asyncio import Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 log = logging.getLogger(__name__)
 
 DEFAULT_LEASE_S = 120.0
 DEFAULT_WINDOW_S = 60.0
+DEFAULT_PATIENCE_S = 120.0  # how long a request waits for an unreachable Redis
 KEY_PREFIX = "lifeplanner:endpoint"
 
 # KEYS[1] the lease set; ARGV: limit, lease seconds, token. Returns 1 when the slot is taken.
@@ -67,6 +72,24 @@ return math.max(1, tonumber(oldest[2]) + window_ms - now_ms)
 """
 
 
+class _Outage:
+    """Waits out an unreachable Redis, for up to ``patience_s`` from the first failure."""
+
+    def __init__(self, key: str, patience_s: float):
+        self.key, self.patience_s, self.since = key, patience_s, None
+
+    async def wait(self, exc: Exception) -> None:
+        """Sleep before the next try, or raise ``exc`` once Redis has been away longer than the patience."""
+        now = time.monotonic()
+        if self.since is None:
+            self.since = now
+            log.warning("Redis is unreachable for the caps on %s (%s); waiting up to %.0f s", self.key, exc,
+                        self.patience_s)
+        if now - self.since > self.patience_s:
+            raise exc
+        await asyncio.sleep(min(2.0, 0.1 + (now - self.since) / 4) * (0.5 + random.random()))
+
+
 class ConcurrencySemaphore:
     """At most ``limit`` holders at once for ``endpoint_id``, across processes.
 
@@ -75,10 +98,11 @@ class ConcurrencySemaphore:
     """
 
     def __init__(self, redis: Redis, endpoint_id: int, limit: int, *, lease_s: float = DEFAULT_LEASE_S,
-                 poll_s: float = 0.05, prefix: str = KEY_PREFIX):
+                 poll_s: float = 0.05, prefix: str = KEY_PREFIX, patience_s: float = DEFAULT_PATIENCE_S):
         if limit < 1:
             raise ValueError("limit must be at least 1")
         self.redis, self.limit, self.lease_s, self.poll_s = redis, limit, lease_s, poll_s
+        self.patience_s = patience_s
         self.key = f"{prefix}:{endpoint_id}:inflight"
         self._renewals: dict[str, asyncio.Task] = {}
 
@@ -92,10 +116,17 @@ class ConcurrencySemaphore:
         return token
 
     async def acquire(self) -> str:
-        """Wait for a slot; returns the lease token to pass to ``release``."""
-        while (token := await self.try_acquire()) is None:
+        """Wait for a slot (and for Redis, while it is unreachable); returns the token to pass to ``release``."""
+        outage = _Outage(self.key, self.patience_s)
+        while True:
+            try:
+                token = await self.try_acquire()
+            except (RedisConnectionError, RedisTimeoutError) as exc:
+                await outage.wait(exc)
+                continue
+            if token is not None:
+                return token
             await asyncio.sleep(self.poll_s * (0.5 + random.random()))  # jitter: waiters do not poll in step
-        return token
 
     async def release(self, token: str) -> None:
         """Give the slot back and stop renewing its lease."""
@@ -124,16 +155,24 @@ class RateLimiter:
     """At most ``limit`` requests per ``window_s`` seconds (sliding window) for ``endpoint_id``."""
 
     def __init__(self, redis: Redis, endpoint_id: int, limit: int, *, window_s: float = DEFAULT_WINDOW_S,
-                 prefix: str = KEY_PREFIX):
+                 prefix: str = KEY_PREFIX, patience_s: float = DEFAULT_PATIENCE_S):
         if limit < 1:
             raise ValueError("limit must be at least 1")
-        self.redis, self.limit, self.window_s = redis, limit, window_s
+        self.redis, self.limit, self.window_s, self.patience_s = redis, limit, window_s, patience_s
         self.key = f"{prefix}:{endpoint_id}:requests"
 
     async def acquire(self) -> None:
-        """Wait until one more request fits in the window, and count it."""
-        while wait_ms := int(await self.redis.eval(_TAKE_RATE, 1, self.key, self.limit, self.window_s,
-                                                   uuid.uuid4().hex)):
+        """Wait until one more request fits in the window (and for Redis, while it is unreachable); count it."""
+        outage = _Outage(self.key, self.patience_s)
+        while True:
+            try:
+                wait_ms = int(await self.redis.eval(_TAKE_RATE, 1, self.key, self.limit, self.window_s,
+                                                    uuid.uuid4().hex))
+            except (RedisConnectionError, RedisTimeoutError) as exc:
+                await outage.wait(exc)
+                continue
+            if not wait_ms:
+                return
             await asyncio.sleep(wait_ms / 1000 * (1 + 0.1 * random.random()))
 
     async def release(self) -> None:
@@ -144,21 +183,29 @@ class EndpointLimits:
     """Both caps of one endpoint: ``async with limits.slot():`` around each request."""
 
     def __init__(self, redis: Redis, endpoint_id: int, *, concurrency: int, requests_per_minute: int | None,
-                 lease_s: float = DEFAULT_LEASE_S, window_s: float = DEFAULT_WINDOW_S, prefix: str = KEY_PREFIX):
+                 lease_s: float = DEFAULT_LEASE_S, window_s: float = DEFAULT_WINDOW_S, prefix: str = KEY_PREFIX,
+                 patience_s: float = DEFAULT_PATIENCE_S):
         self.redis = redis
-        self.semaphore = ConcurrencySemaphore(redis, endpoint_id, concurrency, lease_s=lease_s, prefix=prefix)
-        self.rate = RateLimiter(redis, endpoint_id, requests_per_minute, window_s=window_s, prefix=prefix) \
-            if requests_per_minute else None
+        self.semaphore = ConcurrencySemaphore(redis, endpoint_id, concurrency, lease_s=lease_s, prefix=prefix,
+                                              patience_s=patience_s)
+        self.rate = RateLimiter(redis, endpoint_id, requests_per_minute, window_s=window_s, prefix=prefix,
+                                patience_s=patience_s) if requests_per_minute else None
 
     @asynccontextmanager
     async def slot(self) -> AsyncIterator[None]:
+        """Hold a slot around a request. Taking one may raise RedisError (Redis unreachable); giving it
+        back does not: a request that was answered is not failed by Redis, its lease expires instead."""
         token = await self.semaphore.acquire()
         try:
             if self.rate is not None:
                 await self.rate.acquire()
             yield
         finally:
-            await self.semaphore.release(token)
+            try:
+                await self.semaphore.release(token)
+            except RedisError:
+                log.warning("could not give back a slot on %s; its lease ends by itself", self.semaphore.key,
+                            exc_info=True)
 
     async def aclose(self) -> None:
         """Close the Redis connection (after the last ``slot``)."""

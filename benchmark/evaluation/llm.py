@@ -7,6 +7,13 @@ retried with exponential backoff and full jitter; what still fails raises ``Mode
 Every call is handed to the ``record`` callback with its request (API key removed) and its
 final response or error, so a run can be audited and replayed: constructed with ``replay``,
 the client answers from the recording and sends nothing.
+
+A conversation resends everything said so far with each call (the system prompt, the tool
+definitions, every turn). So that a trajectory's recording grows with what was said, not with
+its square, a call that continues the previous call's conversation records only what is new:
+``messages_before: k`` (its messages are the first k of the previous request followed by
+``messages``) and, when the tools did not change, ``tools_as_before: true`` instead of
+``tools``. The first call records the whole request; ``full_requests`` rebuilds every request.
 """
 from __future__ import annotations
 
@@ -86,16 +93,20 @@ class LLMClient:
         temperature: the default temperature (the run's config); ``complete`` may override it.
         timeout_s: per request.
         redis_url: where the cross-worker caps live (settings.REDIS_URL by default).
+        redis: a ``redis.asyncio.Redis`` for the caps, shared with other clients on the same event
+            loop and not closed by ``aclose``; without it the client opens its own connection.
     """
 
     def __init__(self, spec: EndpointSpec, *, record: Recorder | None = None, replay: dict[int, dict] | None = None,
                  retry: RetryPolicy | None = None, temperature: float = 0.0, timeout_s: float = DEFAULT_TIMEOUT_S,
-                 redis_url: str | None = None, lease_s: float | None = None, window_s: float = 60.0):
+                 redis_url: str | None = None, lease_s: float | None = None, window_s: float = 60.0, redis=None):
         self.spec, self.record, self.replay = spec, record, replay
         self.retry = retry or RetryPolicy()
         self.temperature, self.timeout_s = temperature, timeout_s
         self.redis_url, self.lease_s, self.window_s = redis_url, lease_s, window_s
         self.sequence = 0
+        self._previous_request: dict | None = None  # the last request in full (scrubbed), for the next delta
+        self._shared_redis = redis
         self._endpoint_limits: tuple[Any, Any] | None = None  # (event loop, EndpointLimits), one per loop
         register_secret(spec.api_key)  # log lines quoting the key are redacted
 
@@ -108,7 +119,7 @@ class LLMClient:
         """
         sequence, self.sequence = self.sequence, self.sequence + 1
         kwargs = self._kwargs(messages, tools, self.temperature if temperature is None else temperature)
-        request = self._scrub(kwargs)
+        request = self._delta(self._scrub(kwargs))
         if self.replay is not None:
             return self._replayed(sequence, request)
         started = time.perf_counter()
@@ -153,10 +164,11 @@ class LLMClient:
         raise AssertionError("unreachable")  # pragma: no cover
 
     async def aclose(self) -> None:
-        """Close the connection to the caps' Redis (call when the trajectory is done)."""
+        """Close the client's own connection to the caps' Redis (call when the trajectory is done)."""
         if self._endpoint_limits is not None:
             limits, self._endpoint_limits = self._endpoint_limits[1], None
-            await limits.aclose()
+            if self._shared_redis is None:
+                await limits.aclose()
 
     async def _attempt(self, kwargs: dict, limits) -> dict:
         import litellm
@@ -179,7 +191,7 @@ class LLMClient:
         return response
 
     async def _limits(self):
-        """The endpoint's caps, on one Redis connection per event loop (a trajectory runs in one)."""
+        """The endpoint's caps, on the shared Redis client or on one connection of the client's own."""
         if self.spec.endpoint_id is None:
             return None
         loop = asyncio.get_running_loop()
@@ -190,7 +202,7 @@ class LLMClient:
 
         from .limits import DEFAULT_LEASE_S, EndpointLimits
 
-        redis = Redis.from_url(self.redis_url or settings.REDIS_URL)
+        redis = self._shared_redis or Redis.from_url(self.redis_url or settings.REDIS_URL)
         limits = EndpointLimits(redis, self.spec.endpoint_id, concurrency=self.spec.concurrency,
                                 requests_per_minute=self.spec.requests_per_minute,
                                 lease_s=self.lease_s or DEFAULT_LEASE_S, window_s=self.window_s)
@@ -207,6 +219,21 @@ class LLMClient:
         return response
 
     # --- recording, without the key ------------------------------------------------------------
+
+    def _delta(self, request: dict) -> dict:
+        """What is recorded of ``request``: all of it, or only what it adds to the previous request."""
+        previous, self._previous_request = self._previous_request, request
+        if previous is None:
+            return request
+        before, messages = previous.get("messages") or [], request.get("messages") or []
+        if not before or messages[:len(before)] != before:
+            return request  # not a continuation (e.g. the history was edited): record it whole
+        delta = {key: value for key, value in request.items() if key != "messages"}
+        delta["messages_before"], delta["messages"] = len(before), messages[len(before):]
+        if "tools" in request and request["tools"] == previous.get("tools"):
+            del delta["tools"]
+            delta["tools_as_before"] = True
+        return delta
 
     def _record(self, sequence: int, request: dict, response: dict | None, error: str, attempts: int,
                 latency_ms: float) -> None:
@@ -233,6 +260,28 @@ class LLMClient:
         if self.spec.api_key:
             text = text.replace(self.spec.api_key, REDACTED)
         return redact(text)[:MAX_ERROR_CHARS]
+
+
+def full_requests(recorded: list[dict]) -> list[dict]:
+    """The whole requests of one client's recorded calls, given in sequence order (see the module's docstring).
+
+    Raises:
+        ValueError: a call continues a request that is not in ``recorded`` (calls missing, or out of order).
+    """
+    requests: list[dict] = []
+    for request in recorded:
+        if "messages_before" not in request:
+            requests.append(request)
+            continue
+        if not requests or len(requests[-1].get("messages") or []) < request["messages_before"]:
+            raise ValueError(f"call {len(requests)} continues a previous request that is not in the recording")
+        previous = requests[-1]
+        whole = {key: value for key, value in request.items() if key not in ("messages_before", "tools_as_before")}
+        whole["messages"] = previous["messages"][:request["messages_before"]] + request["messages"]
+        if request.get("tools_as_before"):
+            whole["tools"] = previous.get("tools")
+        requests.append(whole)
+    return requests
 
 
 def _retryable(exc: BaseException) -> bool:

@@ -8,9 +8,12 @@ from .endpoints import assert_api_base_allowed, endpoint_api_key
 from .llm import EndpointSpec, LLMClient
 
 
-def llm_client(*, trajectory: Trajectory, config: RunConfig, calls: list[dict]) -> LLMClient:
+def llm_client(*, trajectory: Trajectory, config: RunConfig, calls: list[dict], redis=None) -> LLMClient:
     """A client that records every call into ``calls``; for a replay run, one that answers from
-    the source run's recording of the same (case, trial) and never calls the endpoint."""
+    the source run's recording of the same (case, trial) and never calls the endpoint.
+
+    ``redis`` (a ``redis.asyncio.Redis`` used on the event loop the client runs in) holds the
+    endpoint's caps; without it the client opens its own connection and closes it in ``aclose``."""
     run, endpoint = trajectory.run, trajectory.run.endpoint
     replay, key = None, None
     if run.replay_of_id:
@@ -25,4 +28,4 @@ def llm_client(*, trajectory: Trajectory, config: RunConfig, calls: list[dict]) 
                         params=endpoint.params, concurrency=endpoint.concurrency,
                         requests_per_minute=endpoint.requests_per_minute)
     return LLMClient(spec, record=lambda **fields: calls.append(fields), replay=replay,
-                     temperature=config.temperature)
+                     temperature=config.temperature, redis=redis)

@@ -9,10 +9,12 @@ import uuid
 
 import pytest
 from redis.asyncio import Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from benchmark.evaluation.limits import ConcurrencySemaphore, EndpointLimits, RateLimiter
-from benchmark.evaluation.llm import EndpointSpec, LLMClient, ModelError, RetryPolicy
+from benchmark.evaluation.llm import EndpointSpec, LLMClient, ModelError, RetryPolicy, full_requests
 from tests.fakes.openai_server import FakeOpenAI, error, reply
+from tests.fakes.tcp_proxy import TcpProxy
 
 API_KEY = "sk-secret-123"
 FAST = RetryPolicy(max_attempts=5, base_s=0.001, cap_s=0.01)
@@ -120,6 +122,62 @@ def test_replay_answers_from_the_recording_without_any_request():
     assert [r["choices"][0]["message"]["content"] for r in responses] == ["first", "second"]
     assert fake.requests == []
     assert [c["sequence"] for c in calls] == [0, 1, 2] and calls[2]["response"] is None
+
+
+TOOLS = [{"type": "function", "function": {"name": "place_detail", "description": "Details of a place.",
+                                           "parameters": {"type": "object", "properties": {}}}}]
+
+
+def test_a_continued_conversation_records_only_what_each_call_adds_and_rebuilds_whole():
+    calls: list[dict] = []
+    conversation = [{"role": "system", "content": "You are a geographic assistant. " * 40},
+                    {"role": "user", "content": "Where is Museo Kivi?"}]
+
+    async def three_turns(llm):
+        for turn in range(3):
+            await llm.complete(conversation, TOOLS)
+            conversation.extend([{"role": "assistant", "content": f"turn {turn}"},
+                                 {"role": "tool", "tool_call_id": f"call_{turn}", "content": f"result {turn}"}])
+
+    with FakeOpenAI([reply("ok")]) as fake:
+        asyncio.run(three_turns(client(fake, calls)))
+    recorded = [c["request"] for c in calls]
+    assert "messages_before" not in recorded[0] and recorded[0]["tools"] == TOOLS
+    assert [r["messages_before"] for r in recorded[1:]] == [2, 4]
+    assert recorded[2]["messages"] == conversation[4:6] and recorded[2]["tools_as_before"] is True
+    assert "tools" not in recorded[2] and recorded[2]["temperature"] == 0.0
+    assert len(json.dumps(recorded[2])) < len(json.dumps(recorded[0])) / 5  # the system prompt is not repeated
+    rebuilt = full_requests(recorded)
+    assert [r["messages"] for r in rebuilt] == [body["messages"] for body in fake.requests]
+    assert [r["tools"] for r in rebuilt] == [body["tools"] for body in fake.requests]
+
+
+def test_a_request_that_does_not_continue_the_previous_one_is_recorded_whole():
+    calls: list[dict] = []
+    other = [{"role": "user", "content": "And the Ateneum?"}]
+
+    async def two_questions(llm):
+        await llm.complete(MESSAGES, TOOLS)
+        await llm.complete(other, [])
+
+    with FakeOpenAI([reply("ok")]) as fake:
+        asyncio.run(two_questions(client(fake, calls)))
+    assert calls[1]["request"]["messages"] == other and "messages_before" not in calls[1]["request"]
+    assert "tools" not in calls[1]["request"] and "tools_as_before" not in calls[1]["request"]
+    assert full_requests([c["request"] for c in calls])[1]["messages"] == other
+
+
+def test_rebuilding_a_recording_that_lacks_the_first_call_is_refused():
+    calls: list[dict] = []
+
+    async def two_turns(llm):
+        await llm.complete(MESSAGES)
+        await llm.complete([*MESSAGES, {"role": "assistant", "content": "At Testikatu 5."}])
+
+    with FakeOpenAI([reply("ok")]) as fake:
+        asyncio.run(two_turns(client(fake, calls)))
+    with pytest.raises(ValueError, match="continues a previous request that is not in the recording"):
+        full_requests([calls[1]["request"]])
 
 
 # --- limits across workers (Redis) ----------------------------------------------------------------
@@ -232,7 +290,9 @@ def test_client_calls_to_one_endpoint_with_concurrency_one_do_not_overlap(redis_
         llm_b = client(fake, calls, endpoint_id=endpoint_id, concurrency=1)
         started = time.monotonic()
         await asyncio.gather(llm_a.complete(MESSAGES), llm_b.complete(MESSAGES))
-        return time.monotonic() - started
+        elapsed = time.monotonic() - started
+        await asyncio.gather(llm_a.aclose(), llm_b.aclose())
+        return elapsed
 
     with FakeOpenAI([reply("slow", delay_s=0.4)]) as fake:
         elapsed = asyncio.run(two_calls(fake))
@@ -262,3 +322,64 @@ def test_endpoint_limits_release_the_slot_when_the_request_fails(redis_prefix):
         return held
 
     assert asyncio.run(scenario()) == 0
+
+
+def test_a_call_waits_out_a_redis_outage_of_the_caps_instead_of_failing_as_the_model(redis_prefix, caplog):
+    calls: list[dict] = []
+
+    async def through_an_outage(fake, proxy):
+        llm = client(fake, calls, endpoint_id=int(uuid.uuid4().int % 10**9),
+                     redis_url=f"redis://127.0.0.1:{proxy.port}/0")
+        proxy.refuse()
+        call = asyncio.create_task(llm.complete(MESSAGES))
+        await asyncio.sleep(0.5)
+        proxy.accept()
+        response = await call
+        await llm.aclose()
+        return response
+
+    with FakeOpenAI([reply("ok")]) as fake, TcpProxy("127.0.0.1", 6379) as proxy:
+        response = asyncio.run(through_an_outage(fake, proxy))
+    assert response["choices"][0]["message"]["content"] == "ok"
+    assert len(fake.requests) == 1 and calls[0]["attempts"] == 1 and calls[0]["error"] == ""
+    assert calls[0]["latency_ms"] >= 400  # it waited for Redis; no attempt of the model was spent on it
+    assert "Redis is unreachable for the caps" in caplog.text
+
+
+def test_the_caps_give_up_on_redis_after_their_patience(redis_prefix):
+    async def refused(proxy):
+        semaphore = ConcurrencySemaphore(Redis.from_url(f"redis://127.0.0.1:{proxy.port}/0"), 12, 1,
+                                         prefix=redis_prefix, patience_s=0.3)
+        started = time.monotonic()
+        try:
+            with pytest.raises(RedisConnectionError):
+                await semaphore.acquire()
+            return time.monotonic() - started
+        finally:
+            await semaphore.redis.aclose()
+
+    with TcpProxy("127.0.0.1", 6379) as proxy:
+        proxy.refuse()
+        waited = asyncio.run(refused(proxy))
+    assert 0.3 <= waited < 5
+
+
+def test_a_slot_that_cannot_be_given_back_does_not_fail_an_answered_call(redis_prefix, caplog):
+    calls: list[dict] = []
+
+    async def outage_while_the_model_answers(fake, proxy):
+        llm = client(fake, calls, endpoint_id=int(uuid.uuid4().int % 10**9),
+                     redis_url=f"redis://127.0.0.1:{proxy.port}/0")
+        call = asyncio.create_task(llm.complete(MESSAGES))
+        await asyncio.sleep(0.3)  # the slot is taken, the model is answering
+        proxy.refuse()
+        response = await call
+        await llm.aclose()
+        return response
+
+    with FakeOpenAI([reply("answered", delay_s=0.8)]) as fake, TcpProxy("127.0.0.1", 6379) as proxy:
+        response = asyncio.run(outage_while_the_model_answers(fake, proxy))
+    assert response["choices"][0]["message"]["content"] == "answered"
+    assert len(fake.requests) == 1 and calls[0]["attempts"] == 1  # not asked twice
+    assert "could not give back a slot" in caplog.text
+
