@@ -19,7 +19,7 @@ from collections.abc import Coroutine, Sequence
 from typing import Any
 
 from asgiref.sync import sync_to_async
-from django.db import transaction
+from django.db import InterfaceError, OperationalError, transaction
 from django.utils import timezone
 
 from benchmark.agents import AgentOutcome, AgentTask, RunConfig, get_agent
@@ -259,6 +259,8 @@ def _score(document: CaseDocument, *, steps: Sequence[StepRecord], final_answer:
     try:
         results = answer_score(document=document, answer=final_answer if ended == "submitted"
                                else submitted_answer(steps), trajectory=judged, judges=_judges(), cache=_cache())
+    except (OperationalError, InterfaceError):
+        raise  # the database went away: not a scoring error; the task retries the case once it is back
     except Exception as exc:  # scoring must not lose the trajectory; the error is kept for a re-score
         log.exception("scoring failed for case %s", document.case_id)
         return {"error": {"value": None, "explanation": f"scoring failed: {type(exc).__name__}: {exc}"}}, None
