@@ -37,6 +37,8 @@ demo: setup cases baselines
 	bash scripts/demo.sh
 
 test: venv services
+	@# `docker compose config` validates docker/compose.yml in tests/site/test_compose.py (needs the docker client)
+	bash docker/compose-plugin.sh || echo "test: docker compose not installed; tests/site/test_compose.py will skip"
 	$(PY) -m pytest --create-db
 
 bench: setup

@@ -96,6 +96,11 @@ def trajectory_finish(*, trajectory: Trajectory, steps: Sequence[StepRecord], fi
     scores, passed = _score(document, steps=steps, final_answer=final_answer, ended=ended,
                             input_tokens=input_tokens, output_tokens=output_tokens)
     with transaction.atomic():
+        if Trajectory.objects.select_for_update().filter(id=trajectory.id, status=Trajectory.DONE).exists():
+            # Another worker took the case over (its lease had run out) and finished first: keep that result.
+            log.warning("trajectory %s was already finished by another worker; this result is discarded",
+                        trajectory.id)
+            return
         trajectory.steps.all().delete()  # leftovers of a dead attempt (never written, but be sure)
         trajectory.model_calls.all().delete()
         Step.objects.bulk_create([Step(trajectory=trajectory, **vars(s)) for s in steps])
@@ -154,7 +159,10 @@ async def _heartbeat(trajectory_id: int) -> None:
     beat = sync_to_async(trajectory_heartbeat)
     while True:
         await asyncio.sleep(HEARTBEAT_SECONDS)
-        await beat(trajectory_id=trajectory_id)
+        try:
+            await beat(trajectory_id=trajectory_id)
+        except (OperationalError, InterfaceError):  # the database is away: keep beating; the lease has slack
+            log.warning("lease heartbeat of trajectory %s failed; trying again", trajectory_id)
 
 
 def _llm_for(trajectory: Trajectory, config: RunConfig, calls: list[dict]):

@@ -31,3 +31,23 @@ def test_a_metric_that_raises_is_kept_as_a_scoring_error_for_a_rescore(monkeypat
 def test_a_lost_database_connection_is_not_a_scoring_error(monkeypatch):
     with pytest.raises(OperationalError):
         _score(monkeypatch, OperationalError("server closed the connection unexpectedly"))
+
+
+@pytest.mark.django_db
+def test_a_case_finished_by_another_worker_keeps_the_first_result(grid_city):
+    """Two workers ran one case (the first's lease ran out while the database was away): the first to
+    finish wins; the late one's result is discarded, not written over it."""
+    from benchmark.cases.services import case_create, release_freeze
+    from benchmark.evaluation.runs import run_create
+    from benchmark.models import Trajectory
+    from tests.benchmark.factories import routing_document
+
+    release = release_freeze(name="finish-race", split="public",
+                             cases=[case_create(document=routing_document(status="validated"))])
+    trajectory = run_create(agent="reference", release=release).trajectories.get()
+    execute.trajectory_finish(trajectory=trajectory, steps=[], final_answer=None, ended="model_error", error="first")
+    late = Trajectory.objects.get(id=trajectory.id)
+    late.status = Trajectory.RUNNING  # the late worker's stale copy of the row
+    execute.trajectory_finish(trajectory=late, steps=[], final_answer=None, ended="timeout", error="second")
+    trajectory.refresh_from_db()
+    assert (trajectory.status, trajectory.ended, trajectory.error) == (Trajectory.DONE, "model_error", "first")
