@@ -25,7 +25,7 @@ def child_database_url(*, host: str | None = None, port: int | None = None) -> s
             f"{port or db['PORT'] or 5432}/{name}")
 
 
-def test_database_env(**extra: str) -> dict[str, str]:
+def child_env(**extra: str) -> dict[str, str]:
     """This process's environment, pointed at the test database pytest-django created."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "PYTEST"))}
     env.update({"DATABASE_URL": child_database_url(), "DJANGO_SETTINGS_MODULE": "lifeplanner_site.settings",
@@ -43,7 +43,7 @@ def free_port() -> int:
 @contextmanager
 def http_server(manage_args: list[str], *, port: int, timeout: float = 60.0) -> Iterator[str]:
     """Run ``manage.py <manage_args>`` until it answers on ``port``; yield its /mcp URL; always stop it."""
-    process = subprocess.Popen([sys.executable, "manage.py", *manage_args], cwd=REPO, env=test_database_env(),
+    process = subprocess.Popen([sys.executable, "manage.py", *manage_args], cwd=REPO, env=child_env(),
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         _wait_for_port(port, process, timeout, manage_args[0])

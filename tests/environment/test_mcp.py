@@ -13,7 +13,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 
 from environment.tools.registry import tools_for
-from tests.processes import REPO, free_port, http_server, test_database_env
+from tests.processes import REPO, child_env, free_port, http_server
 
 pytestmark = pytest.mark.django_db
 
@@ -42,7 +42,7 @@ def _manage_args(toolset: str, transport: str, *extra: str) -> list[str]:
 
 
 def _stdio_params(toolset: str) -> StdioServerParameters:
-    return StdioServerParameters(command=sys.executable, args=_manage_args(toolset, "stdio"), env=test_database_env(),
+    return StdioServerParameters(command=sys.executable, args=_manage_args(toolset, "stdio"), env=child_env(),
                                  cwd=str(REPO))
 
 

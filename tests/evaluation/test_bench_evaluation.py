@@ -18,7 +18,7 @@ BROKER = "redis://127.0.0.1:6379/9"  # a database of its own, so that no other w
 def test_a_benchmark_runs_every_case_on_its_workers_and_reports_the_cpu_per_model_call(
         eval_release, django_db_blocker):
     redis.Redis.from_url(BROKER).flushdb()
-    env = processes.test_database_env(REDIS_URL=BROKER, ALLOW_PRIVATE_ENDPOINTS="1")
+    env = processes.child_env(REDIS_URL=BROKER, ALLOW_PRIVATE_ENDPOINTS="1")
     done = subprocess.run(
         [sys.executable, "manage.py", "bench_evaluation", "--release", eval_release.name, "--workers", "1",
          "--pool", "threads", "--concurrency", "4", "--limit", "6"],

@@ -9,7 +9,7 @@ import redis
 from django.conf import settings
 
 from benchmark.models import EvaluationRun, Trajectory
-from tests.processes import celery_broker, kill_process_group, start_celery_worker, test_database_env, wait_for
+from tests.processes import celery_broker, child_env, kill_process_group, start_celery_worker, wait_for
 
 # No django_db mark: these tests work in autocommit (via django_db_blocker) so that the worker
 # processes see every row the test writes.
@@ -18,7 +18,7 @@ LEASE_S = "2"
 
 
 def start_worker() -> subprocess.Popen:
-    env = test_database_env(REDIS_URL=BROKER, EVALUATION_LEASE_SECONDS=LEASE_S, CELERY_VISIBILITY_TIMEOUT="4")
+    env = child_env(REDIS_URL=BROKER, EVALUATION_LEASE_SECONDS=LEASE_S, CELERY_VISIBILITY_TIMEOUT="4")
     return start_celery_worker(env, pool="prefork", concurrency=1)
 
 

@@ -107,7 +107,7 @@ print(threading.active_count())
 
 
 def test_the_worker_warm_up_loads_litellm_and_leaves_no_thread_to_break_a_fork():
-    done = subprocess.run([sys.executable, "-c", WARM_UP], cwd=processes.REPO, env=processes.test_database_env(),
+    done = subprocess.run([sys.executable, "-c", WARM_UP], cwd=processes.REPO, env=processes.child_env(),
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     loaded, threads = done.stdout.split("\n")[:2]

@@ -21,10 +21,10 @@ from tests.fakes.redis_server import RedisServer
 from tests.processes import (
     celery_broker,
     child_database_url,
+    child_env,
     kill_process_group,
     start_celery_beat,
     start_celery_worker,
-    test_database_env,
     wait_for,
 )
 
@@ -106,7 +106,7 @@ class Drill:
         return self.run
 
     def worker_env(self, *, database_url: str | None = None) -> dict[str, str]:
-        return test_database_env(DATABASE_URL=database_url or child_database_url(), REDIS_URL=self.redis.url(0),
+        return child_env(DATABASE_URL=database_url or child_database_url(), REDIS_URL=self.redis.url(0),
                                  EVALUATION_LEASE_SECONDS=str(self.lease_s),
                                  HOUSEKEEPING_SWEEP_SECONDS=str(self.sweep_s), ALLOW_PRIVATE_ENDPOINTS="1")
 

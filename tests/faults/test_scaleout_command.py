@@ -18,7 +18,7 @@ def test_bench_scaleout_measures_each_worker_count_on_the_same_cases_and_cleans_
     with RedisServer(tmp_path / "redis", appendonly=False) as redis_server, \
             processes.celery_broker(redis_server.url(0)):
         settings.REDIS_URL = redis_server.url(0)
-        env = processes.test_database_env(REDIS_URL=redis_server.url(0), ALLOW_PRIVATE_ENDPOINTS="1")
+        env = processes.child_env(REDIS_URL=redis_server.url(0), ALLOW_PRIVATE_ENDPOINTS="1")
         for name, value in env.items():
             monkeypatch.setenv(name, value)  # the workers inherit the command's environment
         out = io.StringIO()

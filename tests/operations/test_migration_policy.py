@@ -208,7 +208,7 @@ def _assert_every_case_ran_once(run, *, total: int, after_migration: int) -> Non
 def test_a_migration_applied_while_a_worker_runs_a_run_loses_nothing(ops_release, django_db_blocker):
     from benchmark.evaluation.runs import run_create, run_enqueue
     from benchmark.models import EvaluationRun, Trajectory
-    from tests.processes import celery_broker, kill_process_group, start_celery_worker, test_database_env, wait_for
+    from tests.processes import celery_broker, child_env, kill_process_group, start_celery_worker, wait_for
 
     migration, state = _expand_migration(), _state("benchmark")
     assert check_migration(_probe(*migration.operations, atomic=False), _state("benchmark")) == []
@@ -217,7 +217,7 @@ def test_a_migration_applied_while_a_worker_runs_a_run_loses_nothing(ops_release
         assert_test_database()
         run = run_create(agent="reference", release=ops_release, config={"trials": 2}, name="ops migration drill")
         total, applied = run.trajectories.count(), False
-        worker = start_celery_worker(test_database_env(REDIS_URL=BROKER), pool="prefork", concurrency=1)
+        worker = start_celery_worker(child_env(REDIS_URL=BROKER), pool="prefork", concurrency=1)
         try:
             run_enqueue(run=run)
             wait_for(lambda: run.trajectories.filter(status=Trajectory.DONE).count() >= 3, 180, "the first cases")

@@ -19,7 +19,7 @@ import pytest
 import redis
 import yaml
 
-from tests.processes import REPO, free_port, kill_process_group, test_database_env, wait_for
+from tests.processes import REPO, child_env, free_port, kill_process_group, wait_for
 
 DOCKER = REPO / "docker"
 ENTRYPOINT = DOCKER / "entrypoint.sh"
@@ -56,7 +56,7 @@ def production_env(**extra: str) -> dict[str, str]:
     values = env_file_values(DOCKER / ".env.example")
     values.update(SECRET_KEY=secrets.token_urlsafe(50), ALLOWED_HOSTS=SITE_HOST,
                   CSRF_TRUSTED_ORIGINS=f"https://{SITE_HOST}", REDIS_URL=BROKER)
-    env = test_database_env(**values)
+    env = child_env(**values)
     env.update(LOG_LEVEL="INFO", **extra)
     return env
 

@@ -10,7 +10,7 @@ import subprocess
 import pytest
 
 from tests.processes import REPO
-from tests.processes import test_database_env as database_env
+from tests.processes import child_env as database_env
 from tests.site.conftest import DOCKER, app_services, compose_file, entrypoint_args, env_file_values, node_env
 
 ROLES = {"init", "web", "worker", "beat", "mcp-runs", "health", "worker-health", "mcp-health", "manage"}
