@@ -260,3 +260,12 @@ def test_the_schema_is_openapi_3_and_the_docs_page_serves_its_own_assets(client)
     page = client.get("/api/docs/").content.decode()
     assert "/static/drf_spectacular_sidecar/swagger-ui-dist/swagger-ui-bundle.js" in page
     assert "cdn" not in page.lower() and "unpkg" not in page.lower()
+
+
+def test_a_nul_character_in_a_query_parameter_is_a_clear_400(client):
+    response = client.get("/api/v1/leaderboard/?release=a%00b")
+    assert response.status_code == 400
+    assert response.json()["detail"] == ("query parameter 'release' contains a NUL character (0x00), "
+                                         "which is not allowed")
+    page = client.get("/cases/?q=%00")
+    assert page.status_code == 400 and b"query parameter 'q' contains a NUL character" in page.content

@@ -77,10 +77,14 @@ def test_a_run_whose_last_case_ended_is_completed_once(release):
     assert housekeeping_sweep().runs_finished == []
 
 
-def test_queued_cases_whose_message_was_lost_get_their_task_again(release, django_capture_on_commit_callbacks):
+def test_queued_cases_whose_message_was_lost_get_their_task_again(release, django_capture_on_commit_callbacks,
+                                                                  settings):
+    # A queue of this test's own on the broker, empty: the message is gone.
+    settings.CELERY_TASK_ROUTES = {**settings.CELERY_TASK_ROUTES,
+                                   "benchmark.tasks.trajectory_task": {"queue": "housekeeping-lost-probe"}}
     run = a_run(release, trajectory=Trajectory.QUEUED)
     EvaluationRun.objects.filter(id=run.id).update(started_at=timezone.now() - timedelta(hours=1))
-    assert broker_messages_waiting(queue="evaluation") == 0  # nothing waits: the message is gone
+    assert broker_messages_waiting(queue="housekeeping-lost-probe") == 0
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         report = housekeeping_sweep()
     assert report.lost == [run.trajectories.get().id] and report.requeued == []
