@@ -2,9 +2,12 @@
 
 Checked when the case states them: travel mode and optimisation target, visit order
 ("visit a before b"), every stop open on arrival (from the question's start time, the
-routing times along the submitted order and the dwell time), rating and cost thresholds,
-the place type, the radius around a place or the buffer along a route, and the implicit
-need of an L2 case (the chosen place holds the hidden fact the notes describe).
+routing times along the submitted order and the dwell time; with ``open_check: "stops"``
+only the stops on the way, not the destination), a chosen place open at a stated moment
+(``open_at``), rating and cost thresholds, the place type (any of the accepted sub-types,
+or a dining place of an accepted cuisine), the radius around a place or the buffer along a
+route, and the implicit need of an L2 case (the chosen place holds one of the facts that
+meet the need, ``fact.keys``).
 SC from rules = checks passed / checks made.
 """
 from __future__ import annotations
@@ -12,9 +15,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Protocol
 
+from environment.opening import is_open_at
+
 from .answers import PredictedAnswer
 from .metrics.world import World
-from .rules import arrival_times, closed_on_arrival, order_violations
+from .rules import arrival_times, closed_on_arrival, order_violations, type_matches
 from .types import CaseSpec, MetricResult
 
 
@@ -59,9 +64,17 @@ def constraint_checks(case: CaseSpec, predicted: PredictedAnswer, world: Constra
         if c.get("max_cost") is not None:
             cost = place.get("cost")
             add("cost", cost is not None and cost <= c["max_cost"], f"{pid} cost {cost} (at most {c['max_cost']})")
-        if c.get("place_type"):
+        if c.get("place_types"):
+            add("place type", type_matches(place, c["place_types"], c.get("cuisines") or ()),
+                f"{pid} is {place.get('place_type')!r}; the question accepts {', '.join(c['place_types'])}")
+        elif c.get("place_type"):
             add("place type", c["place_type"].lower() in (place.get("place_type") or "").lower(),
                 f"{pid} is {place.get('place_type')!r}")
+        if c.get("open_at"):
+            moment = datetime.fromisoformat(c["open_at"])
+            state = is_open_at(place.get("opentime_week") or "", moment)
+            add("open at", state is True, f"{pid} at {moment:%a %H:%M}: "
+                + {True: "open", False: "closed"}.get(state, "hours unknown"))
         if c.get("radius_m") and c.get("center"):
             d = world.distance_m(c["center"], pid)
             add("radius", d is not None and d <= c["radius_m"], f"{pid} is {d} m from {c['center']}")
@@ -70,8 +83,9 @@ def constraint_checks(case: CaseSpec, predicted: PredictedAnswer, world: Constra
             add("route buffer", d is not None and d <= c["route_buffer_m"], f"{pid} is {d} m from the route")
     fact = c.get("fact")
     if fact and case.level == "L2":
-        holders = [pid for pid in chosen if world.has_fact(pid, fact["key"])]
-        add("implicit need", bool(holders), f"chosen {chosen}; holding {fact['key']}: {holders}")
+        keys = fact.get("keys") or [fact["key"]]
+        holders = [pid for pid in chosen if any(world.has_fact(pid, key) for key in keys)]
+        add("implicit need", bool(holders), f"chosen {chosen}; holding {' or '.join(keys)}: {holders}")
     return checks
 
 
@@ -84,7 +98,9 @@ def _open_on_arrival(c: dict, predicted: PredictedAnswer, world: ConstraintWorld
         return "open on arrival", False, "a leg of the submitted order has no route"
     dwell = c.get("dwell_minutes", 0) * 60
     arrivals = arrival_times(datetime.fromisoformat(c["start_time"]), [leg[1] for leg in legs], dwell)
-    hours = {pid: (world.place(pid) or {}).get("opentime_week", "") for pid in order[1:]}
+    # "stops": only the stops on the way must be open (a detour's destination need not be).
+    judged = order[1:-1] if c.get("open_check") == "stops" else order[1:]
+    hours = {pid: (world.place(pid) or {}).get("opentime_week", "") for pid in judged}
     closed = closed_on_arrival(order, arrivals, hours, dwell_s=dwell)
     times = ", ".join(f"{pid} {t:%H:%M}" for pid, t in zip(order[1:], arrivals))
     return "open on arrival", not closed, f"arrivals {times}; closed: {closed or 'none'}"

@@ -5,6 +5,7 @@ the Semantic Constraint metric, so ground truth and grading agree.
 """
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
@@ -46,3 +47,33 @@ def order_violations(order: Sequence[str], before: Sequence[tuple[str, str]]) ->
     """The (a, b) pairs of ``before`` ("visit a before b") that ``order`` breaks."""
     position = {place_id: i for i, place_id in enumerate(order)}
     return [(a, b) for a, b in before if a in position and b in position and position[a] > position[b]]
+
+
+def cuisines_of(tag: str) -> tuple[str, ...]:
+    """Folded cuisine values of a place's tag ("Cuisine: Sushi, Japanese" -> ("sushi", "japanese"))."""
+    for part in str(tag or "").split(";"):
+        label, _, value = part.strip().partition(":")
+        if label.strip() == "Cuisine":
+            return tuple(_fold(v).strip().replace(" ", "_") for v in value.split(",") if v.strip())
+    return ()
+
+
+def dining_subtype(sub: str) -> bool:
+    """Whether a sub-type is a place that serves meals (its cuisine tag can make it, say, an Asian restaurant)."""
+    return "Restaurant" in sub or sub in ("Pizzeria", "Steakhouse", "Fast Food", "Food Court")
+
+
+def type_matches(place: dict, types: Sequence[str], cuisines: Sequence[str] = ()) -> bool:
+    """Whether a place is of one of the accepted sub-types, or a dining place whose cuisine is accepted.
+
+    ``types`` are sub-types ("Pub"); an entry with a "|" is matched against the whole place_type."""
+    place_type = str(place.get("place_type") or "")
+    sub = place_type.split("|", 1)[-1].strip()
+    if any(sub == t or (("|" in t) and t.lower() in place_type.lower()) for t in types):
+        return True
+    return bool(cuisines) and dining_subtype(sub) and bool(set(cuisines_of(place.get("tag") or "")) & set(cuisines))
+
+
+def _fold(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()

@@ -188,9 +188,7 @@ def _check_totals(ctx, doc: CaseDocument, observations: list) -> list[str]:
 # ------------------------------------------------------------------ uniqueness
 
 def _check_uniqueness(ctx, doc: CaseDocument, observations: list) -> list[str]:
-    from .uniqueness import check_uniqueness
+    """The independent verifier: the gold is the one right answer against the whole city."""
+    from .audit import audit_case
 
-    spec = doc.uniqueness
-    if not spec:
-        return ["the case has no uniqueness check"]
-    return check_uniqueness(ctx, spec, doc)
+    return audit_case(doc)

@@ -17,6 +17,7 @@ literally (``tests/benchmark/test_intents.py`` checks this).
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 SEEK, AVOID = "seek", "avoid"
@@ -76,7 +77,7 @@ _ALL: tuple[Intent, ...] = (
     _i("water_refill_point", SEEK,
        ("fill up my empty flask with drinking water for free",
         "top up my reusable flask without buying another plastic one",
-        "get free drinking water into my flask on this hot day"),
+        "get free drinking water into my flask before the long walk back"),
        ("have an empty flask and want free drinking water",
         "want to fill my reusable flask without paying")),
     _i("public_piano", SEEK,
@@ -94,7 +95,7 @@ _ALL: tuple[Intent, ...] = (
     _i("rooftop_terrace", SEEK,
        ("have a drink in the open air up above the city's roofs",
         "enjoy a drink outdoors on the top floor of a building, high above the street",
-        "sit outside at the very top of the building and watch the midnight sun"),
+        "sit outside at the very top of the building with the whole skyline around me"),
        ("want to drink outside up on top of a building",
         "want an open-air seat high above the streets")),
     # --- cafes ---------------------------------------------------------------------------
@@ -394,7 +395,7 @@ _ALL: tuple[Intent, ...] = (
     _i("swimming_ladder", SEEK,
        ("get into the sea easily for a bracing plunge",
         "lower myself into the Baltic for an early-morning bathe",
-        "go for an ice-cold sea bathe in October"),
+        "go for an ice-cold sea bathe before breakfast"),
        ("want an easy way down into the sea for a plunge",
         "want a bracing bathe in the Baltic")),
     _i("picnic_lawn", SEEK,
@@ -406,7 +407,7 @@ _ALL: tuple[Intent, ...] = (
     _i("winter_ice_rink", SEEK,
        ("glide around on blades under the winter lights",
         "do a few laps on the ice with hot chocolate afterwards",
-        "try twirling on frozen ice in January"),
+        "try a few twirls on frozen ice this winter"),
        ("want to glide around on blades this winter",
         "want to do laps on the ice")),
     # --- sports --------------------------------------------------------------------------
@@ -751,3 +752,29 @@ INTENTS: dict[str, Intent] = {i.key: i for i in _ALL}
 def intent_for(key: str) -> Intent | None:
     """The implicit intent for a static or long-term fact key, or ``None``."""
     return INTENTS.get(key)
+
+
+# A phrasing that mentions food or drink only fits a place that serves them; one that names a
+# day or a time of day only fits a question that does not set its own moment.
+FOOD_WORDS = ("eat", "meal", "dinner", "lunch", "bite", "breakfast", "brunch", "coffee", "latte", "cappuccino",
+              "espresso", "drink", "cake", "tea", "pint", "beer", "wine", "sip", "plate", "menu", "dish", "food",
+              "chocolate", "negroni", "snack", "sandwich", "table")
+SHOP_WORDS = ("shop", "buy", "browse", "shelf", "purchase")
+TIME_WORDS = ("morning", "evening", "night", "tonight", "tomorrow", "today", "monday", "tuesday", "wednesday",
+              "thursday", "friday", "saturday", "sunday", "weekend", "january", "february", "november", "winter",
+              "afternoon", "midday", "noon", "o'clock")
+
+
+def _mentions(phrase: str, words: tuple[str, ...]) -> bool:
+    low = phrase.lower()
+    return any(re.search(rf"\b{re.escape(w.strip())}s?\b", low) for w in words)
+
+
+def fitting_phrases(key: str, kind: str, *, serves_food: bool, is_shop: bool, timed: bool) -> tuple[str, ...]:
+    """The ``wants`` or ``needs`` phrasings of a fact that fit the place and the question's moment."""
+    intent = INTENTS[key]
+    phrases = intent.wants if kind == "wants" else intent.needs
+    return tuple(p for p in phrases
+                 if (serves_food or not _mentions(p, FOOD_WORDS))
+                 and (is_shop or not _mentions(p, SHOP_WORDS))
+                 and not (timed and _mentions(p, TIME_WORDS)))

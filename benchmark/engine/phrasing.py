@@ -1,85 +1,91 @@
-"""Question phrasing: varied templates and personas. Place names stay as in the city's data."""
+"""Question phrasing: balanced skeletons, articles, plurals, travel modes and moments in words.
+
+Each cell draws its question skeletons from banks (``benchmark/engine/wording/``). The
+:class:`Phrasebook` picks the least-used skeleton of a bank so far (ties broken by the
+attempt's random stream), and counts a skeleton only when its case is kept, so every cell
+spreads over its skeletons and no skeleton dominates. Place names stay as in the city's data.
+"""
 from __future__ import annotations
 
 import random
+import re
+from collections import Counter
+from datetime import datetime
 
-PERSONAS = (
-    "", "", "",  # plain questions are common too
-    "I'm visiting Helsinki for the first time. ",
-    "My parents are in town this weekend. ",
-    "Quick question before I head out. ",
-    "I'm a student on a tight budget. ",
-    "I'm showing a colleague around the centre today. ",
-    "I just moved to Helsinki. ",
-    "Planning my day off. ",
-    "I'm meeting a friend later. ",
-)
+from benchmark.cases.lexicon import indefinite
 
-VEHICLE_WORDS = {
-    "walking": ("walking", "on foot", "walking"),
-    "cycling": ("cycling", "by bike", "cycling"),
-    "driving": ("driving", "by car", "by car"),
-}
-MODE_WORDS = {"time": ("fastest", "quickest"), "distance": ("shortest",)}
+VEHICLE_ADVERB = {"walking": ("on foot",), "cycling": ("by bike", "by bicycle"), "driving": ("by car",)}
+VEHICLE_GERUND = {"walking": "walking", "cycling": "cycling", "driving": "driving"}
+VEHICLE_VERB = {"walking": "walk", "cycling": "cycle", "driving": "drive"}
+MODE_ADJECTIVE = {"time": ("fastest", "quickest"), "distance": ("shortest",)}
+MODE_GOAL = {"time": ("as quickly as possible", "in the least time"),
+             "distance": ("covering the least distance", "with the shortest distance overall")}
 
 
-def persona(rng: random.Random) -> str:
-    return rng.choice(PERSONAS)
+class Phrasebook:
+    """Balanced choice of skeletons: per bank, the least-used skeleton first, ties by the random stream."""
+
+    def __init__(self) -> None:
+        self.used: Counter = Counter()
+
+    def pick(self, rng: random.Random, bank: str, skeletons: tuple[str, ...]) -> tuple[str, str]:
+        """(skeleton id, skeleton) from ``bank``."""
+        counts = [self.used[f"{bank}#{i}"] for i in range(len(skeletons))]
+        low = min(counts)
+        index = rng.choice([i for i, c in enumerate(counts) if c == low])
+        return f"{bank}#{index}", skeletons[index]
+
+    def commit(self, skeleton_ids: list[str]) -> None:
+        self.used.update(skeleton_ids)
 
 
-def pick(rng: random.Random, *options: str) -> str:
-    return rng.choice(options)
-
-
-def join_names(names: list[str]) -> str:
-    """'A', 'A and B', 'A, B and C'."""
-    if len(names) == 1:
-        return names[0]
-    return ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def join_or(names: list[str]) -> str:
-    if len(names) == 1:
-        return names[0]
-    return ", ".join(names[:-1]) + " or " + names[-1]
-
-
-def vehicle_phrase(rng: random.Random, vehicle: str) -> str:
-    return rng.choice(VEHICLE_WORDS[vehicle])
-
-
-def mode_phrase(rng: random.Random, mode: str) -> str:
-    return rng.choice(MODE_WORDS[mode])
-
-
-def finish(text: str) -> str:
-    """Collapse spaces and capitalise the first letter."""
-    text = " ".join(text.split())
+def fill(template: str, **slots: object) -> str:
+    """The template with its slots filled, spaces collapsed, the first letter capitalised."""
+    text = template.format(**slots)
+    text = re.sub(r"\s+([,.?!;:])", r"\1", " ".join(text.split()))
     return text[:1].upper() + text[1:]
 
 
-def plural(noun: str) -> str:
-    """English plural of the last word: 'library' -> 'libraries', 'bus station' -> 'bus stations'."""
-    if noun.endswith("y") and noun[-2:-1] not in "aeiou":
-        return noun[:-1] + "ies"
-    if noun.endswith(("s", "sh", "ch", "x")):
-        return noun + "es"
-    return noun + "s"
+def a(word: str) -> str:
+    """'a café', 'an Asian restaurant'."""
+    return f"{indefinite(word)} {word}"
 
 
-def noun_case(words: str) -> str:
-    """Lower-case a type name but keep nationality words capitalised ('Finnish restaurant')."""
-    keep = ("ish", "ese", "ian", "can", "ean", "Thai")
-    return " ".join(w if w.endswith(keep) else w.lower() for w in words.split())
+def join_names(names: list[str], last: str = "and") -> str:
+    """'A', 'A and B', 'A, B and C'."""
+    if len(names) == 1:
+        return names[0]
+    return ", ".join(names[:-1]) + f" {last} " + names[-1]
 
 
-def ask(rng: random.Random, template: str, *, vehicle: str | None = None, mode: str | None = None,
-        **fields: object) -> str:
-    """A question from ``template`` with a persona; ``vehicle`` fills {v} ("by bike") and {vi}
-    ("cycling"), ``mode`` fills {m} ("fastest") and {M} ("Fastest")."""
-    if vehicle:
-        fields.update(v=vehicle_phrase(rng, vehicle), vi=vehicle)
+def vehicle_adverb(rng: random.Random, vehicle: str) -> str:
+    return rng.choice(VEHICLE_ADVERB[vehicle])
+
+
+def mode_adjective(rng: random.Random, mode: str) -> str:
+    return rng.choice(MODE_ADJECTIVE[mode])
+
+
+def mode_goal(rng: random.Random, mode: str) -> str:
+    return rng.choice(MODE_GOAL[mode])
+
+
+def travel_slots(rng: random.Random, vehicle: str, mode: str | None = None) -> dict[str, str]:
+    """Slots for a travel mode: {by} 'by bike', {going} 'cycling', {go} 'cycle', and for a mode
+    {best} 'quickest', {Best} 'Quickest', {goal} 'as quickly as possible'."""
+    slots = {"by": vehicle_adverb(rng, vehicle), "going": VEHICLE_GERUND[vehicle], "go": VEHICLE_VERB[vehicle]}
     if mode:
-        m = mode_phrase(rng, mode)
-        fields.update(m=m, M=m.capitalize())
-    return finish(persona(rng) + template.format(**fields))
+        best = mode_adjective(rng, mode)
+        slots.update(best=best, Best=best.capitalize(), goal=mode_goal(rng, mode))
+    return slots
+
+
+def moment_slots(when: datetime) -> dict[str, str]:
+    """{time} '17:40', {day} 'Saturday', {date} 'Saturday 12 December'."""
+    return {"time": when.strftime("%H:%M"), "day": when.strftime("%A"),
+            "date": f"{when.strftime('%A')} {when.day} {when.strftime('%B')}"}
+
+
+def number(value: float) -> str:
+    """4.0 -> '4', 4.5 -> '4.5', 300.0 -> '300' (how the verifier looks for it in the question)."""
+    return f"{value:g}"

@@ -12,10 +12,11 @@ from benchmark.cases.verify import normalise_question, verify_case
 from environment.tools.context import ToolContext
 
 from .common import Draft
+from .phrasing import Phrasebook
 from .recipes import load_recipes
 from .session import Discard, EngineSession
 
-ENGINE_VERSION = "1.0"
+ENGINE_VERSION = "2.0"
 MAX_ATTEMPTS_PER_CASE = 25
 
 
@@ -52,6 +53,7 @@ def generate_cases(
     documents: list[CaseDocument] = []
     reports = []
     questions: set[str] = set()
+    phrasebook = Phrasebook()
     for cell in CELLS:
         report = CellReport(cell, counts.get(cell, 0))
         reports.append(report)
@@ -61,7 +63,7 @@ def generate_cases(
             report.attempts += 1
             if on_attempt:
                 on_attempt(cell)
-            session = EngineSession(context)
+            session = EngineSession(context, phrasebook=phrasebook)
             try:
                 draft = recipes[cell](session, rng)
             except Discard as exc:
@@ -73,18 +75,26 @@ def generate_cases(
                 continue
             document = _document(context, seed, cell, report.made + 1, report.attempts - 1, draft, session)
             verdict = verify_case(document)
-            if not verdict.ok:  # e.g. a note that names the place but speaks of a neighbour
-                report.discards["failed verification"] += 1
+            if not verdict.ok:  # e.g. a rival the engine's capped searches missed, found by the verifier
+                report.discards["failed verification: " + _reason(verdict.failures[0])] += 1
                 continue
             if paraphraser is not None:
                 document = _paraphrased(document, draft, session, paraphraser, report)
             signatures.add(draft.signature)
             questions.add(question)
+            phrasebook.commit(session.skeletons)
             report.made += 1
             documents.append(document)
             if on_case:
                 on_case(document)
     return documents, reports
+
+
+def _reason(failure: str) -> str:
+    """The kind of a verification failure, without the case's particulars (for the discard summary)."""
+    if failure.startswith("independent check: "):
+        return failure.split(": ")[1]
+    return failure.split(":")[0][:50]
 
 
 def _paraphrased(document: CaseDocument, draft: Draft, session: EngineSession, paraphraser, report: CellReport):
@@ -135,7 +145,7 @@ def _document(context, seed, cell, number, attempt, draft: Draft, session: Engin
         engine_path=session.engine_path,
         required_evidence=RequiredEvidence(attributes=draft.attributes, note_ids=sorted(set(draft.note_ids))),
         constraints=draft.constraints,
-        uniqueness=draft.uniqueness,
+        uniqueness={"query": draft.query, **({"found": draft.notes} if draft.notes else {})},
         provenance={"generator": "lifeplanner-data-engine", "version": ENGINE_VERSION, "seed": seed,
                     "attempt": attempt, "recipe": case_type, "city_name": context.city_name,
                     "city_version": context.city_version},

@@ -6,12 +6,15 @@ can follow to the same answer). A failed call discards the attempt.
 """
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
 from typing import Any
 
 from benchmark.cases.document import ToolStep, observation_digest
 from environment.tools.context import ToolContext
 from environment.tools.gateway import call_tool
+
+from .phrasing import Phrasebook, fill
 
 
 class Discard(Exception):
@@ -23,6 +26,14 @@ class EngineSession:
     context: ToolContext
     engine_path: list[ToolStep] = field(default_factory=list)
     reference_path: list[ToolStep] = field(default_factory=list)
+    phrasebook: Phrasebook = field(default_factory=Phrasebook)
+    skeletons: list[str] = field(default_factory=list)  # the skeleton ids this attempt's question used
+
+    def say(self, rng: random.Random, bank: str, skeletons: tuple[str, ...], **slots: Any) -> str:
+        """A question sentence from the least-used skeleton of ``bank``, filled with ``slots``."""
+        skeleton_id, template = self.phrasebook.pick(rng, bank, skeletons)
+        self.skeletons.append(skeleton_id)
+        return fill(template, **slots)
 
     def engine(self, tool: str, **arguments: Any) -> dict:
         return self._call("engine", tool, arguments, self.engine_path)

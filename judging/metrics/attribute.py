@@ -9,6 +9,7 @@ visit-order rules are Semantic Constraint's business, not A's.
 from __future__ import annotations
 
 from judging.answers import PredictedAnswer, to_float
+from judging.rules import type_matches
 from judging.types import CaseSpec, MetricResult, Trajectory
 
 from .common import nothing_submitted, reference_of
@@ -16,7 +17,7 @@ from .registry import metric
 from .values import same_text, values_equal
 from .world import World
 
-PLACE_REQUIREMENTS = ("place_type", "min_rating", "max_cost", "radius_m", "route_buffer_m")
+PLACE_REQUIREMENTS = ("place_types", "place_type", "min_rating", "max_cost", "radius_m", "route_buffer_m")
 
 
 @metric("A", kind="outcome")
@@ -121,7 +122,11 @@ def _checks_for(place_id: str, case: CaseSpec, reference: PredictedAnswer, world
         return [{"requirement": "known place", "place_id": place_id, "ok": False,
                  "why": f"{place_id} is not a place of this city"}]
     out = []
-    if wanted.get("place_type"):
+    if wanted.get("place_types"):
+        ok = type_matches(place, wanted["place_types"], wanted.get("cuisines") or ())
+        out.append(_check("place_type", place_id, ok, f"{place_id} is a {place.get('place_type')!r}, the query "
+                                                      f"accepts {', '.join(wanted['place_types'])}"))
+    elif wanted.get("place_type"):
         kind = str(place.get("place_type") or "")
         ok = str(wanted["place_type"]).lower() in kind.lower()
         out.append(_check("place_type", place_id, ok, f"{place_id} is a {kind!r}, the query asks for "

@@ -1,193 +1,239 @@
-"""Nearby Discovery: find suitable candidates around a place."""
+"""Nearby Discovery: the right place around a named place, among every place the question allows."""
 from __future__ import annotations
 
 import random
 
+from environment.opening import hours_are_valid
+
 from ..common import (
     Draft,
-    facts_of,
+    accepted,
     find_by_name,
-    has_fact,
-    label_value,
     named_places,
-    read_notes,
+    noun_types,
+    of_noun,
+    pick_noun,
     sample,
-    subtype,
-    supporting_notes,
-    type_noun,
-    uniquely_named,
 )
-from ..intents import intent_for
-from ..phrasing import ask, noun_case, pick
+from ..moments import moment, stable_state
+from ..phrasing import a, moment_slots
 from ..session import Discard
+from ..wording import nearby as words
 from . import recipe
 
-RADII = (200, 300, 400, 500, 700)
-NEAREST_MARGIN_M = 15.0
+RADII = (200, 300, 400, 500, 700, 1000)
+SEARCH_M = 1500
+NEAREST_SLACK = 1.3  # the engine keeps more room than the verifier's margin, so few drafts are refused
 
 
-def _anchor(session, rng) -> dict:
-    return named_places(session, rng, 1, pool=sample(session, rng, 15))[0]
+def anchor_and_noun(session, rng, *, radius: float = 600) -> tuple[dict, object]:
+    """A uniquely named anchor and a noun of a place around it."""
+    (anchor,) = named_places(session, rng, 1, pool=sample(session, rng, 15))
+    around = session.engine("nearby_search", center=anchor["place_id"], radius_meters=radius)["results"]
+    rng.shuffle(around)
+    for place in around:
+        noun = pick_noun(rng, place)
+        if noun is not None:
+            return anchor, noun
+    raise Discard("nothing around the anchor has a noun")
 
 
-def _types_around(results: list[dict]) -> list[str]:
-    return sorted({subtype(r) for r in results if type_noun(r)})
+def noun_around(session, anchor: dict, noun, radius: float = SEARCH_M, **filters) -> list[dict]:
+    """Places around the anchor a reader could take for the noun, nearest first (engine records)."""
+    found = session.engine("nearby_search", center=anchor["place_id"], radius_meters=radius,
+                           place_types=noun_types(noun), **filters)["results"]
+    return of_noun(noun, found)
+
+
+def nearest_margin(d: float) -> float:
+    return max(15.0, 0.1 * d) * NEAREST_SLACK
+
+
+def walk_costs(session, anchor: dict, places: list[dict]) -> dict[str, float]:
+    return {p["place_id"]: session.engine("routing", start_place_id=anchor["place_id"], end_place_id=p["place_id"],
+                                          vehicle="walking", mode="distance")["total_distance_m"] for p in places}
+
+
+def _nearest_by_both(session, anchor, places: list[dict]) -> dict:
+    """The first place, when it is nearest by a clear margin both in a straight line and on foot."""
+    if not places or places[0]["distance_m"] < 20:
+        raise Discard("no candidate, or one on top of the anchor")
+    gold = places[0]
+    if len(places) > 1 and places[1]["distance_m"] - gold["distance_m"] < nearest_margin(gold["distance_m"]):
+        raise Discard("the nearest two are too close to call")
+    walks = walk_costs(session, anchor, places[:4])
+    rest = [w for pid, w in walks.items() if pid != gold["place_id"]]
+    if rest and min(rest) - walks[gold["place_id"]] < max(30.0, 0.03 * walks[gold["place_id"]]) * NEAREST_SLACK:
+        raise Discard("on foot the nearest is not clearly nearest")
+    return gold
+
+
+def radius_for(distance: float) -> int:
+    return next((r for r in RADII if r >= distance * 1.15 + 10), 1500)
+
+
+def _answer(place: dict, reason: str, keys: str) -> dict:
+    return {"name": place["name"], "place_id": place["place_id"], "reason": reason,
+            "ref": {"attribute_key": keys, "note_id": ""}}
 
 
 @recipe("nearby_discovery", "L0")
 def nearby_l0(session, rng: random.Random) -> Draft:
-    anchor = _anchor(session, rng)
-    radius = rng.choice(RADII)
-    around = session.engine("nearby_search", center=anchor["place_id"], radius_meters=radius)["results"]
-    types = _types_around(around)
-    if not types:
-        raise Discard("nothing typed around the anchor")
-    sub = rng.choice(types)
-    found = session.engine("nearby_search", center=anchor["place_id"], radius_meters=radius, place_types=[sub])
-    results = found["results"]
-    if len(results) > 1 and results[1]["distance_m"] - results[0]["distance_m"] < NEAREST_MARGIN_M:
-        raise Discard("nearest two are too close to call")
-    target = results[0]
+    anchor, noun = anchor_and_noun(session, rng)
+    places = noun_around(session, anchor, noun)
+    variant = rng.choices(("plain", "within", "rated", "cheap"), weights=(4, 3, 2, 1))[0]
+    filters, query, slots, bank, skeletons = {}, {}, {}, "nearby_L0.nearest", words.NEAREST
+    if variant in ("rated", "cheap"):
+        key = "rating" if variant == "rated" else "cost"
+        values = sorted({p[key] for p in places[:6] if p[key] is not None})
+        if len(values) < 2:
+            raise Discard(f"not enough {key} values around to filter on")
+        # A threshold that a nearer place fails, so the filter changes the answer.
+        threshold = values[-2] if variant == "rated" else values[1]
+        filters = {"min_rating": threshold} if variant == "rated" else {"max_cost": threshold}
+        kept = noun_around(session, anchor, noun, **filters)
+        if not kept or kept[0]["place_id"] == places[0]["place_id"]:
+            raise Discard("the filter does not change the nearest place")
+        places = kept
+        bank, skeletons = (("nearby_L0.rated", words.NEAREST_RATED) if variant == "rated"
+                           else ("nearby_L0.cheap", words.NEAREST_CHEAP))
+        slots = {"x": f"{threshold:g}", "y": f"{threshold:g}"}
+        query = dict(filters)
+    if not places or not accepted(noun, places[0]):
+        raise Discard("the nearest candidate is only arguably of the noun")
+    gold = _nearest_by_both(session, anchor, places)
+    radius = radius_for(gold["distance_m"])
+    if variant == "within":
+        bank, skeletons, slots, query = "nearby_L0.within", words.NEAREST_WITHIN, {"R": radius}, {"radius_m": radius}
     find_by_name(session, anchor["name"])
-    session.agent("nearby_search", center=anchor["place_id"], radius_meters=radius, place_types=[sub])
-    noun = noun_case(sub)
-    question = pick(rng, "What's the nearest {t} to {a}? Look within {r} m.",
-                    "I'm at {a}. Which {t} is closest, within {r} metres?",
-                    "Find me the closest {t} within {r} m of {a}.")
-    answer = {"name": target["name"], "place_id": target["place_id"],
-              "reason": f"The nearest {noun} to {anchor['name']}, {target['distance_m']} m away.",
-              "ref": {"attribute_key": "place_type", "note_id": ""}}
+    session.agent("nearby_search", center=anchor["place_id"], radius_meters=radius, place_types=noun.types(),
+                  **filters)
+    keys = ",".join(["place_type", *(("rating",) if "min_rating" in filters else ()),
+                     *(("cost",) if "max_cost" in filters else ())])
+    answer = _answer(gold, f"The nearest {noun.singular} to {anchor['name']}, {gold['distance_m']} m away.", keys)
     session.agent("submit_answer", result=answer)
     return Draft(
-        question=ask(rng, question, t=noun, a=anchor["name"], r=radius), answer=answer,
-        attributes=[{"place_id": target["place_id"], "key": "place_type"}],
-        constraints={"center": anchor["place_id"], "radius_m": radius, "place_type": sub},
-        uniqueness={"check": "nearest", "arguments": {"center": anchor["place_id"], "radius_meters": radius,
-                                                      "place_types": [sub]},
-                    "expected": target["place_id"], "margin_m": NEAREST_MARGIN_M},
-        signature=f"nearest:{anchor['place_id']}:{sub}",
+        question=session.say(rng, bank, skeletons, noun=noun.singular, a_noun=a(noun.singular), a=anchor["name"],
+                             **slots),
+        answer=answer,
+        query={"kind": "find", "center": anchor["place_id"], "noun": noun.key, "rank": "nearest", "by": "either",
+               **query},
+        constraints={"center": anchor["place_id"], **noun.constraint(), **query},
+        attributes=[{"place_id": gold["place_id"], "key": k} for k in keys.split(",")],
+        signature=f"nearest:{anchor['place_id']}:{noun.key}:{variant}",
     )
 
 
-def _threshold_options(results: list[dict]) -> list[tuple[float | None, float | None, str]]:
-    """(min_rating, max_cost, winner) combinations that leave exactly one place, each filter mattering."""
-    options = []
-    for min_rating in (None, 3.5, 3.8, 4.0, 4.2, 4.5):
-        for max_cost in (None, 10, 15, 20, 25, 30, 40, 60):
-            if min_rating is None and max_cost is None:
-                continue
-            kept = [r for r in results if (min_rating is None or (r["rating"] or 0) >= min_rating)
-                    and (max_cost is None or (r["cost"] is not None and r["cost"] <= max_cost))]
-            if len(kept) != 1:
-                continue
-            by_rating = [r for r in results if max_cost is None or (r["cost"] is not None and r["cost"] <= max_cost)]
-            by_cost = [r for r in results if min_rating is None or (r["rating"] or 0) >= min_rating]
-            if min_rating is not None and max_cost is not None and (len(by_rating) == 1 or len(by_cost) == 1):
-                continue  # one filter alone would do: keep only combinations where both matter
-            options.append((min_rating, max_cost, kept[0]["place_id"]))
-    return options
+# ------------------------------------------------------------------ L1
+
+def _nearest_open(session, rng) -> Draft:
+    anchor, noun = anchor_and_noun(session, rng)
+    places = noun_around(session, anchor, noun)[:8]
+    for _ in range(40):
+        when = moment(rng, hours=(7, 23))
+        states = [stable_state(p["opentime_week"] or "", when) if hours_are_valid(p["opentime_week"] or "") else None
+                  for p in places]
+        first_open = next((i for i, s in enumerate(states) if s is not False), None)
+        if first_open is None or first_open == 0 or states[first_open] is not True \
+                or not accepted(noun, places[first_open]):
+            continue
+        gold = places[first_open]
+        later = [p for p, s in zip(places[first_open + 1:], states[first_open + 1:]) if s is not False]
+        if later and later[0]["distance_m"] - gold["distance_m"] < nearest_margin(gold["distance_m"]):
+            continue
+        walks = walk_costs(session, anchor, [gold, *later[:3]])
+        if any(w - walks[gold["place_id"]] < max(30.0, 0.03 * walks[gold["place_id"]]) * NEAREST_SLACK
+               for pid, w in walks.items() if pid != gold["place_id"]):
+            continue
+        break
+    else:
+        raise Discard("no moment when a nearer place is closed and the next one is open")
+    radius = radius_for(gold["distance_m"])
+    find_by_name(session, anchor["name"])
+    session.agent("nearby_search", center=anchor["place_id"], radius_meters=radius, place_types=noun.types())
+    for place in places[:first_open + 1]:
+        session.agent("place_detail", place_id=place["place_id"])
+    iso = when.isoformat(timespec="minutes")
+    answer = _answer(gold, f"Nearer {noun.plural} are closed at {when:%H:%M}; it is open ({gold['opentime_week']}).",
+                     "place_type,opentime_week")
+    session.agent("submit_answer", result=answer)
+    return Draft(
+        question=session.say(rng, "nearby_L1.open", words.NEAREST_OPEN, noun=noun.singular, a_noun=a(noun.singular),
+                             a=anchor["name"], **moment_slots(when)),
+        answer=answer,
+        query={"kind": "find", "center": anchor["place_id"], "noun": noun.key, "rank": "nearest", "by": "either",
+               "open_at": iso},
+        constraints={"center": anchor["place_id"], **noun.constraint(), "open_at": iso},
+        attributes=[{"place_id": gold["place_id"], "key": "opentime_week"}],
+        signature=f"nearopen:{anchor['place_id']}:{noun.key}",
+    )
+
+
+def _best_rated(session, rng) -> Draft:
+    anchor, noun = anchor_and_noun(session, rng)
+    radius = rng.choice(RADII[1:])
+    places = noun_around(session, anchor, noun, radius=radius * 1.1)
+    if any(abs(p["distance_m"] - radius) <= max(5, 0.02 * radius) * 1.5 for p in places):
+        raise Discard("a candidate sits on the radius")
+    inside = [p for p in places if p["distance_m"] < radius]
+    rated = sorted((p for p in inside if p["rating"] is not None), key=lambda p: -p["rating"])
+    if len([p for p in inside if accepted(noun, p)]) < 3 or not rated or not accepted(noun, rated[0]):
+        raise Discard("fewer than three candidates within the radius")
+    gold = rated[0]
+    if len(rated) > 1 and gold["rating"] - rated[1]["rating"] < 0.2 - 1e-9:
+        raise Discard("the two best ratings are too close")
+    find_by_name(session, anchor["name"])
+    session.agent("nearby_search", center=anchor["place_id"], radius_meters=radius, place_types=noun.types())
+    answer = _answer(gold, f"Rated {gold['rating']}, the best of the {noun.plural} within {radius} m.",
+                     "place_type,rating")
+    session.agent("submit_answer", result=answer)
+    return Draft(
+        question=session.say(rng, "nearby_L1.rated", words.BEST_RATED, noun=noun.singular, nouns=noun.plural,
+                             a=anchor["name"], R=radius),
+        answer=answer,
+        query={"kind": "find", "center": anchor["place_id"], "noun": noun.key, "rank": "rating", "radius_m": radius},
+        constraints={"center": anchor["place_id"], **noun.constraint(), "radius_m": radius},
+        attributes=[{"place_id": gold["place_id"], "key": "rating"}],
+        signature=f"bestrated:{anchor['place_id']}:{noun.key}:{radius}",
+    )
+
+
+def _shortest_walk(session, rng) -> Draft:
+    anchor, noun = anchor_and_noun(session, rng)
+    places = [p for p in noun_around(session, anchor, noun, radius=1200) if p["distance_m"] >= 20][:6]
+    if len(places) < 2:
+        raise Discard("fewer than two candidates")
+    walks = walk_costs(session, anchor, places)
+    ranked = sorted(places, key=lambda p: walks[p["place_id"]])
+    gold = ranked[0]
+    if gold["place_id"] == places[0]["place_id"] or not accepted(noun, gold):
+        raise Discard("the straight-line nearest is also the shortest walk")
+    second = walks[ranked[1]["place_id"]]
+    if second - walks[gold["place_id"]] < max(30.0, 0.03 * walks[gold["place_id"]]) * NEAREST_SLACK:
+        raise Discard("the two shortest walks are too close")
+    find_by_name(session, anchor["name"])
+    session.agent("nearby_search", center=anchor["place_id"], radius_meters=radius_for(gold["distance_m"]),
+                  place_types=noun.types())
+    for place in places[:places.index(gold) + 2]:
+        session.agent("routing", start_place_id=anchor["place_id"], end_place_id=place["place_id"], vehicle="walking",
+                      mode="distance")
+    answer = _answer(gold, f"A {walks[gold['place_id']]:.0f} m walk, shorter than to any nearer-looking "
+                           f"{noun.singular}.", "place_type")
+    session.agent("submit_answer", result=answer)
+    return Draft(
+        question=session.say(rng, "nearby_L1.walk", words.SHORTEST_WALK, noun=noun.singular, a=anchor["name"]),
+        answer=answer,
+        query={"kind": "find", "center": anchor["place_id"], "noun": noun.key, "rank": "nearest", "by": "route",
+               "vehicle": "walking", "mode": "distance"},
+        constraints={"center": anchor["place_id"], "place_types": noun.types()},
+        signature=f"walk:{anchor['place_id']}:{noun.key}",
+    )
+
+
+L1_VARIANTS = ((_nearest_open, 40), (_best_rated, 30), (_shortest_walk, 30))
 
 
 @recipe("nearby_discovery", "L1")
 def nearby_l1(session, rng: random.Random) -> Draft:
-    anchor = _anchor(session, rng)
-    radius = rng.choice((300, 500, 700, 1000))
-    around = session.engine("nearby_search", center=anchor["place_id"], radius_meters=radius)["results"]
-    for sub in rng.sample(_types_around(around), k=len(_types_around(around))):
-        found = session.engine("nearby_search", center=anchor["place_id"], radius_meters=radius, place_types=[sub])
-        if not 3 <= found["total_matched"] <= 20:
-            continue
-        options = _threshold_options(found["results"])
-        if not options:
-            continue
-        min_rating, max_cost, winner_id = rng.choice(options)
-        target = next(r for r in found["results"] if r["place_id"] == winner_id)
-        filters = {k: v for k, v in (("min_rating", min_rating), ("max_cost", max_cost)) if v is not None}
-        check = session.engine("nearby_search", center=anchor["place_id"], radius_meters=radius,
-                               place_types=[sub], **filters)
-        if [r["place_id"] for r in check["results"]] != [winner_id]:
-            raise Discard("filtered search does not single out the winner")
-        find_by_name(session, anchor["name"])
-        session.agent("nearby_search", center=anchor["place_id"], radius_meters=radius, place_types=[sub], **filters)
-        wants = []
-        if min_rating is not None:
-            wants.append(f"a rating of at least {min_rating}")
-        if max_cost is not None:
-            wants.append(f"at most {max_cost} EUR per person")
-        question = pick(rng, "Find a {t} within {r} m of {a} with {w}.",
-                        "I'm near {a}. Is there a {t} within {r} metres with {w}?",
-                        "Which {t} within {r} m of {a} has {w}?")
-        keys = ",".join(k for k, v in (("rating", min_rating), ("cost", max_cost)) if v is not None)
-        answer = {"name": target["name"], "place_id": target["place_id"],
-                  "reason": f"{target['distance_m']} m away, rating {target['rating']}, cost {target['cost']} EUR.",
-                  "ref": {"attribute_key": keys, "note_id": ""}}
-        session.agent("submit_answer", result=answer)
-        return Draft(
-            question=ask(rng, question, t=noun_case(sub), r=radius, a=anchor["name"], w=" and ".join(wants)),
-            answer=answer,
-            attributes=[{"place_id": target["place_id"], "key": k} for k in keys.split(",")],
-            constraints={"center": anchor["place_id"], "radius_m": radius, "place_type": sub, **filters},
-            uniqueness={"check": "only_places", "tool": "nearby_search",
-                        "arguments": {"center": anchor["place_id"], "radius_meters": radius, "place_types": [sub],
-                                      **filters},
-                        "expected": [winner_id]},
-            signature=f"filter:{anchor['place_id']}:{sub}:{winner_id}",
-        )
-    raise Discard("no type with thresholds that single out one place")
-
-
-def fact_filter(key: str) -> dict:
-    """The engine filter that finds places holding a fact: geo_tag for static tags, social_mem otherwise."""
-    from environment.build.corpus.vocab import ALL_SPECS
-
-    return {"geo_tag": [label_value(key)]} if ALL_SPECS[key].kind == "static" else {"social_mem": [label_value(key)]}
-
-
-@recipe("nearby_discovery", "L2")
-def nearby_l2(session, rng: random.Random) -> Draft:
-    for target in sample(session, rng, 25):
-        keys = [k for k in facts_of(target, "static") + facts_of(target, "long_term")
-                if (i := intent_for(k)) is not None and i.polarity == "seek"]
-        if not keys:
-            continue
-        key = rng.choice(keys)
-        radius = rng.choice((200, 300, 400))
-        around = session.engine("nearby_search", center=target["place_id"], radius_meters=radius * 0.8)["results"]
-        anchors = [a for a in around if a["distance_m"] >= 30 and uniquely_named(session, a)]
-        if not anchors:
-            continue
-        anchor = anchors[0]
-        holders = session.engine("nearby_search", center=anchor["place_id"], radius_meters=radius, **fact_filter(key))
-        found = [r for r in holders["results"] if has_fact(r, key)]
-        if [r["place_id"] for r in holders["results"]] != [target["place_id"]] or len(found) != 1:
-            continue
-        note_ids = supporting_notes(session, target, key)
-        find_by_name(session, anchor["name"])
-        listing = session.agent("nearby_search", center=anchor["place_id"], radius_meters=radius,
-                                place_types=[subtype(target)])
-        if target["place_id"] not in [r["place_id"] for r in listing["results"]]:
-            continue
-        read_notes(session, target, key, note_ids)
-        want = rng.choice(intent_for(key).wants)
-        question = pick(rng, "I'm at {a} and I want to {w}. Where can I go within {r} m?",
-                        "Somewhere within {r} metres of {a} where I can {w}?",
-                        "Near {a} (at most {r} m away), where could I {w}?")
-        spec_static = "geo_tag" in fact_filter(key)
-        answer = {"name": target["name"], "place_id": target["place_id"],
-                  "reason": "Social media notes confirm it offers what the user implicitly needs.",
-                  "ref": {"attribute_key": f"tag:{label_value(key)}" if spec_static else "",
-                          "note_id": ",".join(note_ids)},
-                  "implicit_logic": "True"}
-        session.agent("submit_answer", result=answer)
-        return Draft(
-            question=ask(rng, question, a=anchor["name"], w=want, r=radius), answer=answer,
-            note_ids=note_ids,
-            attributes=[{"place_id": target["place_id"], "key": f"tag:{label_value(key)}"}] if spec_static else [],
-            constraints={"center": anchor["place_id"], "radius_m": radius,
-                         "fact": {"place_id": target["place_id"], "key": key}},
-            uniqueness={"check": "only_places", "tool": "nearby_search",
-                        "arguments": {"center": anchor["place_id"], "radius_meters": radius, **fact_filter(key)},
-                        "expected": [target["place_id"]]},
-            signature=f"nearfact:{target['place_id']}:{key}",
-        )
-    raise Discard("no fact that only one place near an anchor holds")
+    make = rng.choices([v for v, _ in L1_VARIANTS], weights=[w for _, w in L1_VARIANTS])[0]
+    return make(session, rng)

@@ -1,32 +1,46 @@
-"""Routing: a route between two places, and waypoints to integrate along it."""
+"""Routing: a route between two places, and the stop on the way that keeps the whole trip cheapest."""
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from environment.opening import hours_are_valid
 
 from ..common import (
+    STOP_NOUNS,
     Draft,
-    facts_of,
+    accepted,
+    evidence_ref,
+    fact_constraint,
     find_by_name,
-    has_fact,
-    label_value,
+    has_need,
     named_places,
+    need_filters,
+    needs_of,
+    noun_types,
+    nouns_fitting,
+    of_noun,
+    pick_noun,
     read_notes,
     ref,
     sample,
-    subtype,
     supporting_notes,
-    type_noun,
+    tag_citation,
+    want_phrase,
 )
-from ..intents import intent_for
-from ..phrasing import ask, noun_case, pick
+from ..moments import moment, stable_state
+from ..phrasing import a as with_article
+from ..phrasing import moment_slots, travel_slots
 from ..session import Discard
+from ..wording import routing as words
 from . import recipe
-from .nearby import fact_filter
 
 VEHICLES = ("walking", "cycling", "driving")
+SLACK = 1.3  # the engine keeps more room than the verifier's margins
 
 
-def endpoints(session, rng, min_m: float = 250, max_m: float = 1800) -> tuple[dict, dict, str, str, dict]:
+def endpoints(session, rng, min_m: float = 400, max_m: float = 2500) -> tuple[dict, dict, str, str, dict]:
     """Two uniquely named places, a vehicle and a mode, and the engine's route between them."""
     a, b = named_places(session, rng, 2, pool=sample(session, rng, 20))
     vehicle, mode = rng.choice(VEHICLES), rng.choice(("time", "distance"))
@@ -52,123 +66,267 @@ def route_answer(start, end, waypoints, order, vehicle, mode, totals, reasons=No
     }
 
 
-def agent_legs(session, order: list[dict], vehicle: str, mode: str) -> None:
-    """The agent's reference routing calls along ``order``."""
-    for a, b in zip(order, order[1:]):
-        session.agent("routing", start_place_id=a["place_id"], end_place_id=b["place_id"], vehicle=vehicle, mode=mode)
+def agent_legs(session, order: list[dict], vehicle: str, mode: str) -> dict:
+    """The agent's routing calls along ``order``, and their summed totals (as an agent adds them up)."""
+    distance = seconds = 0.0
+    for x, y in zip(order, order[1:]):
+        leg = session.agent("routing", start_place_id=x["place_id"], end_place_id=y["place_id"], vehicle=vehicle,
+                            mode=mode)
+        distance += leg["total_distance_m"]
+        seconds += leg["total_time_s"]
+    return {"total_distance_m": round(distance, 1), "total_time_s": round(seconds, 1)}
 
 
 @recipe("routing", "L0")
 def routing_l0(session, rng: random.Random) -> Draft:
-    a, b, vehicle, mode, route = endpoints(session, rng)
+    a, b, vehicle, mode, _ = endpoints(session, rng, 250, 2500)
     for place in (a, b):
         find_by_name(session, place["name"])
-    agent_route = session.agent("routing", start_place_id=a["place_id"], end_place_id=b["place_id"], vehicle=vehicle,
-                                mode=mode)
-    answer = route_answer(a, b, [], [a, b], vehicle, mode, agent_route)
+    totals = agent_legs(session, [a, b], vehicle, mode)
+    answer = route_answer(a, b, [], [a, b], vehicle, mode, totals)
     session.agent("submit_answer", result=answer)
-    question = pick(rng, "What's the {m} {vi} route from {a} to {b}?", "Plan the {m} route from {a} to {b}, {v}.",
-                    "I'm going from {a} to {b} {v}. Which route is {m}, and how long is it?")
     return Draft(
-        question=ask(rng, question, mode=mode, vehicle=vehicle, a=a["name"], b=b["name"]),
+        question=session.say(rng, "routing_L0", words.ROUTE, a=a["name"], b=b["name"],
+                             **travel_slots(rng, vehicle, mode)),
         answer=answer,
+        query={"kind": "route", "start": a["place_id"], "end": b["place_id"], "vehicle": vehicle, "mode": mode},
         constraints={"vehicle": vehicle, "mode": mode},
-        uniqueness={"check": "route", "stops": [a["place_id"], b["place_id"]], "vehicle": vehicle, "mode": mode},
         signature=f"route:{a['place_id']}:{b['place_id']}:{vehicle}:{mode}",
     )
 
 
-def _via(session, rng, a, b, vehicle, mode, radius, waypoint, extra_reason: str, note_ids=(), key=None) -> dict:
-    """Engine totals for start -> waypoint -> end, and the agent's two routing legs."""
-    multi = session.engine("multi_stop_routing", stop_ids=[a["place_id"], waypoint["place_id"], b["place_id"]],
-                           start_id=a["place_id"], end_id=b["place_id"], vehicle=vehicle, mode=mode)
-    best = multi["orderings"][0]
-    agent_legs(session, [a, waypoint, b], vehicle, mode)
-    wp = ref(waypoint, extra_reason)
-    wp["ref"] = {"note_id": ",".join(note_ids), "attribute_key": f"tag:{label_value(key)}" if key and
-                 "geo_tag" in fact_filter(key) else ("place_type" if key is None else "")}
-    if key is not None:
-        wp["implicit_logic"] = "True"
-    return route_answer(a, b, [wp], [a, waypoint, b], vehicle, mode, best)
+# ------------------------------------------------------------------ a stop on the way
+
+@dataclass
+class Stop:
+    place: dict
+    cost: float
+    arrival_s: float  # seconds from the start to the stop
+    open: bool | None = True  # surely open on arrival, surely closed, or unknown
+
+
+def rank_stops(session, a: dict, b: dict, places: list[dict], vehicle: str, mode: str) -> list[Stop]:
+    """Every candidate stop with the total cost of start -> stop -> end (engine multi_stop_routing), cheapest first."""
+    stops = []
+    for place in places:
+        if place["place_id"] in (a["place_id"], b["place_id"]):
+            continue
+        multi = session.engine("multi_stop_routing", stop_ids=[a["place_id"], place["place_id"], b["place_id"]],
+                               start_id=a["place_id"], end_id=b["place_id"], vehicle=vehicle, mode=mode)
+        best = multi["orderings"][0]
+        first_leg = multi["best_legs"][0]
+        stops.append(Stop(place, best["total_time_s" if mode == "time" else "total_distance_m"],
+                          first_leg["time_s"]))
+    return sorted(stops, key=lambda s: (s.cost, s.place["place_id"]))
+
+
+def clear_winner(stops: list[Stop], mode: str) -> Stop:
+    """The first surely valid stop, when every stop that may be valid is clearly dearer."""
+    valid = [s for s in stops if s.open is not False]
+    if not valid or valid[0].open is not True:
+        raise Discard("the cheapest stop that may be valid is not surely valid")
+    gold = valid[0]
+    if len(valid) > 1 and valid[1].cost - gold.cost < max(0.03 * gold.cost, 20 if mode == "time" else 30) * SLACK:
+        raise Discard("the best two stops are too close to call")
+    return gold
+
+
+def with_opening(stops: list[Stop], depart: datetime) -> list[Stop]:
+    for stop in stops:
+        hours = stop.place["opentime_week"] or ""
+        arrival = depart + timedelta(seconds=stop.arrival_s)
+        stop.open = stable_state(hours, arrival) if hours_are_valid(hours) else None
+    return stops
+
+
+def departure_ruling_out(rng, stops: list[Stop], mode: str) -> tuple[datetime, Stop]:
+    """A departure at which the cheapest stop is closed on arrival and another clearly wins."""
+    for _ in range(40):
+        depart = moment(rng, hours=(7, 21))
+        with_opening(stops, depart)
+        if stops[0].open is not False:
+            continue
+        try:
+            return depart, clear_winner(stops, mode)
+        except Discard:
+            continue
+    raise Discard("no departure closes the cheapest stop while another clearly wins")
+
+
+def reference_detour(session, a, b, gold: Stop, stops: list[Stop], vehicle, mode, center, *, types=None,
+                     filters=None, details: bool = False) -> dict:
+    """The agent's path: look both places up, list places along the route, route via the best few, submit."""
+    for place in (a, b):
+        find_by_name(session, place["name"])
+    offset = gold.place["distance_m"]
+    radius = min(1000, 50 * (int(offset // 50) + 2))
+    session.agent("nearby_search", center=center, radius_meters=radius, **({"place_types": types} if types else {}),
+                  **(filters or {}))
+    checked = [s for s in stops if s.open is not False][:3]
+    if gold not in checked:
+        checked.append(gold)
+    totals = None
+    for stop in checked:
+        if details:
+            session.agent("place_detail", place_id=stop.place["place_id"])
+        legs = agent_legs(session, [a, stop.place, b], vehicle, mode)
+        if stop is gold:
+            totals = legs
+    return totals
 
 
 @recipe("routing", "L1")
 def routing_l1(session, rng: random.Random) -> Draft:
-    a, b, vehicle, mode, _ = endpoints(session, rng, 300, 1800)
-    radius = rng.choice((50, 80, 100, 150))
+    a, b, vehicle, mode, _ = endpoints(session, rng)
     center = {"start": a["place_id"], "end": b["place_id"], "vehicle": vehicle}
-    along = session.engine("nearby_search", center=center, radius_meters=radius)["results"]
-    types = sorted({subtype(r) for r in along if type_noun(r)})
-    for sub in rng.sample(types, k=len(types)):
-        found = session.engine("nearby_search", center=center, radius_meters=radius, place_types=[sub])
-        if found["total_matched"] != 1:
+    along = session.engine("nearby_search", center=center, radius_meters=250)["results"]
+    rng.shuffle(along)
+    for seed in along[:6]:
+        noun = pick_noun(rng, seed, allowed=tuple(STOP_NOUNS))
+        if noun is None:
             continue
-        waypoint = found["results"][0]
-        for place in (a, b):
-            find_by_name(session, place["name"])
-        session.agent("nearby_search", center=center, radius_meters=radius, place_types=[sub])
-        answer = _via(session, rng, a, b, vehicle, mode, radius, waypoint,
-                      f"The only {noun_case(sub)} within {radius} m of the route.")
-        session.agent("submit_answer", result=answer)
-        question = pick(rng, "I'm {vi} from {a} to {b} and need to stop at a {t} on the way (at most {r} m off my "
-                             "route). Plan the {m} route.",
-                        "Going from {a} to {b} {v}. I have to drop by a {t} within {r} m of the route. What's the {m} "
-                        "plan?",
-                        "Route me from {a} to {b} {v} with a stop at a {t} no more than {r} m from the way, {m} "
-                        "overall.")
-        return Draft(
-            question=ask(rng, question, vehicle=vehicle, a=a["name"], b=b["name"],
-                         t=noun_case(sub), r=radius, mode=mode),
-            answer=answer, attributes=[{"place_id": waypoint["place_id"], "key": "place_type"}],
-            constraints={"vehicle": vehicle, "mode": mode, "route_buffer_m": radius, "place_type": sub},
-            uniqueness={"check": "only_places", "tool": "nearby_search",
-                        "arguments": {"center": center, "radius_meters": radius, "place_types": [sub]},
-                        "expected": [waypoint["place_id"]]},
-            signature=f"via:{a['place_id']}:{b['place_id']}:{waypoint['place_id']}",
-        )
-    raise Discard("no type with exactly one place along the route")
+        found = session.engine("nearby_search", center=center, radius_meters=400, place_types=noun_types(noun))
+        places = of_noun(noun, found["results"])[:10]
+        if len(places) >= 3:
+            return _detour_case(session, rng, a, b, vehicle, mode, center, noun, places)
+    raise Discard("no noun with three places along the route")
 
+
+def _detour_case(session, rng, a, b, vehicle, mode, center, noun, places) -> Draft:
+    stops = rank_stops(session, a, b, places, vehicle, mode)
+    variant = rng.choices(("plain", "rated", "open"), weights=(40, 25, 35))[0] if len(stops) > 3 else "plain"
+    query, constraints, filters, slots, keys = {}, {}, {}, {}, ["place_type"]
+    bank, skeletons = "routing_L1.plain", words.DETOUR
+    if variant == "rated":
+        threshold = _threshold(stops)
+        stops = [s for s in stops if (s.place["rating"] or 0) >= threshold]
+        query["min_rating"] = filters["min_rating"] = threshold
+        constraints["min_rating"] = threshold
+        slots, keys = {"x": f"{threshold:g}"}, keys + ["rating"]
+        bank, skeletons = "routing_L1.rated", words.DETOUR_RATED
+    if variant == "open":
+        depart, gold = departure_ruling_out(rng, stops, mode)
+        iso = depart.isoformat(timespec="minutes")
+        query["depart"] = iso
+        constraints.update(start_time=iso, dwell_minutes=0, open_check="stops")
+        slots, keys = moment_slots(depart), keys + ["opentime_week"]
+        bank, skeletons = "routing_L1.open", words.DETOUR_OPEN
+    else:
+        gold = clear_winner(stops, mode)
+    if not accepted(noun, gold.place):
+        raise Discard("the best stop is only arguably of the noun")
+    totals = reference_detour(session, a, b, gold, stops, vehicle, mode, center, types=noun.types(), filters=filters,
+                              details=variant == "open")
+    waypoint = ref(gold.place, f"The {noun.singular} that keeps the whole trip {mode}-cheapest.",
+                   ref={"attribute_key": ",".join(keys), "note_id": ""})
+    answer = route_answer(a, b, [waypoint], [a, gold.place, b], vehicle, mode, totals)
+    session.agent("submit_answer", result=answer)
+    stop_query = {"noun": noun.key, **({"min_rating": query["min_rating"]} if "min_rating" in query else {})}
+    return Draft(
+        question=session.say(rng, bank, skeletons, a=a["name"], b=b["name"], noun=noun.singular,
+                             a_noun=with_article(noun.singular), **slots, **travel_slots(rng, vehicle, mode)),
+        answer=answer,
+        query={"kind": "detour", "start": a["place_id"], "end": b["place_id"], "vehicle": vehicle, "mode": mode,
+               "stop": stop_query, **({"depart": query["depart"]} if "depart" in query else {})},
+        constraints={"vehicle": vehicle, "mode": mode, **noun.constraint(), **constraints},
+        attributes=[{"place_id": gold.place["place_id"], "key": k} for k in keys],
+        signature=f"via:{a['place_id']}:{b['place_id']}:{noun.key}:{variant}",
+        notes={"runner_up": [s.place["place_id"] for s in stops[1:3]]},
+    )
+
+
+def _threshold(stops: list[Stop]) -> float:
+    """A minimum rating the cheapest stop fails and a later one meets."""
+    first = stops[0].place["rating"] or 0
+    for stop in stops[1:]:
+        rating = stop.place["rating"]
+        if rating is not None and rating >= first + 0.1:
+            return rating
+    raise Discard("no rating threshold rules out the cheapest stop")
+
+
+# ------------------------------------------------------------------ L2: a stop for an implied need
 
 @recipe("routing", "L2")
 def routing_l2(session, rng: random.Random) -> Draft:
-    a, b, vehicle, mode, _ = endpoints(session, rng, 300, 2000)
-    radius = rng.choice((80, 100, 150, 200))
+    a, b, vehicle, mode, _ = endpoints(session, rng)
     center = {"start": a["place_id"], "end": b["place_id"], "vehicle": vehicle}
-    along = session.engine("nearby_search", center=center, radius_meters=radius)["results"]
-    candidates = [(r, k) for r in along for k in facts_of(r, "static") + facts_of(r, "long_term")
-                  if (i := intent_for(k)) is not None and i.polarity == "seek"]
-    rng.shuffle(candidates)
-    for waypoint, key in candidates:
-        holders = session.engine("nearby_search", center=center, radius_meters=radius, **fact_filter(key))
-        if [r["place_id"] for r in holders["results"]] != [waypoint["place_id"]] or not has_fact(waypoint, key):
+    timed = rng.random() < 0.3
+    along = session.engine("nearby_search", center=center, radius_meters=300)["results"]
+    pairs = [(p, k) for p in along for k in needs_of(p, trips=True, vehicle=vehicle)]
+    rng.shuffle(pairs)
+    for seed, key in pairs[:6]:
+        nouns = nouns_fitting(seed, key)
+        noun = None if timed or not nouns or rng.random() < 0.4 else rng.choice(nouns)
+        holders = _holders_along(session, center, noun, key)
+        if len(holders) < 1:
             continue
-        note_ids = supporting_notes(session, waypoint, key)
-        for place in (a, b):
-            find_by_name(session, place["name"])
-        listing = session.agent("nearby_search", center=center, radius_meters=radius, place_types=[subtype(waypoint)])
-        if waypoint["place_id"] not in [r["place_id"] for r in listing["results"]]:
+        try:
+            return _need_case(session, rng, a, b, vehicle, mode, center, noun, key, holders, timed)
+        except Discard:
             continue
-        read_notes(session, waypoint, key, note_ids)
-        answer = _via(session, rng, a, b, vehicle, mode, radius, waypoint,
-                      "Social media notes show it offers what the user implicitly wants.", note_ids, key)
-        session.agent("submit_answer", result=answer)
-        want = rng.choice(intent_for(key).wants)
-        question = pick(rng, "I'm {vi} from {a} to {b}. On the way I'd like to {w}, at most {r} m off my route. "
-                             "Plan the {m} route.",
-                        "Heading from {a} to {b} {v}; somewhere along the way (within {r} m) I want to {w}. What's "
-                        "the {m} plan?",
-                        "From {a} to {b}, {v}. On the way, no more than {r} m from the route, I want to {w}. {M} "
-                        "route please.")
-        return Draft(
-            question=ask(rng, question, vehicle=vehicle, a=a["name"], b=b["name"], w=want, r=radius, mode=mode),
-            answer=answer, note_ids=note_ids,
-            attributes=([{"place_id": waypoint["place_id"], "key": f"tag:{label_value(key)}"}]
-                        if "geo_tag" in fact_filter(key) else []),
-            constraints={"vehicle": vehicle, "mode": mode, "route_buffer_m": radius,
-                         "fact": {"place_id": waypoint["place_id"], "key": key}},
-            uniqueness={"check": "only_places", "tool": "nearby_search",
-                        "arguments": {"center": center, "radius_meters": radius, **fact_filter(key)},
-                        "expected": [waypoint["place_id"]]},
-            signature=f"viafact:{a['place_id']}:{b['place_id']}:{waypoint['place_id']}:{key}",
-        )
-    raise Discard("no fact held by exactly one place along the route")
+    raise Discard("no need along the route gives a clear best stop")
+
+
+def _holders_along(session, center, noun, key: str) -> list[dict]:
+    found = {}
+    types = {"place_types": noun_types(noun)} if noun else {}
+    for filters in need_filters(key):
+        for record in session.engine("nearby_search", center=center, radius_meters=700, **types,
+                                     **filters)["results"]:
+            if (noun is None or noun.match(record)) and has_need(record, key):
+                found[record["place_id"]] = record
+    return sorted(found.values(), key=lambda r: r["distance_m"])[:10]
+
+
+def _need_case(session, rng, a, b, vehicle, mode, center, noun, key, holders, timed) -> Draft:
+    stops = rank_stops(session, a, b, holders, vehicle, mode)
+    if timed:
+        depart, gold = departure_ruling_out(rng, stops, mode)
+    else:
+        depart, gold = None, clear_winner(stops, mode)
+    if noun is not None and not accepted(noun, gold.place):
+        raise Discard("the best stop is only arguably of the noun")
+    if not nouns_fitting(gold.place, key) and "*" not in _fits(key):
+        raise Discard("the need does not fit the best stop")
+    if gold.place["distance_m"] > 300:
+        raise Discard("the best stop is too far off the route to be on the way")
+    want = want_phrase(rng, key, gold.place, timed=timed)
+    note_ids = supporting_notes(session, gold.place, key)
+    totals = reference_detour(session, a, b, gold, stops, vehicle, mode, center,
+                              types=noun.types() if noun else None, details=timed)
+    read_notes(session, gold.place, key, note_ids)
+    extra = ("opentime_week",) if timed else ()
+    waypoint = ref(gold.place, "Social media notes show it offers what the user implicitly wants; it keeps the "
+                               "whole trip cheapest.", ref=evidence_ref(key, note_ids, extra), implicit_logic="True")
+    answer = route_answer(a, b, [waypoint], [a, gold.place, b], vehicle, mode, totals)
+    session.agent("submit_answer", result=answer)
+    constraints = {"vehicle": vehicle, "mode": mode, "fact": fact_constraint(gold.place, key)}
+    if noun is not None:
+        constraints.update(noun.constraint())
+    query = {"kind": "detour", "start": a["place_id"], "end": b["place_id"], "vehicle": vehicle, "mode": mode,
+             "stop": {"noun": noun.key if noun else None, "need": key, "phrase": want}}
+    if timed:
+        bank, skeletons, slots = "routing_L2.open", words.NEED_OPEN, moment_slots(depart)
+        iso = depart.isoformat(timespec="minutes")
+        query["depart"] = iso
+        constraints.update(start_time=iso, dwell_minutes=0, open_check="stops")
+    elif noun is not None:
+        bank, skeletons = "routing_L2.noun", words.NEED_NOUN
+        slots = {"noun": noun.singular, "a_noun": with_article(noun.singular)}
+    else:
+        bank, skeletons, slots = "routing_L2.any", words.NEED_ANY, {}
+    return Draft(
+        question=session.say(rng, bank, skeletons, a=a["name"], b=b["name"], want=want, **slots,
+                             **travel_slots(rng, vehicle, mode)),
+        answer=answer, query=query, note_ids=note_ids, constraints=constraints,
+        attributes=[{"place_id": gold.place["place_id"], "key": k} for k in (tag_citation(key), *extra) if k],
+        signature=f"vianeed:{a['place_id']}:{b['place_id']}:{key}",
+        notes={"runner_up": [s.place["place_id"] for s in stops[1:3]]},
+    )
+
+
+def _fits(key: str) -> tuple[str, ...]:
+    from benchmark.cases.needs import need_of
+
+    return need_of(key).fits

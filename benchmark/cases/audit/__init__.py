@@ -1,0 +1,61 @@
+"""The independent verifier: a gold answer must be right against the whole city.
+
+Each case states what its question asks as a query (``uniqueness["query"]``: the place nouns,
+implicit needs, conditions and places named, in the question's own terms). The verifier
+solves that query from scratch: its own SQL over the tables, every place a reader would
+accept for a noun (:mod:`benchmark.cases.lexicon`), every holder of a need's facts
+(:mod:`benchmark.cases.needs`), ellipsoidal distances and its own shortest paths. It never
+calls the data engine or a tool, so a shortcut the engine took (a capped search, a candidate
+set limited to one sub-type, a filter matching the wrong text) shows up as a failure. The
+gold must win by the margins in :mod:`.margins`, stated rules must bind, and the question
+must say everything the query holds (names, nouns, numbers, times, travel mode).
+
+``audit_case(doc)`` returns the failures, one sentence each (empty when the case holds).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from . import lookups, plans, search
+from .common import Reject
+from .wording import wording_failures
+from .world import AuditWorld, audit_world
+
+SOLVERS: dict[str, Callable] = {
+    "attribute": lookups.attribute,
+    "compare": lookups.compare,
+    "open_on_arrival": lookups.open_on_arrival,
+    "open_choice": lookups.open_choice,
+    "closer": lookups.closer,
+    "budget": lookups.budget,
+    "need_choice": lookups.need_choice,
+    "find": search.find,
+    "route": plans.route,
+    "detour": plans.detour,
+    "trip": plans.trip,
+}
+
+
+def audit_case(doc, *, world: AuditWorld | None = None) -> list[str]:
+    """Why the case's gold answer is not the one right answer against the whole city (empty if it is)."""
+    query = (doc.uniqueness or {}).get("query")
+    if not isinstance(query, dict) or query.get("kind") not in SOLVERS:
+        return ["the case states no query the independent verifier can solve (uniqueness.query)"]
+    try:
+        world = world or audit_world(doc.city_name)
+    except LookupError as exc:
+        return [str(exc)]
+    if world.city_version != doc.city_version:
+        return [f"the case was written for city version {doc.city_version[:12]}, not {world.city_version[:12]}"]
+    failures = []
+    try:
+        SOLVERS[query["kind"]](world, query, doc.answer if isinstance(doc.answer, dict) else {})
+    except Reject as exc:
+        failures.append(f"independent check: {exc}")
+    except LookupError as exc:
+        failures.append(f"independent check: {exc}")
+    failures += wording_failures(world, doc.question, query)
+    return failures
+
+
+__all__ = ["audit_case", "audit_world", "AuditWorld", "Reject", "SOLVERS"]

@@ -1,0 +1,87 @@
+"""The question must say what the query holds: every named place, noun, number, time and mode."""
+from __future__ import annotations
+
+from datetime import datetime
+
+from benchmark.cases.lexicon import MODE_WORDS, VEHICLE_WORDS, noun_of
+
+from .world import AuditWorld
+
+_PLACE_FIELDS = ("place", "origin", "center", "start", "end")
+_LIST_FIELDS = ("places", "stops")
+
+
+def wording_failures(world: AuditWorld, question: str, query: dict) -> list[str]:
+    text = question.casefold()
+    failures = []
+    for pid in _place_ids(query):
+        name = world.places[pid].name if pid in world.places else pid
+        if name.casefold() not in text:
+            failures.append(f"wording: the question does not name {name} ({pid})")
+    for noun in _nouns(query):
+        n = noun_of(noun)
+        if n.singular.casefold() not in text and n.plural.casefold() not in text:
+            failures.append(f"wording: the question does not say {n.singular!r}")
+    for phrase in _phrases(query):
+        if phrase.casefold() not in text:
+            failures.append(f"wording: the question does not carry the need's phrasing {phrase!r}")
+    for label, value in _numbers(query):
+        if _number_text(value) not in text:
+            failures.append(f"wording: the question does not state the {label} {_number_text(value)}")
+    for label, value in _moments(query):
+        moment = datetime.fromisoformat(value)
+        if moment.strftime("%H:%M") not in text or moment.strftime("%A").casefold() not in text:
+            failures.append(f"wording: the question does not state the {label} ({moment:%A %H:%M})")
+    vehicle, mode = query.get("vehicle"), query.get("mode")
+    if vehicle and query["kind"] in ("route", "detour", "trip", "open_on_arrival", "closer") \
+            and not any(w in text for w in VEHICLE_WORDS[vehicle]):
+        failures.append(f"wording: the question does not say the travel mode ({vehicle})")
+    if mode and query["kind"] in ("route", "detour", "trip") and not any(w in text for w in MODE_WORDS[mode]):
+        failures.append(f"wording: the question does not say what to optimise ({mode})")
+    return failures
+
+
+def _place_ids(query: dict) -> list[str]:
+    ids = [query[f] for f in _PLACE_FIELDS if isinstance(query.get(f), str)]
+    for field in _LIST_FIELDS:
+        ids += list(query.get(field) or [])
+    ids += [pid for pid, _ in query.get("items") or []]
+    if isinstance(query.get("selection"), dict) and query["selection"].get("center"):
+        ids.append(query["selection"]["center"])
+    return list(dict.fromkeys(ids))
+
+
+def _parts(query: dict) -> list[dict]:
+    parts = [query]
+    for key in ("stop", "selection"):
+        if isinstance(query.get(key), dict):
+            parts.append(query[key])
+    parts += [p for p in query.get("implied") or [] if isinstance(p, dict)]
+    return parts
+
+
+def _nouns(query: dict) -> list[str]:
+    return [p["noun"] for p in _parts(query) if p.get("noun")]
+
+
+def _phrases(query: dict) -> list[str]:
+    return [p["phrase"] for p in _parts(query) if p.get("phrase")]
+
+
+def _numbers(query: dict) -> list[tuple[str, float]]:
+    found = []
+    for part in _parts(query):
+        for key, label in (("radius_m", "radius"), ("min_rating", "minimum rating"), ("max_cost", "maximum cost"),
+                           ("budget", "budget")):
+            if part.get(key) is not None:
+                found.append((label, part[key]))
+    return found
+
+
+def _moments(query: dict) -> list[tuple[str, str]]:
+    return [(label, query[key]) for key, label in (("depart", "departure time"), ("open_at", "time"), ("at", "time"))
+            if query.get(key)]
+
+
+def _number_text(value: float) -> str:
+    return f"{value:g}"

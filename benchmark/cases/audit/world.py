@@ -1,0 +1,134 @@
+"""The city as the independent verifier reads it: its own SQL, its own distances.
+
+Nothing here calls a tool or the data engine. Places and their hidden facts come straight
+from the tables; straight-line distances use the WGS84 ellipsoid (what PostGIS geography
+measures) through a local approximation that is exact to well under a centimetre at city
+scale; opening hours use the one opening-hours parser the benchmark grades with.
+"""
+from __future__ import annotations
+
+import math
+import threading
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.db import connection
+
+from environment.opening import is_open_at
+from environment.text import fold
+from environment.tools.context import city_context
+
+_A = 6378137.0  # WGS84 semi-major axis (m)
+_F = 1 / 298.257223563
+_E2 = _F * (2 - _F)
+
+
+def ellipsoid_distance_m(lon1: float, lat1: float, lon2: float, lat2: float) -> float:
+    """Distance in metres on the WGS84 ellipsoid, from the radii of curvature at the mid-latitude."""
+    phi = math.radians((lat1 + lat2) / 2)
+    w = 1 - _E2 * math.sin(phi) ** 2
+    meridian = _A * (1 - _E2) / w ** 1.5
+    normal = _A / math.sqrt(w)
+    dy = meridian * math.radians(lat2 - lat1)
+    dx = normal * math.cos(phi) * math.radians(lon2 - lon1)
+    return math.hypot(dx, dy)
+
+
+@dataclass(frozen=True)
+class Place:
+    place_id: str
+    name: str
+    alias: str
+    place_type: str
+    address: str
+    opentime_week: str
+    rating: float | None
+    cost: int | None
+    tag: str
+    lon: float
+    lat: float
+
+    def record(self) -> dict:
+        """The fields the lexicon and the needs table read."""
+        return {"place_id": self.place_id, "name": self.name, "place_type": self.place_type, "tag": self.tag,
+                "rating": self.rating, "cost": self.cost}
+
+
+class AuditWorld:
+    """Every place of one city version with its hidden facts, loaded once."""
+
+    def __init__(self, city_name: str):
+        ctx = city_context(city_name)
+        self.city_name, self.city_version, self.city_id = city_name, ctx.city_version, ctx.city_id
+        self.context = ctx
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT place_id, name, alias, place_type, address, opentime_week, rating, cost, tag, "
+                "ST_X(location::geometry), ST_Y(location::geometry) FROM environment_place "
+                "WHERE city_id = %s ORDER BY place_id", [self.city_id])
+            self.places = {row[0]: Place(*row) for row in cursor.fetchall()}
+            cursor.execute(
+                "SELECT p.place_id, f.key FROM environment_socialfact f JOIN environment_place p ON p.id = f.place_id "
+                "WHERE p.city_id = %s AND f.kind IN ('static', 'long_term')", [self.city_id])
+            self.facts: dict[str, set[str]] = {}
+            for place_id, key in cursor.fetchall():
+                self.facts.setdefault(place_id, set()).add(key)
+        self.by_name: dict[str, list[str]] = {}
+        for place in self.places.values():
+            for text in {place.name, *[a for a in place.alias.split("|") if a.strip()]}:
+                self.by_name.setdefault(fold(text).strip(), []).append(place.place_id)
+        self._roads = None
+        self._lock = threading.Lock()
+
+    # -- lookups ---------------------------------------------------------------------------
+    def place(self, place_id: str) -> Place:
+        try:
+            return self.places[place_id]
+        except KeyError:
+            raise LookupError(f"place {place_id} does not exist in {self.city_name}") from None
+
+    def holders(self, keys: tuple[str, ...]) -> set[str]:
+        """Places holding any of the fact keys (the ground truth, not the engine's text filters)."""
+        wanted = set(keys)
+        return {pid for pid, facts in self.facts.items() if facts & wanted}
+
+    def named(self, name: str) -> list[str]:
+        """Every place whose name or an alias is ``name`` (folded)."""
+        return sorted(set(self.by_name.get(fold(name).strip(), [])))
+
+    def distance_m(self, a: str, b: str) -> float:
+        pa, pb = self.place(a), self.place(b)
+        return ellipsoid_distance_m(pa.lon, pa.lat, pb.lon, pb.lat)
+
+    @property
+    def roads(self):
+        with self._lock:
+            if self._roads is None:
+                from .roads import Roads
+
+                self._roads = Roads(self.context.network)
+            return self._roads
+
+
+def open_state(hours: str, when: datetime, margin_min: int) -> bool | None:
+    """Open (True) or closed (False) at ``when`` and through +/- ``margin_min`` minutes; None if it
+    changes in that window or the hours cannot say."""
+    states = {is_open_at(hours, when + timedelta(minutes=m)) for m in range(-margin_min, margin_min + 1, 5)}
+    states.add(is_open_at(hours, when))
+    return states.pop() if len(states) == 1 and None not in states else None
+
+
+_WORLDS: dict[tuple[str, str], AuditWorld] = {}
+_WORLDS_LOCK = threading.Lock()
+
+
+def audit_world(city_name: str) -> AuditWorld:
+    """The verifier's world of a city, built once per process and city version."""
+    version = city_context(city_name).city_version
+    with _WORLDS_LOCK:
+        world = _WORLDS.get((city_name, version))
+        if world is None:
+            if len(_WORLDS) >= 3:
+                _WORLDS.clear()
+            world = _WORLDS[(city_name, version)] = AuditWorld(city_name)
+        return world

@@ -1,0 +1,1 @@
+"""Question skeletons per cell, as data: benchmark/engine/recipes fill them."""
