@@ -12,7 +12,7 @@ SC from rules = checks passed / checks made.
 """
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Protocol
 
 from environment.opening import is_open_at
@@ -71,10 +71,7 @@ def constraint_checks(case: CaseSpec, predicted: PredictedAnswer, world: Constra
             add("place type", c["place_type"].lower() in (place.get("place_type") or "").lower(),
                 f"{pid} is {place.get('place_type')!r}")
         if c.get("open_at"):
-            moment = datetime.fromisoformat(c["open_at"])
-            state = is_open_at(place.get("opentime_week") or "", moment)
-            add("open at", state is True, f"{pid} at {moment:%a %H:%M}: "
-                + {True: "open", False: "closed"}.get(state, "hours unknown"))
+            add(*_open_for(place, pid, datetime.fromisoformat(c["open_at"]), c.get("open_for_min", 0)))
         if c.get("radius_m") and c.get("center"):
             d = world.distance_m(c["center"], pid)
             add("radius", d is not None and d <= c["radius_m"], f"{pid} is {d} m from {c['center']}")
@@ -87,6 +84,18 @@ def constraint_checks(case: CaseSpec, predicted: PredictedAnswer, world: Constra
         holders = [pid for pid in chosen if any(world.has_fact(pid, key) for key in keys)]
         add("implicit need", bool(holders), f"chosen {chosen}; holding {' or '.join(keys)}: {holders}")
     return checks
+
+
+def _open_for(place: dict, pid: str, start: datetime, minutes: int) -> tuple[str, bool, str]:
+    """The place is open at ``start`` and, for a stay, every 5 minutes until its last minute."""
+    moments = [start + timedelta(minutes=m) for m in range(0, max(minutes, 1), 5)]
+    if minutes:
+        moments.append(start + timedelta(minutes=minutes - 1))
+    hours = place.get("opentime_week") or ""
+    closed = [m for m in moments if is_open_at(hours, m) is not True]
+    span = f" for {minutes} min" if minutes else ""
+    detail = f"{pid} open from {start:%a %H:%M}{span}: " + (f"not at {closed[0]:%H:%M}" if closed else "yes")
+    return ("open at" if not minutes else "open for the stay"), not closed, detail
 
 
 def _open_on_arrival(c: dict, predicted: PredictedAnswer, world: ConstraintWorld) -> tuple[str, bool, str]:

@@ -14,7 +14,7 @@ from .document import CaseDocument, ToolStep, observation_digest
 from .verify import normalise_question
 
 
-def run_checks(doc: CaseDocument, *, other_questions: frozenset[str]) -> tuple[list[str], int]:
+def run_checks(doc: CaseDocument, *, other_questions: frozenset[str], replay_engine: bool = True) -> tuple[list[str], int]:
     try:
         ctx = city_context(doc.city_name)
     except CityNotBuilt as exc:
@@ -25,7 +25,10 @@ def run_checks(doc: CaseDocument, *, other_questions: frozenset[str]) -> tuple[l
         failures.append(f"case was written for city version {doc.city_version[:12]}, the city is now "
                         f"{ctx.city_version[:12]}")
     observations = []
-    for label, toolset, path in (("reference", "agent", doc.reference_path), ("engine", "engine", doc.engine_path)):
+    paths = [("reference", "agent", doc.reference_path)]
+    if replay_engine:
+        paths.append(("engine", "engine", doc.engine_path))
+    for label, toolset, path in paths:
         for failure, observation in _replay(ctx, toolset, path, label):
             checks += 1
             if failure:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from environment.text import fold
 from judging.rules import cuisines_of as rule_cuisines
@@ -242,8 +243,14 @@ if len(NOUN) != len(NOUNS):  # pragma: no cover - a typo in the table
 
 def nouns_for(place: dict) -> list[Noun]:
     """Every noun that accepts the place (most specific first: fewest accepted sub-types)."""
-    found = [n for n in NOUNS if n.match(place) == ACCEPT]
-    return sorted(found, key=lambda n: (len(n.accept), n.key))
+    return list(_nouns_for(str(place.get("place_type") or ""), str(place.get("tag") or "")))
+
+
+@lru_cache(maxsize=8192)
+def _nouns_for(place_type: str, tag: str) -> tuple[Noun, ...]:
+    record = {"place_type": place_type, "tag": tag, "name": ""}  # acceptance never depends on the name
+    found = [n for n in NOUNS if n.match(record) == ACCEPT]
+    return tuple(sorted(found, key=lambda n: (len(n.accept), n.key)))
 
 
 def noun_of(key: str) -> Noun:
@@ -265,3 +272,43 @@ MODE_WORDS: dict[str, tuple[str, ...]] = {
     "distance": ("shortest", "least distance", "fewest metres", "fewest kilometres", "minimum distance",
                  "as short as", "least ground"),
 }
+
+
+# Errands: what a user wants to do instead of naming the kind of place ("withdraw cash" for a cash
+# machine). Each phrase names a noun and the other places a reader could accept for it (in Finland
+# painkillers and wine are sold only at pharmacies and Alko, but kiosks take parcels and banks pay out cash).
+ERRANDS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "buy painkillers": ("pharmacy", ()),
+    "pick up a prescription": ("pharmacy", ()),
+    "withdraw cash": ("cash_machine", ("Bank", "Currency Exchange")),
+    "get some cash out": ("cash_machine", ("Bank", "Currency Exchange")),
+    "send a parcel": ("post_office", ("Kiosk", "Convenience Store")),
+    "get my glasses adjusted": ("optician", ()),
+    "pick up a city bike": ("bike_rental", ("Bicycle Shop",)),
+    "borrow a book": ("library", ()),
+    "get a haircut": ("hairdresser", ("Beauty Salon",)),
+    "buy a new novel": ("bookshop", ("Second-hand Store", "Department Store", "Kiosk")),
+    "work out": ("gym", ("Sports Centre", "Swimming Pool")),
+    "buy a bottle of wine": ("liquor_store", ()),
+    "do my grocery shopping": ("supermarket", ("Grocery Store", "Convenience Store", "Department Store")),
+    "buy a bunch of flowers": ("florist", ("Supermarket", "Convenience Store", "Kiosk", "Marketplace")),
+    "buy fresh bread": ("bakery", ("Supermarket", "Grocery Store", "Coffee House", "Convenience Store")),
+    "buy a pair of shoes": ("shoe_shop", ("Department Store", "Sports Store", "Clothing Store", "Shopping Mall")),
+    "park the car": ("car_park", ()),
+    "change some money": ("currency_exchange", ("Bank",)),
+}
+
+
+def errand_noun(phrase: str) -> Noun:
+    """The noun an errand stands for, with the places the errand adds as arguable."""
+    try:
+        key, extra = ERRANDS[phrase]
+    except KeyError:
+        raise KeyError(f"unknown errand {phrase!r}; known: {', '.join(sorted(ERRANDS))}") from None
+    noun = NOUN[key]
+    return Noun(noun.key, noun.singular, noun.plural, noun.accept, noun.might | frozenset(extra), noun.cuisines,
+                noun.might_cuisines, noun.name_words, noun.dining)
+
+
+def errands_for(noun_key: str) -> list[str]:
+    return [phrase for phrase, (key, _) in ERRANDS.items() if key == noun_key]

@@ -87,10 +87,10 @@ def generate_and_store(*, seed: int, count: int | None, cells: list[str], city: 
 
 
 def _report_table(reports: list[CellReport]) -> str:
-    rows = [f"{'cell':<18} {'made':>5} {'target':>6} {'attempts':>8}  top discard reasons"]
+    rows = [f"{'cell':<18} {'made':>5} {'target':>6} {'attempts':>8} {'seconds':>7}  top discard reasons"]
     for r in reports:
         reasons = ", ".join(f"{why} ({n})" for why, n in r.discards.most_common(2))
-        rows.append(f"{cell_name(r.cell):<18} {r.made:>5} {r.target:>6} {r.attempts:>8}  {reasons}")
+        rows.append(f"{cell_name(r.cell):<18} {r.made:>5} {r.target:>6} {r.attempts:>8} {r.seconds:>7.1f}  {reasons}")
     rows.append(f"{'total':<18} {sum(r.made for r in reports):>5} {sum(r.target for r in reports):>6} "
-                f"{sum(r.attempts for r in reports):>8}")
+                f"{sum(r.attempts for r in reports):>8} {sum(r.seconds for r in reports):>7.1f}")
     return "\n".join(rows)

@@ -42,14 +42,19 @@ def sample(session: EngineSession, rng: random.Random, n: int = SAMPLE_SIZE) -> 
 
 
 def uniquely_named(session: EngineSession, place: dict) -> bool:
-    """True when no other place in the city has this name or uses it as an alias (engine place_search)."""
+    """True when no other place in the city has this name or uses it as an alias (engine place_search).
+
+    The answer never changes for a city version, so the run keeps it (``session.memo``)."""
     if len(place["name"]) < 3:
         return False
-    found = session.engine("place_search", query_name=place["name"])
-    name = fold(place["name"]).strip()
-    same = [r for r in found["results"]
-            if fold(r["name"]).strip() == name or name in {fold(a).strip() for a in r["alias"].split("|")}]
-    return [r["place_id"] for r in same] == [place["place_id"]]
+    key = ("unique", place["place_id"])
+    if key not in session.memo:
+        found = session.engine("place_search", query_name=place["name"])
+        name = fold(place["name"]).strip()
+        same = [r for r in found["results"]
+                if fold(r["name"]).strip() == name or name in {fold(a).strip() for a in r["alias"].split("|")}]
+        session.memo[key] = [r["place_id"] for r in same] == [place["place_id"]]
+    return session.memo[key]
 
 
 def named_places(session: EngineSession, rng: random.Random, k: int, pool: list[dict] | None = None,
@@ -116,9 +121,21 @@ def nouns_of(place: dict) -> list[Noun]:
 
 
 def pick_noun(rng: random.Random, place: dict, allowed: tuple[str, ...] | None = None) -> Noun | None:
-    """A noun that accepts the place (among ``allowed`` keys when given), chosen at random."""
+    """A noun that accepts the place (among ``allowed`` keys when given): half the time the broadest one
+    (a pub is asked for as "a bar", a sushi bar as "an Asian restaurant"), else any at random."""
     options = [n for n in nouns_for(place) if allowed is None or n.key in allowed]
-    return rng.choice(options) if options else None
+    if not options:
+        return None
+    return options[-1] if rng.random() < 0.5 else rng.choice(options)
+
+
+def noun_count(session: EngineSession, noun: Noun) -> int:
+    """How many places in the city the noun's type filter matches (engine place_search; kept for the run)."""
+    key = ("count", noun.key)
+    if key not in session.memo:
+        found = session.engine("place_search", query_name="", place_types=noun_types(noun))
+        session.memo[key] = found["total_matched"]
+    return session.memo[key]
 
 
 def noun_types(noun: Noun) -> list[str]:

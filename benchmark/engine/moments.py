@@ -1,8 +1,10 @@
 """The week time-dependent questions are asked about, and moments in it."""
 from __future__ import annotations
 
+import math
 import random
 from datetime import datetime, timedelta
+from functools import lru_cache
 
 from environment.opening import is_open_at
 
@@ -19,5 +21,41 @@ def moment(rng: random.Random, *, hours: tuple[int, int] = (8, 22), day: int | N
 
 def stable_state(hours: str, when: datetime, slack: int = STABLE_MIN) -> bool | None:
     """Open or closed at ``when`` and for ``slack`` minutes either side; None when it changes or is unknown."""
-    states = {is_open_at(hours, when + timedelta(minutes=m)) for m in range(-slack, slack + 1, 5)}
+    low = math.floor(((when - WEEK_START).total_seconds() - slack * 60) / 300)
+    high = math.ceil(((when - WEEK_START).total_seconds() + slack * 60) / 300)
+    if 0 <= low and high < SLOTS:
+        # The five-minute marks covering the window (a little wider than it when ``when`` is between marks).
+        states = set(week_states(hours)[low:high + 1])
+    else:
+        states = {is_open_at(hours, when + timedelta(minutes=m)) for m in range(-slack, slack + 1, 5)}
     return states.pop() if len(states) == 1 and None not in states else None
+
+
+SLOTS = 7 * 24 * 12  # five-minute marks in the week
+
+
+@lru_cache(maxsize=4096)
+def week_states(hours: str) -> tuple[bool | None, ...]:
+    """The opening state at every five-minute mark of the week."""
+    return tuple(is_open_at(hours, WEEK_START + timedelta(minutes=5 * i)) for i in range(SLOTS))
+
+
+def moments_when(hours: str, state: bool, *, between: tuple[int, int] = (7, 22), slack: int = STABLE_MIN) -> list:
+    """Five-minute marks (within ``between`` hours of each day) when the state is ``state`` for ``slack``
+    minutes either side."""
+    states = week_states(hours)
+    reach = slack // 5
+    out = []
+    for i in range(SLOTS):
+        minute = (i * 5) % (24 * 60)
+        if between[0] * 60 <= minute < between[1] * 60 and \
+                all(states[j] is state for j in range(max(0, i - reach), min(SLOTS, i + reach + 1))):
+            out.append(WEEK_START + timedelta(minutes=5 * i))
+    return out
+
+
+def closings(hours: str) -> list:
+    """The marks at which the place closes (open just before, closed from then on)."""
+    states = week_states(hours)
+    return [WEEK_START + timedelta(minutes=5 * i) for i in range(1, SLOTS) if states[i - 1] is True and
+            states[i] is False]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import re
+import string
 from collections import Counter
 from datetime import datetime
 
@@ -30,6 +31,8 @@ class Phrasebook:
 
     def pick(self, rng: random.Random, bank: str, skeletons: tuple[str, ...]) -> tuple[str, str]:
         """(skeleton id, skeleton) from ``bank``."""
+        if not skeletons:
+            raise ValueError(f"question bank {bank!r} is empty")
         counts = [self.used[f"{bank}#{i}"] for i in range(len(skeletons))]
         low = min(counts)
         index = rng.choice([i for i, c in enumerate(counts) if c == low])
@@ -37,6 +40,19 @@ class Phrasebook:
 
     def commit(self, skeleton_ids: list[str]) -> None:
         self.used.update(skeleton_ids)
+
+
+def slot_names(template: str) -> set[str]:
+    return {field for _, field, _, _ in string.Formatter().parse(template) if field}
+
+
+def check_bank(bank: str, skeletons: tuple[str, ...], slots: dict) -> None:
+    """Every skeleton of a bank must be fillable with the slots its recipe gives (checked at every use, so
+    one case of a bank proves the whole bank)."""
+    for skeleton in skeletons:
+        missing = slot_names(skeleton) - set(slots)
+        if missing:
+            raise KeyError(f"bank {bank!r}: skeleton {skeleton!r} needs {sorted(missing)}, not given")
 
 
 def fill(template: str, **slots: object) -> str:
@@ -73,7 +89,8 @@ def mode_goal(rng: random.Random, mode: str) -> str:
 def travel_slots(rng: random.Random, vehicle: str, mode: str | None = None) -> dict[str, str]:
     """Slots for a travel mode: {by} 'by bike', {going} 'cycling', {go} 'cycle', and for a mode
     {best} 'quickest', {Best} 'Quickest', {goal} 'as quickly as possible'."""
-    slots = {"by": vehicle_adverb(rng, vehicle), "going": VEHICLE_GERUND[vehicle], "go": VEHICLE_VERB[vehicle]}
+    slots = {"by": vehicle_adverb(rng, vehicle), "going": VEHICLE_GERUND[vehicle],
+             "Going": VEHICLE_GERUND[vehicle].capitalize(), "go": VEHICLE_VERB[vehicle]}
     if mode:
         best = mode_adjective(rng, mode)
         slots.update(best=best, Best=best.capitalize(), goal=mode_goal(rng, mode))

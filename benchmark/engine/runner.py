@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,6 +28,7 @@ class CellReport:
     made: int = 0
     attempts: int = 0
     discards: Counter = field(default_factory=Counter)
+    seconds: float = 0.0
 
 
 def attempt_rng(seed: int, cell: tuple[str, str], attempt: int) -> random.Random:
@@ -58,12 +60,14 @@ def generate_cases(
         report = CellReport(cell, counts.get(cell, 0))
         reports.append(report)
         signatures: set[str] = set()
+        started = time.perf_counter()
+        memo: dict = {}  # per cell, so a cell's cases do not depend on which other cells were generated
         while report.made < report.target and report.attempts < report.target * MAX_ATTEMPTS_PER_CASE:
             rng = attempt_rng(seed, cell, report.attempts)
             report.attempts += 1
             if on_attempt:
                 on_attempt(cell)
-            session = EngineSession(context, phrasebook=phrasebook)
+            session = EngineSession(context, phrasebook=phrasebook, memo=memo)
             try:
                 draft = recipes[cell](session, rng)
             except Discard as exc:
@@ -74,7 +78,7 @@ def generate_cases(
                 report.discards["duplicate of an earlier case"] += 1
                 continue
             document = _document(context, seed, cell, report.made + 1, report.attempts - 1, draft, session)
-            verdict = verify_case(document)
+            verdict = verify_case(document, replay=False)  # the paths were just made; validation replays them
             if not verdict.ok:  # e.g. a rival the engine's capped searches missed, found by the verifier
                 report.discards["failed verification: " + _reason(verdict.failures[0])] += 1
                 continue
@@ -87,6 +91,7 @@ def generate_cases(
             documents.append(document)
             if on_case:
                 on_case(document)
+        report.seconds = time.perf_counter() - started
     return documents, reports
 
 
@@ -147,8 +152,8 @@ def _document(context, seed, cell, number, attempt, draft: Draft, session: Engin
         constraints=draft.constraints,
         uniqueness={"query": draft.query, **({"found": draft.notes} if draft.notes else {})},
         provenance={"generator": "lifeplanner-data-engine", "version": ENGINE_VERSION, "seed": seed,
-                    "attempt": attempt, "recipe": case_type, "city_name": context.city_name,
-                    "city_version": context.city_version},
+                    "attempt": attempt, "recipe": case_type, "skeletons": list(session.skeletons),
+                    "city_name": context.city_name, "city_version": context.city_version},
         city_name=context.city_name,
         city_version=context.city_version,
     )

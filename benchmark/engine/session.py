@@ -7,6 +7,7 @@ can follow to the same answer). A failed call discards the attempt.
 from __future__ import annotations
 
 import random
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,7 +15,7 @@ from benchmark.cases.document import ToolStep, observation_digest
 from environment.tools.context import ToolContext
 from environment.tools.gateway import call_tool
 
-from .phrasing import Phrasebook, fill
+from .phrasing import Phrasebook, check_bank, fill
 
 
 class Discard(Exception):
@@ -27,13 +28,27 @@ class EngineSession:
     engine_path: list[ToolStep] = field(default_factory=list)
     reference_path: list[ToolStep] = field(default_factory=list)
     phrasebook: Phrasebook = field(default_factory=Phrasebook)
+    memo: dict = field(default_factory=dict)  # facts about the city a run looks up once (shared by its attempts)
     skeletons: list[str] = field(default_factory=list)  # the skeleton ids this attempt's question used
 
     def say(self, rng: random.Random, bank: str, skeletons: tuple[str, ...], **slots: Any) -> str:
         """A question sentence from the least-used skeleton of ``bank``, filled with ``slots``."""
+        check_bank(bank, skeletons, slots)
         skeleton_id, template = self.phrasebook.pick(rng, bank, skeletons)
         self.skeletons.append(skeleton_id)
         return fill(template, **slots)
+
+    @contextmanager
+    def trying(self):
+        """A try inside an attempt: on Discard, forget the agent calls and skeletons it added (the engine path,
+        a log of what the engine did, keeps its calls)."""
+        marks = len(self.reference_path), len(self.skeletons)
+        try:
+            yield
+        except Discard:
+            del self.reference_path[marks[0]:]
+            del self.skeletons[marks[1]:]
+            raise
 
     def engine(self, tool: str, **arguments: Any) -> dict:
         return self._call("engine", tool, arguments, self.engine_path)

@@ -12,6 +12,8 @@ rating (highest first, unrated last), name, place_id; nearby_search by distance,
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from typing import Annotated, Literal
 
 from django.db import connection
@@ -158,15 +160,41 @@ def _listing(total: int, results: list[dict], **head) -> dict:
     return out
 
 
+_ROWS: OrderedDict[tuple, dict] = OrderedDict()  # (city_id, city_version, place_id) -> detail row
+_ROWS_LOCK = threading.Lock()
+ROW_CACHE_SIZE = 20000
+
+
 def _place_row(ctx: ToolContext, place_id: str, parameter: str, fields=("place_id", "name")) -> dict:
-    cols = ", ".join(f"p.{f}" for f in fields)
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT {cols} FROM environment_place p WHERE p.city_id = %s AND p.place_id = %s",
-                       [ctx.city_id, place_id])
-        row = cursor.fetchone()
+    """One place's fields, or a not-found tool error naming ``parameter``.
+
+    Rows are cached per process and city version (the world is read-only between builds;
+    ``forget_place_rows`` empties the cache when a city is loaded)."""
+    key = (ctx.city_id, ctx.city_version, place_id)
+    with _ROWS_LOCK:
+        row = _ROWS.get(key)
+        if row is not None:
+            _ROWS.move_to_end(key)
     if row is None:
-        raise not_found(parameter, f"no place with place_id {place_id!r}; use an id from place_search or nearby_search")
-    return dict(zip(fields, row))
+        cols = ", ".join(f"p.{f}" for f in DETAIL_FIELDS)
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT {cols} FROM environment_place p WHERE p.city_id = %s AND p.place_id = %s",
+                           [ctx.city_id, place_id])
+            found = cursor.fetchone()
+        if found is None:
+            raise not_found(parameter,
+                            f"no place with place_id {place_id!r}; use an id from place_search or nearby_search")
+        row = dict(zip(DETAIL_FIELDS, found))
+        with _ROWS_LOCK:
+            _ROWS[key] = row
+            while len(_ROWS) > ROW_CACHE_SIZE:
+                _ROWS.popitem(last=False)
+    return {f: row[f] for f in fields}
+
+
+def forget_place_rows() -> None:
+    with _ROWS_LOCK:
+        _ROWS.clear()
 
 
 # ---------------------------------------------------------------- place_search

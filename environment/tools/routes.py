@@ -54,7 +54,7 @@ def routing(
         raise invalid("avoid_way_ids", f"at most {MAX_AVOID} way ids can be avoided, got {len(avoid)}",
                       f"up to {MAX_AVOID} ids")
     route = route_between(ctx, start_place_id, end_place_id, vehicle=vehicle, mode=mode, avoid_way_ids=avoid)
-    start = _place_row(ctx, start_place_id.strip(), "start_place_id")
+    start = _place_row(ctx, start_place_id.strip(), "start_place_id")  # cached by route_between's check
     end = _place_row(ctx, end_place_id.strip(), "end_place_id")
     return {
         "start": start,
@@ -140,5 +140,9 @@ def multi_stop_routing(
         "best_legs": [
             {"from": a, "to": b, "distance_m": legs[a, b].distance_m, "time_s": legs[a, b].time_s}
             for a, b in zip(best, best[1:])
+        ],
+        "legs": [
+            {"from": a, "to": b, "distance_m": legs[a, b].distance_m, "time_s": legs[a, b].time_s}
+            for a in stops for b in stops if a != b
         ],
     }

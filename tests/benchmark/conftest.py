@@ -8,13 +8,17 @@ from benchmark.cases.verify import VerificationResult
 
 
 class FakeVerification:
-    """Stands in for ``verify_case`` (the checks need a full city): fails the case_ids in ``failing``."""
+    """Stands in for ``verify_case`` and the freeze-time independent verifier (the checks need a full city
+    and engine-written queries): fails the case_ids in ``failing``."""
 
     def __init__(self):
         self.failing: dict[str, list[str]] = {}
         self.calls: list[tuple[str, frozenset[str]]] = []
 
-    def __call__(self, doc, *, other_questions=frozenset()):
+    def audit(self, *, cases):
+        return [(c.case_id, self.failing[c.case_id]) for c in cases if c.case_id in self.failing]
+
+    def __call__(self, doc, *, other_questions=frozenset(), replay=True):
         self.calls.append((doc.case_id, other_questions))
         failures = self.failing.get(doc.case_id, [])
         return VerificationResult(ok=not failures, failures=list(failures), checks=6)
@@ -22,6 +26,9 @@ class FakeVerification:
 
 @pytest.fixture
 def verification(monkeypatch) -> FakeVerification:
+    from benchmark.cases.services import releases
+
     fake = FakeVerification()
     monkeypatch.setattr(verify, "verify_case", fake)
+    monkeypatch.setattr(releases, "release_audit", fake.audit)
     return fake

@@ -142,8 +142,8 @@ def test_hidden_release_answers_are_for_curators_only(client, verification):
     secret = "Secret Answer Kahvila"
     hidden_case = case_validate(case=case_create(document=routing_document(answer=secret)), actor=curator)
     public_case = case_validate(case=case_create(document=routing_document(answer="Public Answer")), actor=curator)
-    hidden = release_freeze(name="hidden-v1", split="hidden", cases=[hidden_case])
-    public = release_freeze(name="public-v1", split="public", cases=[public_case])
+    hidden = release_freeze(name="hidden-v1", split="hidden", cases=[hidden_case], audit=False)
+    public = release_freeze(name="public-v1", split="public", cases=[public_case], audit=False)
 
     client.force_login(viewer)
     assert secret not in client.get(f"/admin/benchmark/release/{hidden.pk}/change/").content.decode()

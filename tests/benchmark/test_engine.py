@@ -117,15 +117,22 @@ def test_a_note_that_does_not_support_the_fact_is_caught(generated):
     assert any(foreign in f and "does not support" in f for f in failures)
 
 
-def test_a_non_unique_answer_is_caught(generated):
-    document = by_type(generated[0], "nearby_L1")
-    loose = {**document.uniqueness, "arguments": {k: v for k, v in document.uniqueness["arguments"].items()
-                                                  if k not in ("min_rating", "max_cost")}}
-    failures = verify_case(tampered(document, uniqueness=loose)).failures
-    assert any("expected exactly" in f for f in failures)
-    nearest = by_type(generated[0], "nearby_L0")
-    strict = {**nearest.uniqueness, "margin_m": 10_000}
-    assert verify_case(tampered(nearest, uniqueness=strict)).failures
+def test_a_gold_that_is_not_the_best_in_the_city_is_caught(generated):
+    document = by_type(generated[0], "nearby_L0")
+    query = document.uniqueness["query"]
+    # Ask for a place one kilometre away instead: the verifier finds the real nearest and refuses.
+    far = {**document.uniqueness, "query": {**query, "rank": "only"}}
+    failures = verify_case(tampered(document, uniqueness=far)).failures
+    assert any(f.startswith("independent check: rival meets the question") for f in failures), failures
+    strict = {**document.uniqueness, "query": {**query, "noun": "museum"}}
+    assert any("is not a museum" in f or "does not say 'museum'" in f
+               for f in verify_case(tampered(document, uniqueness=strict)).failures)
+
+
+def test_a_case_without_a_query_is_refused(generated):
+    document = by_type(generated[0], "routing_L0")
+    failures = verify_case(tampered(document, uniqueness={})).failures
+    assert "the case states no query the independent verifier can solve (uniqueness.query)" in failures
 
 
 def test_a_different_answer_than_the_reference_submission_is_caught(generated):

@@ -18,7 +18,7 @@ def release(grid_city):
     from tests.benchmark.factories import routing_document
 
     case = case_create(document=routing_document(status="validated"))
-    return release_freeze(name="housekeeping", split="public", cases=[case])
+    return release_freeze(name="housekeeping", split="public", cases=[case], audit=False)
 
 
 def a_run(release, *, agent: str = "reference", status: str = EvaluationRun.RUNNING, trajectory: str,

@@ -45,11 +45,10 @@ def test_reversing_a_trip_costs_order_consistency_and_the_pass(generated_cases):
 
 def test_breaking_the_visit_constraint_fails_semantic_constraint(generated_cases):
     document = next(d for d in generated_cases[0] if d.type == "trip_L2")
-    unconstrained = document.uniqueness["unconstrained"]
-    by_id = {p["place_id"]: p for p in document.answer["optimal_order"]}
-    answer = {**document.answer, "optimal_order": [{**by_id[pid], "visit_order": i + 1}
-                                                   for i, pid in enumerate(unconstrained)]}
-    results = answer_score(document=document, answer=answer, trajectory=replay(document))
+    order = [p["place_id"] for p in document.answer["optimal_order"]]
+    # A rule the answer breaks: its second stop must come after its third.
+    ruled = document.model_copy(update={"constraints": {**document.constraints, "before": [[order[2], order[1]]]}})
+    results = answer_score(document=ruled, answer=document.answer, trajectory=replay(document))
     assert results["SC"].value < 1 and results["SC"].source == "rules"
     assert results["pass_rate"].value == 0.0
 

@@ -125,7 +125,7 @@ def sweep_release(grid_city, django_db_blocker):
     name = f"site-sweep-{next(_names)}"
     with django_db_blocker.unblock():
         case = case_create(document=routing_document(status="validated", case_id=f"{name}-case"))
-        release = release_freeze(name=name, split="public", cases=[case])
+        release = release_freeze(name=name, split="public", cases=[case], audit=False)
     yield release
     with django_db_blocker.unblock():
         EvaluationRun.objects.filter(release=release).delete()

@@ -85,7 +85,7 @@ def make_grid_release(grid_city, db):
 
     def make(split: str = "public", **overrides):
         case = case_create(document=routing_document(status="validated", **overrides))
-        return release_freeze(name=f"grid-replay-{next(_names)}", split=split, cases=[case])
+        return release_freeze(name=f"grid-replay-{next(_names)}", split=split, cases=[case], audit=False)
 
     return make
 

@@ -54,7 +54,7 @@ def hostile_replay(grid_city, web_runs, django_db_blocker):
     with django_db_blocker.unblock():
         note = web.hostile_note_create(city=grid_city, note_id=web.HOSTILE_BROWSER_NOTE)
         case = case_create(document=routing_document(status="validated", case_id=f"{web.CASE_PREFIX}grid-hostile"))
-        release = release_freeze(name="web-grid-hostile", split="public", cases=[case])
+        release = release_freeze(name="web-grid-hostile", split="public", cases=[case], audit=False)
         trajectory = web.recorded_trajectory(release=release, calls=web.every_tool_calls(note.note_id),
                                              answer=case.answer, name="web hostile")
     yield trajectory

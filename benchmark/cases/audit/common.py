@@ -1,9 +1,9 @@
 """Pieces the verifier's solvers share: candidate sets, filter verdicts, reading the gold."""
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
-from benchmark.cases.lexicon import ACCEPT, noun_of
+from benchmark.cases.lexicon import ACCEPT, errand_noun, noun_of
 from benchmark.cases.needs import need_of, visited_indoors
 
 from . import margins
@@ -21,24 +21,25 @@ class Reject(Exception):
         self.kind, self.detail = kind, detail
 
 
-def noun_candidates(world: AuditWorld, noun_key: str) -> dict[str, str]:
-    """{place_id: ACCEPT or MIGHT} of every place in the city a reader could take for the noun."""
+def noun_candidates(world: AuditWorld, noun_key: str, errand: str | None = None) -> dict[str, str]:
+    """{place_id: ACCEPT or MIGHT} of every place in the city a reader could take for the noun (or for the
+    errand that stands for it)."""
     cache = world.__dict__.setdefault("_noun_cache", {})
-    if noun_key not in cache:
-        noun = noun_of(noun_key)
+    if (noun_key, errand) not in cache:
+        noun = errand_noun(errand) if errand else noun_of(noun_key)
         found = {}
         for pid, place in world.places.items():
             verdict = noun.match(place.record())
             if verdict:
                 found[pid] = verdict
-        cache[noun_key] = found
-    return cache[noun_key]
+        cache[noun_key, errand] = found
+    return cache[noun_key, errand]
 
 
-def candidates(world: AuditWorld, noun: str | None, need: str | None) -> dict[str, str]:
+def candidates(world: AuditWorld, noun: str | None, need: str | None, errand: str | None = None) -> dict[str, str]:
     """{place_id: ACCEPT or MIGHT}: places of the noun (any place without one) holding the need."""
     if noun:
-        pool = dict(noun_candidates(world, noun))
+        pool = dict(noun_candidates(world, noun, errand))
     else:
         pool = {pid: ACCEPT for pid in world.places}
     if need:
@@ -97,6 +98,15 @@ def open_verdict(hours: str, when: datetime | None) -> str:
         return PASS
     state = open_state(hours, when, margins.OPEN_MIN)
     return PASS if state is True else FAIL if state is False else UNSURE
+
+
+def open_span_verdict(hours: str, start: datetime | None, minutes: int) -> str:
+    """PASS when surely open from ``start`` for ``minutes`` (checked every 5 minutes, with the margin at both
+    ends), FAIL when surely closed at some point of it, else UNSURE."""
+    if start is None or not minutes:
+        return open_verdict(hours, start)
+    moments = [start + timedelta(minutes=m) for m in range(0, minutes, 5)] + [start + timedelta(minutes=minutes - 1)]
+    return combine(*(open_verdict(hours, m) for m in moments))
 
 
 def combine(*verdicts: str) -> str:

@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import datetime, timedelta
 
-from environment.opening import hours_are_valid
+from environment.opening import hours_are_valid, is_open_at
 
 from . import margins
 from .common import FAIL, PASS, Reject, answer_place, gold_fits, open_verdict, when
@@ -14,9 +14,20 @@ from .world import AuditWorld
 _STREET_AND_NUMBER = re.compile(r"[^\W\d_]{3,}\.?\s+\d+", re.UNICODE)
 
 
-def value_of(world: AuditWorld, place_id: str, field: str):
+WEEK = datetime(2026, 12, 7)  # the Monday of the week time-dependent questions are about
+DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+
+def value_of(world: AuditWorld, place_id: str, field: str, day: str | None = None):
     """The value a place-L0 question asks for, read from the table; Reject when it says nothing."""
     place = world.place(place_id)
+    if field == "postcode":
+        codes = re.findall(r"\b\d{5}\b", place.address)
+        if len(codes) != 1:
+            raise Reject("uninformative gold", f"the address of {place.name} ({place.address!r}) has no single postcode")
+        return codes[0]
+    if field in ("opens_on", "closes_on", "open_on"):
+        return _day_answer(place, field, day)
     if field == "cuisine":
         for part in place.tag.split(";"):
             label, _, value = part.strip().partition(":")
@@ -35,6 +46,27 @@ def value_of(world: AuditWorld, place_id: str, field: str):
     return value
 
 
+def _day_answer(place, field: str, day: str):
+    """Whether the place opens on the weekday, or its one opening or closing time that day ("HH:MM")."""
+    if not hours_are_valid(place.opentime_week):
+        raise Reject("uninformative gold", f"the opening hours of {place.name} do not parse")
+    start = WEEK + timedelta(days=DAYS.index(day))
+    open_minutes = []
+    for minute in range(24 * 60):
+        state = is_open_at(place.opentime_week, start + timedelta(minutes=minute))
+        if state is None:
+            raise Reject("uninformative gold", f"the hours of {place.name} cannot say {day} at {minute // 60:02d}:00")
+        if state:
+            open_minutes.append(minute)
+    if field == "open_on":
+        return bool(open_minutes)
+    if not open_minutes or open_minutes[0] == 0 or open_minutes[-1] == 24 * 60 - 1 or \
+            open_minutes[-1] - open_minutes[0] + 1 != len(open_minutes):
+        raise Reject("uninformative gold", f"{place.name} has no single daytime opening on {day}")
+    minute = open_minutes[0] if field == "opens_on" else open_minutes[-1] + 1
+    return f"{minute // 60:02d}:{minute % 60:02d}"
+
+
 def unique_name(world: AuditWorld, place_id: str) -> None:
     name = world.place(place_id).name
     same = world.named(name)
@@ -44,51 +76,77 @@ def unique_name(world: AuditWorld, place_id: str) -> None:
 
 def attribute(world: AuditWorld, q: dict, answer) -> None:
     unique_name(world, q["place"])
-    expected = value_of(world, q["place"], q["field"])
+    expected = value_of(world, q["place"], q["field"], q.get("day"))
     if answer.get("answer") != expected:
         raise Reject("wrong gold", f"the answer {answer.get('answer')!r} is not the {q['field']} {expected!r}")
 
 
 def compare(world: AuditWorld, q: dict, answer) -> None:
+    """The best of named places on a field, among those meeting a stated limit (which must bind)."""
     for pid in q["places"]:
         unique_name(world, pid)
     field = q["field"]
-    values = {pid: getattr(world.place(pid), field) for pid in q["places"]}
-    if None in values.values():
+    places = {pid: world.place(pid) for pid in q["places"]}
+    if any(getattr(p, field) is None for p in places.values()):
         raise Reject("no value", f"a compared place has no {field}")
-    ranked = sorted(values, key=lambda p: -values[p] if field == "rating" else values[p])
-    best, second = ranked[0], ranked[1]
-    gap = abs(values[best] - values[second])
+    better = (lambda p: -places[p].rating) if field == "rating" else (lambda p: places[p].cost)
+    kept = [p for p in q["places"] if _meets(places[p], q)]
+    if any(getattr(places[p], f) is None for p in q["places"] for f in ("rating", "cost") if q.get(_LIMIT[f])):
+        raise Reject("no value", "a compared place lacks the value the limit is about")
+    if len(kept) < 2:
+        raise Reject("too close to call", f"{len(kept)} of the places meet the limit (at least two must)")
+    ranked = sorted(kept, key=better)
+    gap = abs(getattr(places[ranked[0]], field) - getattr(places[ranked[1]], field))
     need = margins.RATING if field == "rating" else margins.COST_EUR
     if gap < need - 1e-9:
-        raise Reject("too close to call", f"the {field} of the best two ({values[best]}, {values[second]}) differ by less than {need}")
-    _expect(answer, best, world)
+        raise Reject("too close to call", f"the {field} of the best two differ by {gap:g}, less than {need:g}")
+    if (q.get("max_cost") is not None or q.get("min_rating") is not None) and \
+            min(q["places"], key=better) == ranked[0]:
+        raise Reject("rule does not bind", "the best place overall already meets the stated limit")
+    _expect(answer, ranked[0], world)
+
+
+_LIMIT = {"cost": "max_cost", "rating": "min_rating"}
+
+
+def _meets(place, q: dict) -> bool:
+    if q.get("max_cost") is not None and (place.cost is None or place.cost > q["max_cost"] + 1e-9):
+        return False
+    return q.get("min_rating") is None or (place.rating is not None and place.rating >= q["min_rating"] - 1e-9)
 
 
 def open_on_arrival(world: AuditWorld, q: dict, answer) -> None:
-    for pid in (q["origin"], q["place"]):
+    """Open or closed on arrival: from the stated departure (or the stated time plus a wait), through an
+    optional stop with a dwell, to the place."""
+    stops = [q["origin"], *([q["via"]] if q.get("via") else []), q["place"]]
+    for pid in stops:
         unique_name(world, pid)
-    distance, seconds = world.roads.leg(q["origin"], q["place"], q["vehicle"], "time")
-    arrival = when(q["depart"]) + timedelta(seconds=seconds)
+    depart = when(q.get("depart")) or when(q["now"]) + timedelta(minutes=q["delay_min"])
+    seconds = sum(world.roads.leg(a, b, q["vehicle"], "time")[1] for a, b in zip(stops, stops[1:]))
+    arrival = depart + timedelta(seconds=seconds, minutes=q.get("dwell_min", 0))
     verdict = open_verdict(world.place(q["place"]).opentime_week, arrival)
     if verdict not in (PASS, FAIL):
-        raise Reject("opening state unsure", f"arrival at {arrival:%a %H:%M} is within {margins.OPEN_MIN} min of a change in the opening "
-                     "hours (or the hours cannot say)")
+        raise Reject("opening state unsure", f"arrival at {arrival:%a %H:%M} is within {margins.OPEN_MIN} min of a "
+                     "change in the opening hours (or the hours cannot say)")
     if answer.get("answer") is not (verdict == PASS):
-        raise Reject("wrong gold", f"the place is {'open' if verdict == PASS else 'closed'} on arrival at {arrival:%a %H:%M}; "
-                     f"the answer says {answer.get('answer')!r}")
+        raise Reject("wrong gold", f"the place is {'open' if verdict == PASS else 'closed'} on arrival at "
+                     f"{arrival:%a %H:%M}; the answer says {answer.get('answer')!r}")
     _expect(answer, q["place"], world, value=False)
 
 
 def open_choice(world: AuditWorld, q: dict, answer) -> None:
+    """The one named place open at the moment asked (or on arrival, travelling from ``origin``)."""
     moment = when(q["at"])
     verdicts = {}
     for pid in q["places"]:
         unique_name(world, pid)
-        verdicts[pid] = open_verdict(world.place(pid).opentime_week, moment)
+        at = moment
+        if q.get("origin"):
+            at = moment + timedelta(seconds=world.roads.leg(q["origin"], pid, q["vehicle"], "time")[1])
+        verdicts[pid] = open_verdict(world.place(pid).opentime_week, at)
     open_ = [p for p, v in verdicts.items() if v != FAIL]
     if len(open_) != 1 or verdicts[open_[0]] != PASS:
-        raise Reject("opening state unsure", f"exactly one place must surely be open at {moment:%a %H:%M}; open or unsure: {open_}")
+        raise Reject("opening state unsure", f"exactly one place must surely be open; open or unsure: {open_}")
     _expect(answer, open_[0], world)
 
 

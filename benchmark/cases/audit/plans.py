@@ -52,7 +52,7 @@ def detour(world: AuditWorld, q: dict, answer) -> None:
     problems = gold_fits(world, gold, stop.get("noun"), stop.get("need"))
     if problems:
         raise Reject("gold does not fit", "; ".join(problems))
-    pool = {p: k for p, k in candidates(world, stop.get("noun"), stop.get("need")).items() if p not in (start, end)}
+    pool = {p: k for p, k in candidates(world, stop.get("noun"), stop.get("need"), stop.get("errand")).items() if p not in (start, end)}
     there = world.roads.legs_from(start, list(pool), vehicle, mode)
     back = world.roads.legs_from(end, list(pool), vehicle, mode, reverse=True)
     depart = when(q.get("depart"))

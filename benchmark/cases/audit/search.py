@@ -13,7 +13,7 @@ from .common import (
     combine,
     cost_verdict,
     gold_fits,
-    open_verdict,
+    open_span_verdict,
     radius_verdict,
     rating_verdict,
     when,
@@ -76,7 +76,7 @@ def _admissible(world: AuditWorld, q: dict, center: str | None) -> dict[str, tup
     """{place_id: (ACCEPT or MIGHT, PASS or UNSURE)} of every place no stated condition rules out."""
     moment = when(q.get("open_at"))
     rows = {}
-    for pid, kind in candidates(world, q.get("noun"), q.get("need")).items():
+    for pid, kind in candidates(world, q.get("noun"), q.get("need"), q.get("errand")).items():
         if pid == center:
             continue
         place = world.place(pid)
@@ -84,7 +84,7 @@ def _admissible(world: AuditWorld, q: dict, center: str | None) -> dict[str, tup
             radius_verdict(world.distance_m(center, pid), q.get("radius_m")) if center else PASS,
             rating_verdict(place.rating, q.get("min_rating")),
             cost_verdict(place.cost, q.get("max_cost")),
-            open_verdict(place.opentime_week, moment),
+            open_span_verdict(place.opentime_week, moment, q.get("open_for_min", 0)),
         )
         if verdict != FAIL:
             rows[pid] = (kind, verdict)

@@ -7,7 +7,7 @@ from benchmark.cases.lexicon import MODE_WORDS, VEHICLE_WORDS, noun_of
 
 from .world import AuditWorld
 
-_PLACE_FIELDS = ("place", "origin", "center", "start", "end")
+_PLACE_FIELDS = ("place", "origin", "via", "center", "start", "end")
 _LIST_FIELDS = ("places", "stops")
 
 
@@ -18,10 +18,14 @@ def wording_failures(world: AuditWorld, question: str, query: dict) -> list[str]
         name = world.places[pid].name if pid in world.places else pid
         if name.casefold() not in text:
             failures.append(f"wording: the question does not name {name} ({pid})")
-    for noun in _nouns(query):
-        n = noun_of(noun)
-        if n.singular.casefold() not in text and n.plural.casefold() not in text:
-            failures.append(f"wording: the question does not say {n.singular!r}")
+    for part in _parts(query):
+        if part.get("errand"):
+            if part["errand"].casefold() not in text:
+                failures.append(f"wording: the question does not say the errand {part['errand']!r}")
+        elif part.get("noun"):
+            n = noun_of(part["noun"])
+            if n.singular.casefold() not in text and n.plural.casefold() not in text:
+                failures.append(f"wording: the question does not say {n.singular!r}")
     for phrase in _phrases(query):
         if phrase.casefold() not in text:
             failures.append(f"wording: the question does not carry the need's phrasing {phrase!r}")
@@ -32,8 +36,10 @@ def wording_failures(world: AuditWorld, question: str, query: dict) -> list[str]
         moment = datetime.fromisoformat(value)
         if moment.strftime("%H:%M") not in text or moment.strftime("%A").casefold() not in text:
             failures.append(f"wording: the question does not state the {label} ({moment:%A %H:%M})")
+    if query.get("day") and query["day"].casefold() not in text:
+        failures.append(f"wording: the question does not say the day ({query['day']})")
     vehicle, mode = query.get("vehicle"), query.get("mode")
-    if vehicle and query["kind"] in ("route", "detour", "trip", "open_on_arrival", "closer") \
+    if vehicle and query["kind"] in ("route", "detour", "trip", "open_on_arrival", "closer", "open_choice") \
             and not any(w in text for w in VEHICLE_WORDS[vehicle]):
         failures.append(f"wording: the question does not say the travel mode ({vehicle})")
     if mode and query["kind"] in ("route", "detour", "trip") and not any(w in text for w in MODE_WORDS[mode]):
@@ -60,10 +66,6 @@ def _parts(query: dict) -> list[dict]:
     return parts
 
 
-def _nouns(query: dict) -> list[str]:
-    return [p["noun"] for p in _parts(query) if p.get("noun")]
-
-
 def _phrases(query: dict) -> list[str]:
     return [p["phrase"] for p in _parts(query) if p.get("phrase")]
 
@@ -72,15 +74,15 @@ def _numbers(query: dict) -> list[tuple[str, float]]:
     found = []
     for part in _parts(query):
         for key, label in (("radius_m", "radius"), ("min_rating", "minimum rating"), ("max_cost", "maximum cost"),
-                           ("budget", "budget")):
+                           ("budget", "budget"), ("delay_min", "wait in minutes"), ("dwell_min", "stay in minutes")):
             if part.get(key) is not None:
                 found.append((label, part[key]))
     return found
 
 
 def _moments(query: dict) -> list[tuple[str, str]]:
-    return [(label, query[key]) for key, label in (("depart", "departure time"), ("open_at", "time"), ("at", "time"))
-            if query.get(key)]
+    return [(label, query[key]) for key, label in (("depart", "departure time"), ("open_at", "time"), ("at", "time"),
+                                                   ("now", "time")) if query.get(key)]
 
 
 def _number_text(value: float) -> str:

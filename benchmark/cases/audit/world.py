@@ -55,30 +55,39 @@ class Place:
 
 
 class AuditWorld:
-    """Every place of one city version with its hidden facts, loaded once."""
+    """Every place of one city version with its hidden facts, and its road network."""
 
-    def __init__(self, city_name: str):
-        ctx = city_context(city_name)
-        self.city_name, self.city_version, self.city_id = city_name, ctx.city_version, ctx.city_id
-        self.context = ctx
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT place_id, name, alias, place_type, address, opentime_week, rating, cost, tag, "
-                "ST_X(location::geometry), ST_Y(location::geometry) FROM environment_place "
-                "WHERE city_id = %s ORDER BY place_id", [self.city_id])
-            self.places = {row[0]: Place(*row) for row in cursor.fetchall()}
-            cursor.execute(
-                "SELECT p.place_id, f.key FROM environment_socialfact f JOIN environment_place p ON p.id = f.place_id "
-                "WHERE p.city_id = %s AND f.kind IN ('static', 'long_term')", [self.city_id])
-            self.facts: dict[str, set[str]] = {}
-            for place_id, key in cursor.fetchall():
-                self.facts.setdefault(place_id, set()).add(key)
+    def __init__(self, *, city_name: str, city_version: str, places: list[Place], facts: dict[str, set[str]],
+                 network):
+        self.city_name, self.city_version = city_name, city_version
+        self.places = {p.place_id: p for p in places}
+        self.facts = facts
+        self.network = network
         self.by_name: dict[str, list[str]] = {}
         for place in self.places.values():
             for text in {place.name, *[a for a in place.alias.split("|") if a.strip()]}:
                 self.by_name.setdefault(fold(text).strip(), []).append(place.place_id)
         self._roads = None
         self._lock = threading.Lock()
+
+    @classmethod
+    def load(cls, city_name: str) -> "AuditWorld":
+        """The world of a built city, read with the verifier's own SQL."""
+        ctx = city_context(city_name)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT place_id, name, alias, place_type, address, opentime_week, rating, cost, tag, "
+                "ST_X(location::geometry), ST_Y(location::geometry) FROM environment_place "
+                "WHERE city_id = %s ORDER BY place_id", [ctx.city_id])
+            places = [Place(*row) for row in cursor.fetchall()]
+            cursor.execute(
+                "SELECT p.place_id, f.key FROM environment_socialfact f JOIN environment_place p ON p.id = f.place_id "
+                "WHERE p.city_id = %s AND f.kind IN ('static', 'long_term')", [ctx.city_id])
+            facts: dict[str, set[str]] = {}
+            for place_id, key in cursor.fetchall():
+                facts.setdefault(place_id, set()).add(key)
+        return cls(city_name=city_name, city_version=ctx.city_version, places=places, facts=facts,
+                   network=ctx.network)
 
     # -- lookups ---------------------------------------------------------------------------
     def place(self, place_id: str) -> Place:
@@ -106,7 +115,7 @@ class AuditWorld:
             if self._roads is None:
                 from .roads import Roads
 
-                self._roads = Roads(self.context.network)
+                self._roads = Roads(self.network)
             return self._roads
 
 
@@ -130,5 +139,5 @@ def audit_world(city_name: str) -> AuditWorld:
         if world is None:
             if len(_WORLDS) >= 3:
                 _WORLDS.clear()
-            world = _WORLDS[(city_name, version)] = AuditWorld(city_name)
+            world = _WORLDS[(city_name, version)] = AuditWorld.load(city_name)
         return world

@@ -14,12 +14,16 @@ from ..document import canonical_json
 from ..selectors import case_document
 
 
-def release_check(*, name: str, split: str, cases: Iterable[Case]) -> list[Case]:
+def release_check(*, name: str, split: str, cases: Iterable[Case], audit: bool = True) -> list[Case]:
     """Check that ``cases`` can be frozen as release ``name``; return them ordered by case_id.
+
+    ``audit=False`` skips the independent verifier; only tests that freeze hand-made fixture
+    documents (not data-engine cases) use it.
 
     Raises:
         ValidationError: the name is not a slug or already used, the split is unknown, there
-            are no cases, some are not validated, or they come from several city versions.
+            are no cases, some are not validated, they come from several city versions, or a
+            case fails the independent verifier.
     """
     validate_slug(name)
     if Release.objects.filter(name=name).exists():
@@ -36,10 +40,31 @@ def release_check(*, name: str, split: str, cases: Iterable[Case]) -> list[Case]
     if len(versions) > 1:
         listed = ", ".join(f"{n}@{v}" for n, v in versions)
         raise ValidationError(f"a release holds cases of one city version; these cases span {listed}")
+    refused = release_audit(cases=ordered) if audit else []
+    if refused:
+        shown = "; ".join(f"{case_id}: {' / '.join(failures)}" for case_id, failures in refused[:10])
+        more = f" (and {len(refused) - 10} more)" if len(refused) > 10 else ""
+        raise ValidationError(f"{len(refused)} case(s) fail the independent verifier: {shown}{more}")
     return ordered
 
 
-def release_freeze(*, name: str, split: str, cases: Iterable[Case], actor=None, description: str = "") -> Release:
+def release_audit(*, cases: Iterable[Case]) -> list[tuple[str, list[str]]]:
+    """The independent verifier over every case about to be frozen: (case_id, failures) of those that fail.
+
+    Validation already ran it, but a release is where a gold becomes a score, so it runs again at
+    freezing time against the city as it is now."""
+    from ..audit import audit_case
+
+    refused = []
+    for case in cases:
+        failures = audit_case(case_document(case))
+        if failures:
+            refused.append((case.case_id, failures))
+    return refused
+
+
+def release_freeze(*, name: str, split: str, cases: Iterable[Case], actor=None, description: str = "",
+                   audit: bool = True) -> Release:
     """Freeze ``cases`` as a new release.
 
     Each case's document is copied into the release (position = order by case_id), and the
@@ -49,7 +74,7 @@ def release_freeze(*, name: str, split: str, cases: Iterable[Case], actor=None, 
     Raises:
         ValidationError: see ``release_check``.
     """
-    ordered = release_check(name=name, split=split, cases=cases)
+    ordered = release_check(name=name, split=split, cases=cases, audit=audit)
     snapshots = [case_document(c).model_dump(mode="json") for c in ordered]
     return release_store(name=name, split=split, entries=list(zip(ordered, snapshots)), actor=actor,
                          description=description)

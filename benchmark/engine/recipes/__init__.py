@@ -22,6 +22,6 @@ def recipe(category: str, level: str) -> Callable:
 
 
 def load_recipes() -> dict[tuple[str, str], Callable]:
-    from . import nearby, nearby_needs, place, place_needs, routing, trip, trip_needs  # noqa: F401  (importing registers them)
+    from . import nearby, nearby_needs, place, place_checks, place_needs, routing, trip, trip_needs  # noqa: F401  (importing registers them)
 
     return RECIPES

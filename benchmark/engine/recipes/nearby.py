@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import random
+from datetime import timedelta
 
+from benchmark.cases.lexicon import ERRANDS, errand_noun
 from environment.opening import hours_are_valid
 
 from ..common import (
@@ -15,27 +17,52 @@ from ..common import (
     pick_noun,
     sample,
 )
-from ..moments import moment, stable_state
+from ..moments import closings, moments_when, stable_state
 from ..phrasing import a, moment_slots
 from ..session import Discard
 from ..wording import nearby as words
 from . import recipe
+from .trip import engine_leg
 
 RADII = (200, 300, 400, 500, 700, 1000)
-SEARCH_M = 1500
+SEARCH_M = 800
 NEAREST_SLACK = 1.3  # the engine keeps more room than the verifier's margin, so few drafts are refused
 
 
 def anchor_and_noun(session, rng, *, radius: float = 600) -> tuple[dict, object]:
     """A uniquely named anchor and a noun of a place around it."""
+    anchor, nouns = anchor_and_nouns(session, rng, radius=radius)
+    return anchor, nouns[0]
+
+
+def anchor_and_nouns(session, rng, *, radius: float = 600, limit: int = 3) -> tuple[dict, list]:
+    """A uniquely named anchor and up to ``limit`` different nouns of places around it."""
     (anchor,) = named_places(session, rng, 1, pool=sample(session, rng, 15))
     around = session.engine("nearby_search", center=anchor["place_id"], radius_meters=radius)["results"]
     rng.shuffle(around)
+    nouns = []
     for place in around:
         noun = pick_noun(rng, place)
-        if noun is not None:
-            return anchor, noun
-    raise Discard("nothing around the anchor has a noun")
+        if noun is not None and noun.key not in {n.key for n in nouns}:
+            nouns.append(noun)
+            if len(nouns) == limit:
+                break
+    if not nouns:
+        raise Discard("nothing around the anchor has a noun")
+    return anchor, nouns
+
+
+def each_noun(session, rng, make):
+    """``make(anchor, noun)`` for up to three nouns around one anchor; the first that makes a case wins."""
+    anchor, nouns = anchor_and_nouns(session, rng)
+    reason = None
+    for noun in nouns:
+        try:
+            with session.trying():
+                return make(anchor, noun)
+        except Discard as exc:
+            reason = exc
+    raise reason
 
 
 def noun_around(session, anchor: dict, noun, radius: float = SEARCH_M, **filters) -> list[dict]:
@@ -50,13 +77,14 @@ def nearest_margin(d: float) -> float:
 
 
 def walk_costs(session, anchor: dict, places: list[dict]) -> dict[str, float]:
-    return {p["place_id"]: session.engine("routing", start_place_id=anchor["place_id"], end_place_id=p["place_id"],
-                                          vehicle="walking", mode="distance")["total_distance_m"] for p in places}
+    """Walking route distance from the anchor to each place (engine multi_stop_routing, one pair per call)."""
+    return {p["place_id"]: engine_leg(session, anchor["place_id"], p["place_id"], "walking", "distance")[0]
+            for p in places}
 
 
 def _nearest_by_both(session, anchor, places: list[dict]) -> dict:
     """The first place, when it is nearest by a clear margin both in a straight line and on foot."""
-    if not places or places[0]["distance_m"] < 20:
+    if not places or places[0]["distance_m"] < 5:
         raise Discard("no candidate, or one on top of the anchor")
     gold = places[0]
     if len(places) > 1 and places[1]["distance_m"] - gold["distance_m"] < nearest_margin(gold["distance_m"]):
@@ -77,8 +105,36 @@ def _answer(place: dict, reason: str, keys: str) -> dict:
             "ref": {"attribute_key": keys, "note_id": ""}}
 
 
+def _errand_nearest(session, rng) -> Draft:
+    """The nearest place for an errand the user names instead of a kind of place ("withdraw cash")."""
+    errand = rng.choice(sorted(ERRANDS))
+    noun = errand_noun(errand)
+    (anchor,) = named_places(session, rng, 1, pool=sample(session, rng, 15))
+    places = noun_around(session, anchor, noun)
+    if not places or not accepted(noun, places[0]):
+        raise Discard("the nearest place for the errand is only arguably right")
+    gold = _nearest_by_both(session, anchor, places)
+    find_by_name(session, anchor["name"])
+    session.agent("nearby_search", center=anchor["place_id"], radius_meters=radius_for(gold["distance_m"]),
+                  place_types=noun.types())
+    answer = _answer(gold, f"The nearest {noun.singular} to {anchor['name']}, {gold['distance_m']} m away.",
+                     "place_type")
+    session.agent("submit_answer", result=answer)
+    return Draft(
+        question=session.say(rng, "nearby_L0.errand", words.ERRAND_NEAREST, errand=errand, a=anchor["name"]),
+        answer=answer,
+        query={"kind": "find", "center": anchor["place_id"], "noun": noun.key, "errand": errand, "rank": "nearest",
+               "by": "either"},
+        constraints={"center": anchor["place_id"], **noun.constraint()},
+        attributes=[{"place_id": gold["place_id"], "key": "place_type"}],
+        signature=f"errand:{anchor['place_id']}:{noun.key}",
+    )
+
+
 @recipe("nearby_discovery", "L0")
 def nearby_l0(session, rng: random.Random) -> Draft:
+    if rng.random() < 0.25:
+        return _errand_nearest(session, rng)
     anchor, noun = anchor_and_noun(session, rng)
     places = noun_around(session, anchor, noun)
     variant = rng.choices(("plain", "within", "rated", "cheap"), weights=(4, 3, 2, 1))[0]
@@ -126,87 +182,140 @@ def nearby_l0(session, rng: random.Random) -> Draft:
 
 # ------------------------------------------------------------------ L1
 
-def _nearest_open(session, rng) -> Draft:
-    anchor, noun = anchor_and_noun(session, rng)
-    places = noun_around(session, anchor, noun)[:8]
-    for _ in range(40):
-        when = moment(rng, hours=(7, 23))
-        states = [stable_state(p["opentime_week"] or "", when) if hours_are_valid(p["opentime_week"] or "") else None
-                  for p in places]
-        first_open = next((i for i, s in enumerate(states) if s is not False), None)
-        if first_open is None or first_open == 0 or states[first_open] is not True \
-                or not accepted(noun, places[first_open]):
+def _states(places: list[dict], when, minutes: int = 0) -> list[bool | None]:
+    """Per place: surely open from ``when`` for ``minutes`` (True), surely closed at some point (False), or unsure."""
+    out = []
+    for place in places:
+        hours = place["opentime_week"] or ""
+        if not hours_are_valid(hours):
+            out.append(None)
             continue
-        gold = places[first_open]
-        later = [p for p, s in zip(places[first_open + 1:], states[first_open + 1:]) if s is not False]
+        marks = [stable_state(hours, when + timedelta(minutes=m)) for m in range(0, max(minutes, 1), 5)]
+        if minutes:
+            marks.append(stable_state(hours, when + timedelta(minutes=minutes - 1)))
+        out.append(False if False in marks else None if None in marks else True)
+    return out
+
+
+def _open_for(session, rng) -> Draft:
+    """The nearest place open for the whole stay, when a nearer one is open now but closes during it."""
+    return each_noun(session, rng, lambda anchor, noun: _open_for_case(session, rng, anchor, noun))
+
+
+def _open_for_case(session, rng, anchor, noun) -> Draft:
+    places = noun_around(session, anchor, noun)[:8]
+    minutes = rng.choice((45, 60, 90, 120))
+    # Moments shortly before a nearby place closes: it is open then but shuts during the stay.
+    starts = [c - timedelta(minutes=rng.randrange(15, minutes - 9, 5)) for p in places[:4]
+              if hours_are_valid(p["opentime_week"] or "") for c in closings(p["opentime_week"])
+              if 8 <= c.hour <= 23]
+    rng.shuffle(starts)
+    for when in starts[:25]:
+        whole = _states(places, when, minutes)
+        now = _states(places, when)
+        first = next((i for i, s in enumerate(whole) if s is not False), None)
+        if first is None or whole[first] is not True or not accepted(noun, places[first]):
+            continue
+        if not any(now[i] is True and accepted(noun, places[i]) for i in range(first)):
+            continue  # a nearer place of the noun itself is open now but closes too soon
+        gold = places[first]
+        later = [p for p, s in zip(places[first + 1:], whole[first + 1:]) if s is not False]
         if later and later[0]["distance_m"] - gold["distance_m"] < nearest_margin(gold["distance_m"]):
             continue
         walks = walk_costs(session, anchor, [gold, *later[:3]])
-        if any(w - walks[gold["place_id"]] < max(30.0, 0.03 * walks[gold["place_id"]]) * NEAREST_SLACK
+        if all(w - walks[gold["place_id"]] >= max(30.0, 0.03 * walks[gold["place_id"]]) * NEAREST_SLACK
                for pid, w in walks.items() if pid != gold["place_id"]):
-            continue
-        break
+            break
     else:
-        raise Discard("no moment when a nearer place is closed and the next one is open")
-    radius = radius_for(gold["distance_m"])
+        raise Discard("no moment when a nearer place closes during the stay and the next one stays open")
     find_by_name(session, anchor["name"])
-    session.agent("nearby_search", center=anchor["place_id"], radius_meters=radius, place_types=noun.types())
-    for place in places[:first_open + 1]:
+    session.agent("nearby_search", center=anchor["place_id"], radius_meters=radius_for(gold["distance_m"]),
+                  place_types=noun.types())
+    for place in places[:first + 1]:
         session.agent("place_detail", place_id=place["place_id"])
     iso = when.isoformat(timespec="minutes")
-    answer = _answer(gold, f"Nearer {noun.plural} are closed at {when:%H:%M}; it is open ({gold['opentime_week']}).",
-                     "place_type,opentime_week")
+    answer = _answer(gold, f"Nearer {noun.plural} close within {minutes} minutes of {when:%H:%M}; it stays open "
+                           f"({gold['opentime_week']}).", "place_type,opentime_week")
     session.agent("submit_answer", result=answer)
     return Draft(
-        question=session.say(rng, "nearby_L1.open", words.NEAREST_OPEN, noun=noun.singular, a_noun=a(noun.singular),
-                             a=anchor["name"], **moment_slots(when)),
+        question=session.say(rng, "nearby_L1.open_for", words.OPEN_FOR, noun=noun.singular, a_noun=a(noun.singular),
+                             a=anchor["name"], D=minutes, **moment_slots(when)),
         answer=answer,
         query={"kind": "find", "center": anchor["place_id"], "noun": noun.key, "rank": "nearest", "by": "either",
-               "open_at": iso},
-        constraints={"center": anchor["place_id"], **noun.constraint(), "open_at": iso},
+               "open_at": iso, "open_for_min": minutes},
+        constraints={"center": anchor["place_id"], **noun.constraint(), "open_at": iso, "open_for_min": minutes},
         attributes=[{"place_id": gold["place_id"], "key": "opentime_week"}],
-        signature=f"nearopen:{anchor['place_id']}:{noun.key}",
+        signature=f"openfor:{anchor['place_id']}:{noun.key}",
     )
 
 
-def _best_rated(session, rng) -> Draft:
-    anchor, noun = anchor_and_noun(session, rng)
+def _best_rated_open(session, rng) -> Draft:
+    """The best-rated place within the radius among those open now; the best-rated overall is closed and the
+    nearest open one is not the answer."""
+    return each_noun(session, rng, lambda anchor, noun: _best_rated_open_case(session, rng, anchor, noun))
+
+
+def _best_rated_open_case(session, rng, anchor, noun) -> Draft:
     radius = rng.choice(RADII[1:])
     places = noun_around(session, anchor, noun, radius=radius * 1.1)
     if any(abs(p["distance_m"] - radius) <= max(5, 0.02 * radius) * 1.5 for p in places):
         raise Discard("a candidate sits on the radius")
-    inside = [p for p in places if p["distance_m"] < radius]
-    rated = sorted((p for p in inside if p["rating"] is not None), key=lambda p: -p["rating"])
-    if len([p for p in inside if accepted(noun, p)]) < 3 or not rated or not accepted(noun, rated[0]):
-        raise Discard("fewer than three candidates within the radius")
-    gold = rated[0]
-    if len(rated) > 1 and gold["rating"] - rated[1]["rating"] < 0.2 - 1e-9:
-        raise Discard("the two best ratings are too close")
+    inside = [p for p in places if p["distance_m"] < radius and p["rating"] is not None]
+    if len(inside) < 3:
+        raise Discard("fewer than three rated candidates within the radius")
+    by_rating = sorted(inside, key=lambda p: -p["rating"])
+    top = by_rating[0]
+    if not hours_are_valid(top["opentime_week"] or ""):
+        raise Discard("the best-rated place has no opening hours")
+    closed = moments_when(top["opentime_week"], False)
+    rng.shuffle(closed)
+    for when in closed[:25]:
+        states = dict(zip([p["place_id"] for p in inside], _states(inside, when)))
+        maybe = [p for p in by_rating if states[p["place_id"]] is not False]
+        if not maybe or states[maybe[0]["place_id"]] is not True:
+            continue
+        gold = maybe[0]
+        nearest_open = next((p for p in inside if states[p["place_id"]] is not False and accepted(noun, p)), gold)
+        if gold is nearest_open or not accepted(noun, gold):
+            continue
+        if len(maybe) > 1 and gold["rating"] - maybe[1]["rating"] < 0.2 - 1e-9:
+            continue
+        break
+    else:
+        raise Discard("no moment when the best-rated place is closed and another open one clearly leads")
     find_by_name(session, anchor["name"])
     session.agent("nearby_search", center=anchor["place_id"], radius_meters=radius, place_types=noun.types())
-    answer = _answer(gold, f"Rated {gold['rating']}, the best of the {noun.plural} within {radius} m.",
-                     "place_type,rating")
+    for place in by_rating[:by_rating.index(gold) + 1]:
+        session.agent("place_detail", place_id=place["place_id"])
+    iso = when.isoformat(timespec="minutes")
+    answer = _answer(gold, f"Rated {gold['rating']}, the best of the {noun.plural} within {radius} m that are open "
+                           f"at {when:%H:%M}.", "place_type,rating,opentime_week")
     session.agent("submit_answer", result=answer)
     return Draft(
-        question=session.say(rng, "nearby_L1.rated", words.BEST_RATED, noun=noun.singular, nouns=noun.plural,
-                             a=anchor["name"], R=radius),
+        question=session.say(rng, "nearby_L1.rated_open", words.RATED_OPEN, noun=noun.singular, nouns=noun.plural,
+                             a=anchor["name"], R=radius, **moment_slots(when)),
         answer=answer,
-        query={"kind": "find", "center": anchor["place_id"], "noun": noun.key, "rank": "rating", "radius_m": radius},
-        constraints={"center": anchor["place_id"], **noun.constraint(), "radius_m": radius},
-        attributes=[{"place_id": gold["place_id"], "key": "rating"}],
-        signature=f"bestrated:{anchor['place_id']}:{noun.key}:{radius}",
+        query={"kind": "find", "center": anchor["place_id"], "noun": noun.key, "rank": "rating", "radius_m": radius,
+               "open_at": iso},
+        constraints={"center": anchor["place_id"], **noun.constraint(), "radius_m": radius, "open_at": iso},
+        attributes=[{"place_id": gold["place_id"], "key": k} for k in ("rating", "opentime_week")],
+        signature=f"ratedopen:{anchor['place_id']}:{noun.key}:{radius}",
     )
 
 
 def _shortest_walk(session, rng) -> Draft:
-    anchor, noun = anchor_and_noun(session, rng)
+    return each_noun(session, rng, lambda anchor, noun: _shortest_walk_case(session, rng, anchor, noun))
+
+
+def _shortest_walk_case(session, rng, anchor, noun) -> Draft:
     places = [p for p in noun_around(session, anchor, noun, radius=1200) if p["distance_m"] >= 20][:6]
     if len(places) < 2:
         raise Discard("fewer than two candidates")
     walks = walk_costs(session, anchor, places)
     ranked = sorted(places, key=lambda p: walks[p["place_id"]])
     gold = ranked[0]
-    if gold["place_id"] == places[0]["place_id"] or not accepted(noun, gold):
+    straight = next((p for p in places if accepted(noun, p)), None)
+    if gold is straight or not accepted(noun, gold):
         raise Discard("the straight-line nearest is also the shortest walk")
     second = walks[ranked[1]["place_id"]]
     if second - walks[gold["place_id"]] < max(30.0, 0.03 * walks[gold["place_id"]]) * NEAREST_SLACK:
@@ -230,7 +339,7 @@ def _shortest_walk(session, rng) -> Draft:
     )
 
 
-L1_VARIANTS = ((_nearest_open, 40), (_best_rated, 30), (_shortest_walk, 30))
+L1_VARIANTS = ((_open_for, 35), (_best_rated_open, 30), (_shortest_walk, 35))
 
 
 @recipe("nearby_discovery", "L1")

@@ -23,7 +23,7 @@ from ..common import (
     tag_citation,
     want_phrase,
 )
-from ..moments import moment, stable_state
+from ..moments import moments_when, stable_state
 from ..phrasing import a, moment_slots
 from ..session import Discard
 from ..wording import nearby as words
@@ -87,6 +87,9 @@ def _case(session, rng, anchor, gold, key, noun, radius, timed) -> Draft:
     nearby = session.engine("nearby_search", center=anchor["place_id"], radius_meters=radius, **types)
     if nearby["total_matched"] - 1 < MIN_DISTRACTORS:
         raise Discard("too few other places around to choose from")
+    # The need must change the answer: without it, the nearest place would do.
+    if nearby["results"] and nearby["results"][0]["place_id"] == gold["place_id"]:
+        raise Discard("the gold is the nearest place anyway: the need does not matter")
     want = want_phrase(rng, key, gold, timed=timed)
     note_ids = supporting_notes(session, gold, key)
     find_by_name(session, anchor["name"])
@@ -133,9 +136,9 @@ def _moment_for(rng, gold: dict, rivals: list[dict]):
     if not hours_are_valid(gold["opentime_week"] or "") or \
             any(not hours_are_valid(r["opentime_week"] or "") for r in rivals):
         raise Discard("opening hours are missing for the gold or a rival")
-    for _ in range(40):
-        when = moment(rng, hours=(8, 22))
-        if stable_state(gold["opentime_week"], when) is True and \
-                all(stable_state(r["opentime_week"], when) is False for r in rivals):
+    opens = moments_when(gold["opentime_week"], True, between=(8, 22))
+    rng.shuffle(opens)
+    for when in opens[:40]:
+        if all(stable_state(r["opentime_week"], when) is False for r in rivals):
             return when
     raise Discard("no moment when only the gold is open")

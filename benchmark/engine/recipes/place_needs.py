@@ -23,7 +23,7 @@ from ..common import (
     uniquely_named,
     want_phrase,
 )
-from ..moments import moment, stable_state
+from ..moments import moments_when, stable_state
 from ..phrasing import a, join_names, moment_slots
 from ..session import Discard
 from ..wording import place as words
@@ -60,10 +60,10 @@ def _single_out(rng, place: dict, rivals: list[dict]):
     """A condition that only the gold meets among the need's holders: ("open_at", moment) or ("min_rating", x)."""
     options = []
     if hours_are_valid(place["opentime_week"] or "") and all(hours_are_valid(r["opentime_week"] or "") for r in rivals):
-        for _ in range(40):
-            when = moment(rng, hours=(8, 22))
-            if stable_state(place["opentime_week"], when) is True and \
-                    all(stable_state(r["opentime_week"], when) is False for r in rivals):
+        opens = moments_when(place["opentime_week"], True, between=(8, 22))
+        rng.shuffle(opens)
+        for when in opens[:40]:
+            if all(stable_state(r["opentime_week"], when) is False for r in rivals):
                 options.append(("open_at", when))
                 break
     best_rival = max((r["rating"] or 0 for r in rivals), default=0)

@@ -21,7 +21,7 @@ from ..common import (
     sample,
     visitable,
 )
-from ..moments import moment, stable_state
+from ..moments import moments_when, stable_state
 from ..phrasing import join_names, moment_slots, travel_slots
 from ..session import Discard
 from ..wording import trip as words
@@ -44,12 +44,27 @@ class LegBook:
         self.session, self.vehicle, self.mode = session, vehicle, mode
         self.legs: dict[tuple[str, str], tuple[float, float]] = {}
 
+    def fill(self, place_ids: list[str]) -> None:
+        """Every leg among up to seven places, from one engine multi_stop_routing call."""
+        missing = [(a, b) for a in place_ids for b in place_ids if a != b and (a, b) not in self.legs]
+        if not missing:
+            return
+        multi = self.session.engine("multi_stop_routing", stop_ids=place_ids, vehicle=self.vehicle, mode=self.mode,
+                                    max_orderings=1)
+        for leg in multi["legs"]:
+            self.legs[leg["from"], leg["to"]] = (leg["distance_m"], leg["time_s"])
+
     def get(self, a: str, b: str) -> tuple[float, float]:
         if (a, b) not in self.legs:
-            leg = self.session.engine("routing", start_place_id=a, end_place_id=b, vehicle=self.vehicle,
-                                      mode=self.mode)
-            self.legs[a, b] = (leg["total_distance_m"], leg["total_time_s"])
+            self.legs[a, b] = engine_leg(self.session, a, b, self.vehicle, self.mode)
         return self.legs[a, b]
+
+
+def engine_leg(session, a: str, b: str, vehicle: str, mode: str) -> tuple[float, float]:
+    """(distance_m, time_s) of the route a -> b, from the engine's multi_stop_routing (totals without geometry)."""
+    multi = session.engine("multi_stop_routing", stop_ids=[a, b], start_id=a, end_id=b, vehicle=vehicle, mode=mode)
+    best = multi["orderings"][0]
+    return best["total_distance_m"], best["total_time_s"]
 
 
 @dataclass
@@ -67,6 +82,7 @@ class Plan:
 
 
 def plans_for(book: LegBook, start: dict, middle: list[dict], end: dict | None, holder: dict | None = None):
+    book.fill([p["place_id"] for p in [start, *middle, *([end] if end else [])]])
     out = []
     for perm in permutations(middle):
         order = [start, *perm, *([end] if end else [])]
@@ -117,8 +133,11 @@ def binding_gold(plans: list[Plan], mode: str, *, rule: bool) -> Plan:
 def cluster(session, rng, k: int, radius: float = 700) -> list[dict]:
     """``k`` uniquely named places around a sampled anchor (the anchor first)."""
     (anchor,) = named_places(session, rng, 1, pool=[p for p in sample(session, rng, 15) if visitable(p)])
-    around = session.engine("nearby_search", center=anchor["place_id"], radius_meters=radius)
-    pool = [r for r in around["results"] if r["distance_m"] > 60 and visitable(r)]
+    pool = {}
+    for tops in (["Food & Beverages"], ["Shopping"], ["Culture", "Scenery Spot", "Entertainment", "Accommodation"]):
+        around = session.engine("nearby_search", center=anchor["place_id"], radius_meters=radius, place_types=tops)
+        pool.update({r["place_id"]: r for r in around["results"] if r["distance_m"] > 60 and visitable(r)})
+    pool = sorted(pool.values(), key=lambda r: r["place_id"])
     rng.shuffle(pool)
     return [anchor, *named_places(session, rng, k - 1, pool=pool)]
 
@@ -164,7 +183,7 @@ def _named_trip(session, rng) -> Draft:
         if not all(hours_are_valid(p["opentime_week"] or "") for p in places[1:]):
             raise Discard("a stop has no opening hours to plan a timed trip with")
         dwell = rng.choice(DWELLS)
-        depart = _ruling_departure(rng, plans, dwell, mode)
+        depart = ruling_departure(rng, plans, dwell, mode)
         iso = depart.isoformat(timespec="minutes")
         query.update(depart=iso, dwell_min=dwell)
         constraints.update(start_time=iso, dwell_minutes=dwell)
@@ -172,6 +191,8 @@ def _named_trip(session, rng) -> Draft:
     gold = binding_gold(plans, mode, rule=variant != "plain")
     mentioned = list(middle)
     rng.shuffle(mentioned)
+    if [p["place_id"] for p in mentioned] == gold.ids[1:-1]:
+        mentioned = mentioned[1:] + mentioned[:1]  # a question that lists the stops in the best order gives it away
     for place in [start, *mentioned, end]:
         find_by_name(session, place["name"])
     if variant == "timed":
@@ -200,17 +221,31 @@ def _named_trip(session, rng) -> Draft:
     )
 
 
-def _ruling_departure(rng, plans: list[Plan], dwell: int, mode: str) -> datetime:
-    """A departure at which the cheapest ordering breaks the opening hours and another clearly wins."""
-    for _ in range(60):
-        depart = moment(rng, hours=(7, 20))
+def ruling_departure(rng, plans: list[Plan], dwell: int, mode: str) -> datetime:
+    """A departure at which the cheapest plan finds a stop closed and another plan clearly wins.
+
+    Departures are aimed at the cheapest plan: it reaches one of its stops while that stop is closed."""
+    free = min(plans, key=lambda p: (p.cost, p.ids))
+    offsets, now = [], 0.0
+    for index, (place, seconds) in enumerate(zip(free.order[1:], free.leg_times), start=1):
+        now += seconds + (dwell * 60 if index > 1 else 0)
+        if hours_are_valid(place["opentime_week"] or ""):
+            offsets.append((place, now))
+    aims = [(arrival, offset) for place, offset in offsets
+            for arrival in moments_when(place["opentime_week"], False, between=(8, 22))]
+    rng.shuffle(aims)
+    for arrival, offset in aims[:40]:
+        depart = arrival - timedelta(seconds=offset)
+        depart -= timedelta(minutes=depart.minute % 5, seconds=depart.second)
+        if not 7 <= depart.hour <= 20:
+            continue
         judge_timed(plans, depart, dwell)
         try:
             binding_gold(plans, mode, rule=True)
             return depart
         except Discard:
             continue
-    raise Discard("no departure time makes the opening hours change the best ordering")
+    raise Discard("no departure time makes the opening hours change the best plan")
 
 
 def _satisfied(variant: str, query: dict, by_id: dict) -> list[str]:
@@ -252,6 +287,8 @@ def _tour_case(session, rng, start, noun, radius, threshold, chosen, vehicle, mo
     book = LegBook(session, vehicle, mode)
     plans = plans_for(book, start, chosen, None)
     gold = binding_gold(plans, mode, rule=False)
+    if gold.ids[1:] == [p["place_id"] for p in sorted(chosen, key=lambda p: p["distance_m"])]:
+        raise Discard("visiting the places nearest-first is already the best order: nothing to plan")
     find_by_name(session, start["name"])
     session.agent("nearby_search", center=start["place_id"], radius_meters=radius, place_types=noun.types(),
                   min_rating=threshold)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+from environment.build.corpus.vocab import ALL_SPECS
 from environment.opening import hours_are_valid
 
 from ..common import (
@@ -27,7 +28,6 @@ from ..common import (
     tag_citation,
     want_phrase,
 )
-from ..moments import moment
 from ..phrasing import a as with_article
 from ..phrasing import join_names, moment_slots, travel_slots
 from ..session import Discard
@@ -43,13 +43,13 @@ from .trip import (
     binding_gold,
     cluster,
     judge_order,
-    judge_timed,
     plans_for,
     rule_words,
+    ruling_departure,
     totals_along,
 )
 
-MAX_HOLDERS = 15
+MAX_HOLDERS = 10
 
 
 @recipe("trip_design", "L2")
@@ -61,17 +61,19 @@ def trip_l2(session, rng: random.Random) -> Draft:
     taken = {p["place_id"] for p in places}
     pairs = [(p, k) for p in around if p["place_id"] not in taken for k in needs_of(p, trips=True, vehicle=vehicle)]
     rng.shuffle(pairs)
+    pairs.sort(key=lambda pk: ALL_SPECS[pk[1]].weight)  # rarer facts first: fewer holders, clearer winners
     timed = rng.random() < 0.5
-    for seed, key in pairs[:5]:
+    for seed, key in pairs[:3]:
         nouns = nouns_fitting(seed, key)
         noun = rng.choice(nouns) if nouns and rng.random() < 0.3 else None
         if noun is None and not nouns and "*" not in _fits(key):
             continue
-        holders = _holders(session, start, end, noun, key, taken)
+        holders = _holders(session, start, end, noun, key, taken, named)
         if not holders:
             continue
         try:
-            return _case(session, rng, vehicle, mode, start, end, named, noun, key, holders, timed)
+            with session.trying():
+                return _case(session, rng, vehicle, mode, start, end, named, noun, key, holders, timed)
         except Discard:
             continue
     raise Discard("no implied stop gives a plan that clearly wins under a binding rule")
@@ -83,10 +85,10 @@ def _fits(key: str):
     return need_of(key).fits
 
 
-def _holders(session, start, end, noun, key, taken) -> list[dict]:
+def _holders(session, start, end, noun, key, taken, named=()) -> list[dict]:
     found = {}
     types = {"place_types": noun_types(noun)} if noun else {}
-    for center in (start, end):
+    for center in (start, end, *named):
         for filters in need_filters(key):
             for record in session.engine("nearby_search", center=center["place_id"], radius_meters=1200, **types,
                                          **filters)["results"]:
@@ -105,7 +107,7 @@ def _case(session, rng, vehicle, mode, start, end, named, noun, key, holders, ti
         if not all(hours_are_valid(p["opentime_week"] or "") for p in [*named, end]):
             raise Discard("a named stop has no opening hours to plan a timed trip with")
         dwell = rng.choice(DWELLS)
-        depart = _ruling_departure(rng, plans, dwell, mode)
+        depart = ruling_departure(rng, plans, dwell, mode)
         gold = binding_gold(plans, mode, rule=True)
         iso = depart.isoformat(timespec="minutes")
         query.update(depart=iso, dwell_min=dwell)
@@ -158,18 +160,6 @@ def _case(session, rng, vehicle, mode, start, end, named, noun, key, holders, ti
         notes={"unconstrained_best": min(plans, key=lambda p: (p.cost, p.ids)).ids,
                "holders_considered": len(holders)},
     )
-
-
-def _ruling_departure(rng, plans: list[Plan], dwell: int, mode: str):
-    for _ in range(60):
-        depart = moment(rng, hours=(7, 20))
-        judge_timed(plans, depart, dwell)
-        try:
-            binding_gold(plans, mode, rule=True)
-            return depart
-        except Discard:
-            continue
-    raise Discard("no departure time makes the opening hours change the best plan")
 
 
 def _ruling_order(rng, plans: list[Plan], named: list[dict], mode: str):

@@ -30,22 +30,20 @@ NEAREST_CHEAP = (
     "Find the nearest {noun} to {a} with an average spend of {y} euros or less.",
 )
 
-NEAREST_OPEN = (
-    "It's {time} on {date} and I'm at {a}. Where's the nearest {noun} that's open?",
-    "I'm near {a} at {time} on {date}. Which is the closest {noun} still open?",
-    "On {date} at {time}, which open {noun} is nearest to {a}?",
-    "Need {a_noun} near {a} right now ({date}, {time}). Which is the closest one that's open?",
-    "Closest {noun} to {a} that will be open at {time} on {date}?",
-    "Standing at {a}, {time} on {date}: which {noun} nearby can I actually get into, and is closest?",
+OPEN_FOR = (
+    "It's {time} on {date} and I'm at {a}. I'd like to sit in {a_noun} for about {D} minutes. Which is the nearest one that stays open that long?",
+    "I'm near {a} at {time} on {date} and need {a_noun} for the next {D} minutes. Which is the closest one that won't close on me?",
+    "On {date} at {time}, which {noun} nearest to {a} is open for at least the next {D} minutes?",
+    "Standing at {a}, {time} on {date}: I want to spend {D} minutes in {a_noun}. Which is the closest that stays open the whole time?",
+    "Closest {noun} to {a} where I can stay from {time} on {date} for {D} minutes without being thrown out at closing time?",
 )
 
-BEST_RATED = (
-    "What's the best-rated {noun} within {R} m of {a}?",
-    "Within {R} metres of {a}, which {noun} has the highest rating?",
-    "I'm staying near {a}. Which {noun} within {R} m do people rate highest?",
-    "Among the {nouns} within {R} m of {a}, which is the top-rated?",
-    "I only want the best {noun} within {R} m of {a}. Which one?",
-    "Which {noun} no more than {R} m from {a} has the best reviews?",
+RATED_OPEN = (
+    "It's {time} on {date}. What's the best-rated {noun} within {R} m of {a} that's open right now?",
+    "Within {R} metres of {a}, which {noun} open at {time} on {date} has the highest rating?",
+    "I'm at {a} on {date} at {time}. Of the {nouns} within {R} m that are open, which do people rate highest?",
+    "At {time} on {date}, which open {noun} no more than {R} m from {a} has the best reviews?",
+    "Top-rated {noun} within {R} m of {a} that I can still get into at {time} on {date}?",
 )
 
 SHORTEST_WALK = (
@@ -89,4 +87,12 @@ NEED_NEAREST_ANY = (
     "What's the closest spot to {a} where I can {want}?",
     "From {a}, where's the nearest place I can go to {want}?",
     "I'd like to {want}. Which place nearest to {a} can I go to?",
+)
+
+ERRAND_NEAREST = (
+    "Where's the nearest place to {errand} from {a}?",
+    "I need to {errand}. What's the closest place to {a} for that?",
+    "I'm at {a} and want to {errand}. Where's the nearest spot?",
+    "Closest place to {errand} near {a}?",
+    "From {a}, where can I {errand} without going far? The nearest option, please.",
 )

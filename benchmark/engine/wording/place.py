@@ -38,6 +38,30 @@ L0 = {
         "Is {n} a shop, a café or something else? Which category does it fall under?",
         "How is {n} categorised on the map?",
     ),
+    "closes_on": (
+        "What time does {n} close on {day}s?",
+        "How late is {n} open on a {day}?",
+        "Until what time can I go to {n} on a {day}?",
+        "When does {n} shut on {day}s?",
+    ),
+    "opens_on": (
+        "What time does {n} open on {day}s?",
+        "How early does {n} open on a {day}?",
+        "From what time is {n} open on {day}s?",
+        "When does {n} open its doors on a {day}?",
+    ),
+    "open_on": (
+        "Is {n} open at all on {day}s?",
+        "Can I visit {n} on a {day}, or is it closed that day?",
+        "Does {n} open on {day}s?",
+        "I can only go on a {day}. Is {n} open that day?",
+    ),
+    "postcode": (
+        "What's the postcode of {n}?",
+        "Which postal code is {n} in?",
+        "I'm filling in a form: what's {n}'s postcode?",
+        "What postcode should I write for {n}?",
+    ),
     "cuisine": (
         "What cuisine does {n} serve?",
         "What kind of food can I get at {n}?",
@@ -47,20 +71,20 @@ L0 = {
     ),
 }
 
-COMPARE = {
-    "rating": (
-        "Of the {nouns} {all}, which one is rated best?",
-        "I'm torn between {all}. Which of them has the highest rating?",
-        "Which has the better reviews: {options}?",
-        "Going by ratings alone, should I pick {options}?",
-        "Rank-wise, which is the top-rated of these {nouns}: {options}?",
+VALUE_PICK = {
+    "max_cost": (
+        "Of {all}, which is the best-rated place where I'd spend at most {y} euros per person?",
+        "I have {y} EUR a head at most. Among {all}, which one has the best rating within that budget?",
+        "Which is the highest-rated of {options} that costs no more than {y} euros per person?",
+        "Best reviews but {y} EUR per person tops: {options}, which should it be?",
+        "My budget is {y} euros per person. Of the {nouns} {all}, which affordable one is rated highest?",
     ),
-    "cost": (
-        "Which is cheapest per person: {options}?",
-        "I'm on a tight budget. Of {all}, where will I spend the least per head?",
-        "Between the {nouns} {all}, which costs the least on average?",
-        "Money's tight this month: {options}, which is the most affordable per person?",
-        "If I only care about price, which should I choose: {options}?",
+    "min_rating": (
+        "Of {all}, which is the cheapest place rated at least {x}?",
+        "I won't go anywhere rated below {x}. Among {all}, which of the rest is cheapest per person?",
+        "Which of {options} costs the least per person while still being rated {x} or higher?",
+        "Cheapest decent option, please: of the {nouns} {all}, which rated-{x}-or-better one costs the least?",
+        "I want a rating of {x} or more and the lowest price: {options}?",
     ),
 }
 
@@ -73,35 +97,32 @@ OPEN_ARRIVAL = (
     "Heading {by} from {o} to {d} at {time} on {date}: is it worth the trip, or will it be shut by the time I arrive?",
 )
 
-OPEN_CHOICE = (
-    "It's {time} on {date}. Which of {options} is open right now?",
-    "On {date} at {time}, which of these {nouns} can I still walk into: {options}?",
-    "I need to go somewhere at {time} on {date}: {options}. Which one will actually be open?",
-    "Only one of {options} is open at {time} on {date}, I think. Which one?",
-    "At {time} on {date}, where can I go: {options}?",
+OPEN_DELAYED = (
+    "It's {time} on {date}. In {delay} minutes I'll leave {o} and {go} to {d}. Will it be open when I get there?",
+    "I'm at {o}; it's {date}, {time}. I need another {delay} minutes here, then I'll {go} to {d}. Open when I arrive?",
+    "At {time} on {date} I'm still at {o}, and I'll head off {by} to {d} in {delay} minutes. Will {d} be open by the time I get there?",
+    "{date}, {time}: I'm leaving {o} in {delay} minutes, {going} to {d}. Will I find it open?",
 )
 
-CLOSER = {
-    "distance": (
-        "From {o}, which is the shorter walk: {x} or {y}?",
-        "I'm at {o}. Is {x} or {y} less far to walk to?",
-        "Walking from {o}, would {x} or {y} be the shorter trip on foot?",
-        "Which is nearer on foot from {o}, counting the actual walking route: {x} or {y}?",
-    ),
-    "time": (
-        "I'm at {o}. Is it quicker to {go} to {x} or to {y}?",
-        "From {o}, which can I reach faster {by}: {x} or {y}?",
-        "Starting at {o} and {going}, which takes less time to get to: {x} or {y}?",
-        "{Going} from {o}, would I get to {x} or {y} sooner?",
-    ),
-}
+OPEN_VIA = (
+    "I'm at {o}. At {time} on {date} I'll {go} to {b}, spend about {dwell} minutes there, then {go} on to {d}. Will {d} be open when I get there?",
+    "Leaving {o} at {time} on {date} {by}, I'll stop at {b} for {dwell} minutes and then go on to {d}. Open or closed when I arrive?",
+    "Plan check for {date}: {o} at {time}, then {b} ({dwell} minutes), then {d}, all {going}. Will {d} still be open when I reach it?",
+    "From {o} at {time} on {date} I'm {going} to {b}; after {dwell} minutes there I'll continue to {d}. Is {d} open when I arrive?",
+)
+
+OPEN_CHOICE = (
+    "Leaving {o} at {time} on {date} {by}, which of {options} will still be open when I get there?",
+    "I'm at {o} on {date} at {time} and will {go} to one of {options}. Which will be open when I arrive?",
+    "Setting off from {o} at {time} on {date}, {going}: only one of {options} is open by the time I'd get there, I think. Which one?",
+    "If I {go} from {o} at {time} on {date}, which of these {nouns} can I still walk into on arrival: {options}?",
+)
 
 BUDGET = (
-    "There are {people} of us. {Plan_a} at {a} and then {plan_b} at {b}: can we keep it under {budget} euros in total?",
-    "{People} of us want {plan_a} at {a} followed by {plan_b} at {b}. Will {budget} EUR cover it at the usual prices?",
-    "Is {budget} euros enough for {people} people to have {plan_a} at {a} and {plan_b} at {b}?",
-    "Our group of {people} has {budget} euros for the afternoon: {plan_a} at {a}, then {plan_b} at {b}. Does it fit the budget?",
-    "Going by average spend per person, can {people} of us do {plan_a} at {a} and {plan_b} at {b} for {budget} euros or less?",
+    "{Plan_a} for the {people_a} of us at {a}, then {people_b} of us go on for {plan_b} at {b}. Is {budget} euros enough at the usual prices?",
+    "We're {people_a}: {plan_a} together at {a}, and afterwards {people_b} of us want {plan_b} at {b}. Can we keep it under {budget} EUR in total?",
+    "Is {budget} euros enough for {plan_a} at {a} for {people_a} people, followed by {plan_b} at {b} for {people_b}?",
+    "Going by average spend per person: {people_a} of us have {plan_a} at {a}, then only {people_b} stay on for {plan_b} at {b}. Does {budget} EUR cover it?",
 )
 
 NEED_FIND = (

@@ -56,3 +56,10 @@ NEED_OPEN = (
     "Departing {a} at {time} on {date} {by} for {b}: I'd like to {want} along the way, at a place that will be open when I arrive. {Best} plan?",
     "{Going} from {a} to {b}, leaving at {time} on {date}. Where on the way can I {want} that's open when I arrive, keeping the trip {best}?",
 )
+
+DETOUR_ERRAND = (
+    "I'm {going} from {a} to {b} and need to {errand} on the way. Plan the {best} route.",
+    "On my way from {a} to {b} ({going}) I have to {errand}. Where should I stop to keep the trip {best}?",
+    "From {a} to {b} {by}; somewhere along the way I need to {errand}. What's the {best} plan?",
+    "Plan a {going} trip from {a} to {b} with a stop to {errand}, {goal}.",
+)
