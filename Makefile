@@ -27,11 +27,11 @@ setup: city
 	$(PY) manage.py collectstatic --noinput -v 0
 
 cases: city
-	$(PY) manage.py generate_cases --release helsinki-v1 --no-progress
+	$(PY) manage.py generate_cases --release helsinki-v2 --no-progress
 
 baselines: cases
-	$(PY) manage.py evaluate --agent reference --release helsinki-v1 --sync --concurrency 2 --if-missing --no-progress
-	$(PY) manage.py evaluate --agent heuristic --release helsinki-v1 --sync --concurrency 2 --if-missing --no-progress
+	$(PY) manage.py evaluate --agent reference --release helsinki-v2 --sync --concurrency 2 --if-missing --no-progress
+	$(PY) manage.py evaluate --agent heuristic --release helsinki-v2 --sync --concurrency 2 --if-missing --no-progress
 
 demo: setup cases baselines
 	bash scripts/demo.sh

@@ -14,7 +14,8 @@ from .document import CaseDocument, ToolStep, observation_digest
 from .verify import normalise_question
 
 
-def run_checks(doc: CaseDocument, *, other_questions: frozenset[str], replay_engine: bool = True) -> tuple[list[str], int]:
+def run_checks(doc: CaseDocument, *, other_questions: frozenset[str],
+               replay_engine: bool = True) -> tuple[list[str], int]:
     try:
         ctx = city_context(doc.city_name)
     except CityNotBuilt as exc:
@@ -29,12 +30,18 @@ def run_checks(doc: CaseDocument, *, other_questions: frozenset[str], replay_eng
     if replay_engine:
         paths.append(("engine", "engine", doc.engine_path))
     for label, toolset, path in paths:
-        for failure, observation in _replay(ctx, toolset, path, label):
+        changed = []
+        for index, (failure, observation) in enumerate(_replay(ctx, toolset, path, label), start=1):
             checks += 1
-            if failure:
+            if failure == CHANGED:
+                changed.append(index)
+            elif failure:
                 failures.append(failure)
             if toolset == "agent":
                 observations.append(observation)
+        if changed:
+            failures.append(f"{label} {_steps(changed)} return{'s' if len(changed) == 1 else ''} a different "
+                            "observation than when the case was written")
     checks += 1
     failures += _check_submission(doc)
     for check in (_check_uniqueness, _check_cited, _check_evidence, _check_totals):
@@ -48,16 +55,28 @@ def run_checks(doc: CaseDocument, *, other_questions: frozenset[str], replay_eng
 
 # ------------------------------------------------------------------ replay
 
+CHANGED = "changed"
+
+
 def _replay(ctx: ToolContext, toolset: str, path: list[ToolStep], label: str) -> Iterator[tuple[str, Any]]:
     for index, step in enumerate(path, start=1):
         call = call_tool(toolset, step.tool, step.arguments, context=ctx)
-        where = f"{label} step {index} {step.tool}"
         if not call.ok:
-            yield f"{where} now fails: {call.error['message']}", None
+            yield f"{label} step {index} {step.tool} now fails: {call.error['message']}", None
         elif step.observation_sha256 and observation_digest(call.result) != step.observation_sha256:
-            yield f"{where} returns a different observation than when the case was written", call.result
+            yield CHANGED, call.result
         else:
             yield "", call.result
+
+
+def _steps(indexes: list[int]) -> str:
+    """'step 3', 'steps 2, 5 and 9', 'steps 8-117 (110 of them)'."""
+    if len(indexes) == 1:
+        return f"step {indexes[0]}"
+    if indexes == list(range(indexes[0], indexes[-1] + 1)) and len(indexes) > 3:
+        return f"steps {indexes[0]}-{indexes[-1]} ({len(indexes)} of them)"
+    shown = ", ".join(map(str, indexes[:-1])) + f" and {indexes[-1]}"
+    return f"steps {shown}"
 
 
 def _check_submission(doc: CaseDocument) -> list[str]:

@@ -34,7 +34,8 @@ def cell_counts(count: int | None, cells: list[str]) -> dict[tuple[str, str], in
 
 
 def generate_and_store(*, seed: int, count: int | None, cells: list[str], city: str | None, validate: bool,
-                       progress: TextIO | None, paraphraser=None, release: str | None = None) -> str:
+                       progress: TextIO | None, paraphraser=None, release: str | None = None,
+                       workers: int = 1) -> str:
     """Generate, store, optionally validate and freeze as ``release``; returns the printed summary.
 
     With ``release``, an existing release of that name means there is nothing to do (make
@@ -55,7 +56,7 @@ def generate_and_store(*, seed: int, count: int | None, cells: list[str], city: 
     started = time.perf_counter()
     bar = tqdm(total=sum(counts.values()), file=progress, disable=progress is None, unit="case")
     documents, reports = generate_cases(context=context, seed=seed, counts=counts, on_case=lambda _d: bar.update(1),
-                                        paraphraser=paraphraser)
+                                        paraphraser=paraphraser, workers=workers)
     bar.close()
     generated_s = time.perf_counter() - started
     stored = generated_cases_store(documents=documents)
@@ -67,9 +68,14 @@ def generate_and_store(*, seed: int, count: int | None, cells: list[str], city: 
 
         failed, validated = [], 0
         cases = Case.objects.filter(case_id__in=[d.case_id for d in documents], status=Case.DRAFT)
+        from benchmark.cases.verify import normalise_question
+
+        mine = {d.case_id: normalise_question(d.question) for d in documents}
         for case in tqdm(list(cases), file=progress, disable=progress is None, unit="verified"):
+            # Its engine path was just recorded; a duplicate is looked for among the cases written now.
+            others = frozenset(q for case_id, q in mine.items() if case_id != case.case_id)
             try:
-                case_validate(case=case, actor=None)
+                case_validate(case=case, actor=None, replay_engine=False, other_questions=others)
                 validated += 1
             except CaseVerificationError as exc:
                 failed.append(f"  {case.case_id}: {'; '.join(exc.failures)}")
@@ -86,10 +92,13 @@ def generate_and_store(*, seed: int, count: int | None, cells: list[str], city: 
     return "\n".join(lines)
 
 
+TOP_REASONS = 2
+
+
 def _report_table(reports: list[CellReport]) -> str:
     rows = [f"{'cell':<18} {'made':>5} {'target':>6} {'attempts':>8} {'seconds':>7}  top discard reasons"]
     for r in reports:
-        reasons = ", ".join(f"{why} ({n})" for why, n in r.discards.most_common(2))
+        reasons = ", ".join(f"{why} ({n})" for why, n in r.discards.most_common(TOP_REASONS))
         rows.append(f"{cell_name(r.cell):<18} {r.made:>5} {r.target:>6} {r.attempts:>8} {r.seconds:>7.1f}  {reasons}")
     rows.append(f"{'total':<18} {sum(r.made for r in reports):>5} {sum(r.target for r in reports):>6} "
                 f"{sum(r.attempts for r in reports):>8} {sum(r.seconds for r in reports):>7.1f}")

@@ -19,6 +19,7 @@ VEHICLE_ADVERB = {"walking": ("on foot",), "cycling": ("by bike", "by bicycle"),
 VEHICLE_GERUND = {"walking": "walking", "cycling": "cycling", "driving": "driving"}
 VEHICLE_VERB = {"walking": "walk", "cycling": "cycle", "driving": "drive"}
 MODE_ADJECTIVE = {"time": ("fastest", "quickest"), "distance": ("shortest",)}
+TRIES_PER_CASE = 40
 MODE_GOAL = {"time": ("as quickly as possible", "in the least time"),
              "distance": ("covering the least distance", "with the shortest distance overall")}
 
@@ -28,6 +29,7 @@ class Phrasebook:
 
     def __init__(self) -> None:
         self.used: Counter = Counter()
+        self.tried: Counter = Counter()
 
     def pick(self, rng: random.Random, bank: str, skeletons: tuple[str, ...]) -> tuple[str, str]:
         """(skeleton id, skeleton) from ``bank``."""
@@ -37,6 +39,21 @@ class Phrasebook:
         low = min(counts)
         index = rng.choice([i for i, c in enumerate(counts) if c == low])
         return f"{bank}#{index}", skeletons[index]
+
+    def variant(self, rng: random.Random, name: str, weights: dict[str, float]) -> str:
+        """The variant of ``name`` furthest behind its share (kept cases / weight), ties by the random stream.
+
+        Variants succeed at different rates; choosing by what was kept (not by chance) keeps a
+        cell's mix at its weights. A variant that city rarely allows (more than ``TRIES_PER_CASE``
+        attempts per kept case) gives way to the others, so a cell always fills."""
+        tried = {v: self.tried[f"{name}:{v}"] for v in weights}
+        kept = {v: self.used[f"variant:{name}:{v}"] for v in weights}
+        open_ = {v: w for v, w in weights.items() if w > 0 and tried[v] < TRIES_PER_CASE * (kept[v] + 1)}
+        ratios = {v: (kept[v] + 1) / w for v, w in (open_ or weights).items() if w > 0}
+        low = min(ratios.values())
+        chosen = rng.choice(sorted(v for v, r in ratios.items() if r == low))
+        self.tried[f"{name}:{chosen}"] += 1
+        return chosen
 
     def commit(self, skeleton_ids: list[str]) -> None:
         self.used.update(skeleton_ids)

@@ -18,7 +18,7 @@ from .recipes import load_recipes
 from .session import Discard, EngineSession
 
 ENGINE_VERSION = "2.0"
-MAX_ATTEMPTS_PER_CASE = 25
+MAX_ATTEMPTS_PER_CASE = 40
 
 
 @dataclass
@@ -42,57 +42,98 @@ def generate_cases(
     seed: int = 0,
     counts: dict[tuple[str, str], int] | None = None,
     on_case: Callable[[CaseDocument], None] | None = None,
-    on_attempt: Callable[[tuple[str, str]], None] | None = None,
     paraphraser: Callable[[str], str] | None = None,
+    workers: int = 1,
 ) -> tuple[list[CaseDocument], list[CellReport]]:
     """Write cases for every cell (default: the paper's table 4, 667 cases) with the engine toolset.
 
     Every case is verified as it is written (verify.py); one that fails is discarded and
-    another attempt takes its place, so what comes out passes verification.
+    another attempt takes its place, so what comes out passes verification. Cells are
+    independent (each has its own random streams, skeleton counts and lookups), so with
+    ``workers`` > 1 they are written in that many forked processes, with the same result.
     """
-    recipes = load_recipes()
     counts = counts if counts is not None else TABLE4
-    documents: list[CaseDocument] = []
-    reports = []
-    questions: set[str] = set()
-    phrasebook = Phrasebook()
-    for cell in CELLS:
-        report = CellReport(cell, counts.get(cell, 0))
+    if workers > 1 and paraphraser is None and sum(1 for c in CELLS if counts.get(c)) > 1:
+        results = _in_processes(context, seed, counts, workers)
+    else:
+        results = [_generate_cell(context, seed, cell, counts.get(cell, 0), paraphraser) for cell in CELLS]
+    documents, reports = [], []
+    for cell_documents, report in results:
         reports.append(report)
-        signatures: set[str] = set()
-        started = time.perf_counter()
-        memo: dict = {}  # per cell, so a cell's cases do not depend on which other cells were generated
-        while report.made < report.target and report.attempts < report.target * MAX_ATTEMPTS_PER_CASE:
-            rng = attempt_rng(seed, cell, report.attempts)
-            report.attempts += 1
-            if on_attempt:
-                on_attempt(cell)
-            session = EngineSession(context, phrasebook=phrasebook, memo=memo)
-            try:
-                draft = recipes[cell](session, rng)
-            except Discard as exc:
-                report.discards[str(exc).split(":")[0]] += 1
-                continue
-            question = normalise_question(draft.question)
-            if draft.signature in signatures or question in questions:
-                report.discards["duplicate of an earlier case"] += 1
-                continue
-            document = _document(context, seed, cell, report.made + 1, report.attempts - 1, draft, session)
-            verdict = verify_case(document, replay=False)  # the paths were just made; validation replays them
-            if not verdict.ok:  # e.g. a rival the engine's capped searches missed, found by the verifier
-                report.discards["failed verification: " + _reason(verdict.failures[0])] += 1
-                continue
-            if paraphraser is not None:
-                document = _paraphrased(document, draft, session, paraphraser, report)
-            signatures.add(draft.signature)
-            questions.add(question)
-            phrasebook.commit(session.skeletons)
-            report.made += 1
+        for document in cell_documents:
             documents.append(document)
             if on_case:
                 on_case(document)
-        report.seconds = time.perf_counter() - started
     return documents, reports
+
+
+def _generate_cell(context: ToolContext, seed: int, cell: tuple[str, str], target: int,
+                   paraphraser: Callable[[str], str] | None = None) -> tuple[list[CaseDocument], CellReport]:
+    recipes = load_recipes()
+    report = CellReport(cell, target)
+    documents: list[CaseDocument] = []
+    signatures: set[str] = set()
+    questions: set[str] = set()
+    phrasebook = Phrasebook()
+    memo: dict = {}  # per cell, so a cell's cases do not depend on which other cells were generated
+    started = time.perf_counter()
+    while report.made < report.target and report.attempts < report.target * MAX_ATTEMPTS_PER_CASE:
+        rng = attempt_rng(seed, cell, report.attempts)
+        report.attempts += 1
+        session = EngineSession(context, phrasebook=phrasebook, memo=memo)
+        try:
+            draft = recipes[cell](session, rng)
+        except Discard as exc:
+            report.discards[str(exc).split(":")[0]] += 1
+            continue
+        question = normalise_question(draft.question)
+        if draft.signature in signatures or question in questions:
+            report.discards["duplicate of an earlier case"] += 1
+            continue
+        document = _document(context, seed, cell, report.made + 1, report.attempts - 1, draft, session)
+        verdict = verify_case(document, replay=False)  # the paths were just made; validation replays them
+        if not verdict.ok:  # e.g. a rival the engine's capped searches missed, found by the verifier
+            report.discards["failed verification: " + _reason(verdict.failures[0])] += 1
+            continue
+        if paraphraser is not None:
+            document = _paraphrased(document, draft, session, paraphraser, report)
+        signatures.add(draft.signature)
+        questions.add(question)
+        phrasebook.commit(session.skeletons + session.variants)
+        report.made += 1
+        documents.append(document)
+    report.seconds = time.perf_counter() - started
+    return documents, report
+
+
+# The slowest cells first, so two workers finish at about the same time.
+_SLOWEST_FIRST = [("nearby_discovery", "L1"), ("trip_design", "L2"), ("routing", "L1"), ("nearby_discovery", "L0"),
+                  ("routing", "L2"), ("trip_design", "L1"), ("place_perception", "L1")]
+
+
+def _in_processes(context: ToolContext, seed: int, counts: dict, workers: int) -> list:
+    import multiprocessing
+
+    from django.db import connections
+
+    context.network  # noqa: B018  (built once here; forked workers share it)
+    connections.close_all()  # each forked worker opens its own database connection
+    cells = sorted(CELLS, key=lambda c: _SLOWEST_FIRST.index(c) if c in _SLOWEST_FIRST else len(_SLOWEST_FIRST))
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        jobs = [(context.city_name, seed, c, counts.get(c, 0)) for c in cells]
+        done = dict(zip(cells, pool.starmap(_cell_in_worker, jobs)))
+    return [done[cell] for cell in CELLS]
+
+
+def _cell_in_worker(city_name: str, seed: int, cell: tuple[str, str], target: int):
+    from django.db import connections
+
+    from environment.tools.context import city_context
+
+    try:  # the city's road network was built before the fork: the new context finds it in the process cache
+        return _generate_cell(city_context(city_name), seed, cell, target)
+    finally:
+        connections.close_all()
 
 
 def _reason(failure: str) -> str:
@@ -143,7 +184,9 @@ def _document(context, seed, cell, number, attempt, draft: Draft, session: Engin
         type=case_type,
         question=draft.question,
         answer=draft.answer,
-        case_id=f"{context.city_name}-s{seed}-{case_type}-{number:03d}",
+        # The engine's major version is part of the id: cases an older engine wrote (and curators
+        # reviewed) keep their ids and are never mistaken for, or overwritten by, this engine's.
+        case_id=f"{context.city_name}-e{ENGINE_VERSION.split('.')[0]}-s{seed}-{case_type}-{number:03d}",
         category=category,
         level=level,
         reference_path=session.reference_path,
@@ -153,6 +196,7 @@ def _document(context, seed, cell, number, attempt, draft: Draft, session: Engin
         uniqueness={"query": draft.query, **({"found": draft.notes} if draft.notes else {})},
         provenance={"generator": "lifeplanner-data-engine", "version": ENGINE_VERSION, "seed": seed,
                     "attempt": attempt, "recipe": case_type, "skeletons": list(session.skeletons),
+                    "variants": [v.split(":", 1)[1] for v in session.variants],
                     "city_name": context.city_name, "city_version": context.city_version},
         city_name=context.city_name,
         city_version=context.city_version,

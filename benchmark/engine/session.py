@@ -30,6 +30,13 @@ class EngineSession:
     phrasebook: Phrasebook = field(default_factory=Phrasebook)
     memo: dict = field(default_factory=dict)  # facts about the city a run looks up once (shared by its attempts)
     skeletons: list[str] = field(default_factory=list)  # the skeleton ids this attempt's question used
+    variants: list[str] = field(default_factory=list)  # the recipe variants this attempt wrote
+
+    def variant(self, rng: random.Random, name: str, weights: dict[str, float]) -> str:
+        """Which variant of a recipe this attempt writes (balanced over kept cases, see Phrasebook.variant)."""
+        chosen = self.phrasebook.variant(rng, name, weights)
+        self.variants.append(f"variant:{name}:{chosen}")
+        return chosen
 
     def say(self, rng: random.Random, bank: str, skeletons: tuple[str, ...], **slots: Any) -> str:
         """A question sentence from the least-used skeleton of ``bank``, filled with ``slots``."""
@@ -42,12 +49,13 @@ class EngineSession:
     def trying(self):
         """A try inside an attempt: on Discard, forget the agent calls and skeletons it added (the engine path,
         a log of what the engine did, keeps its calls)."""
-        marks = len(self.reference_path), len(self.skeletons)
+        marks = len(self.reference_path), len(self.skeletons), len(self.variants)
         try:
             yield
         except Discard:
             del self.reference_path[marks[0]:]
             del self.skeletons[marks[1]:]
+            del self.variants[marks[2]:]
             raise
 
     def engine(self, tool: str, **arguments: Any) -> dict:

@@ -5,7 +5,7 @@ case's reference tool path as tool calls (one call per turn), ending with submit
 optional delay per answer and a failure rate make it behave like a slow or flaky provider.
 Nothing here is used to score anything: the tools still run, the answers are still checked.
 
-    python manage.py fake_endpoint --release helsinki-v1 --port 8400 --delay 1.0 --fail-rate 0.2
+    python manage.py fake_endpoint --release helsinki-v2 --port 8400 --delay 1.0 --fail-rate 0.2
 """
 from __future__ import annotations
 

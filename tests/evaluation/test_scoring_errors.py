@@ -42,8 +42,8 @@ def test_a_case_finished_by_another_worker_keeps_the_first_result(grid_city):
     from benchmark.models import Trajectory
     from tests.benchmark.factories import routing_document
 
-    release = release_freeze(name="finish-race", split="public",
-                             cases=[case_create(document=routing_document(status="validated"))])
+    release = release_freeze(name="finish-race", split="public",  # a hand-made fixture document, no engine query
+                             cases=[case_create(document=routing_document(status="validated"))], audit=False)
     trajectory = run_create(agent="reference", release=release).trajectories.get()
     execute.trajectory_finish(trajectory=trajectory, steps=[], final_answer=None, ended="model_error", error="first")
     late = Trajectory.objects.get(id=trajectory.id)

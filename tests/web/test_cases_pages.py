@@ -115,7 +115,8 @@ def test_case_page_lists_the_runs_that_ran_it_with_replay_links(client, public):
 def test_case_links_resolve_to_the_newest_release_and_unknown_cases_are_404(client, public):
     case_id = public.entries.order_by("position").first().case.case_id
     release_with_cases("cases-v2")  # newer, without the case
-    again = release_freeze(name="cases-v3", split="public", cases=[public.entries.order_by("position").first().case], audit=False)
+    again = release_freeze(name="cases-v3", split="public", cases=[public.entries.order_by("position").first().case],
+                           audit=False)
     assert client.get(f"/cases/{case_id}/").url == f"/cases/{again.name}/{case_id}/"
     assert client.get("/cases/no-such-case/").status_code == 404
     page = client.get(f"/cases/cases-v2/{case_id}/")

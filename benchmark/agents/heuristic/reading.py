@@ -17,7 +17,8 @@ DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sun
 VEHICLES = ((r"\b(?:on foot|walk\w*|stroll\w*)", "walking"), (r"\b(?:by bi(?:ke|cycle)|cycl\w*|pedal\w*)", "cycling"),
             (r"\b(?:by car|driv\w*|the car|my car)\b", "driving"))
 COMMON = {  # capitalised words that start sentences rather than names
-    "i", "i'm", "i'd", "i'll", "i've", "what", "what's", "which", "where", "where's", "how", "is", "are", "can", "could",
+    "i", "i'm", "i'd", "i'll", "i've", "what", "what's", "which", "where", "where's", "how", "is", "are", "can",
+    "could",
     "will", "would", "plan", "find", "from", "on", "it's", "near", "help", "route", "going", "heading", "starting",
     "setting", "leaving", "walking", "cycling", "driving", "between", "of", "only", "money's", "quick", "rank-wise",
     "closest", "point", "standing", "need", "any", "within", "errands", "give", "before", "counting", "among",
@@ -116,8 +117,8 @@ class Reading:
         return None
 
     def max_cost(self) -> float | None:
-        m = re.search(r"(?:at most|no more than|under|or less\D{0,10}|below) (\d+) ?(?:EUR|euros?)|(\d+) ?(?:EUR|euros?)"
-                      r" or less", self.text)
+        m = re.search(r"(?:at most|no more than|under|or less\D{0,10}|below) (\d+) ?(?:EUR|euros?)"
+                      r"|(\d+) ?(?:EUR|euros?) or less", self.text)
         return float(m[1] or m[2]) if m else None
 
     def euros(self) -> float | None:

@@ -24,7 +24,8 @@ def value_of(world: AuditWorld, place_id: str, field: str, day: str | None = Non
     if field == "postcode":
         codes = re.findall(r"\b\d{5}\b", place.address)
         if len(codes) != 1:
-            raise Reject("uninformative gold", f"the address of {place.name} ({place.address!r}) has no single postcode")
+            raise Reject("uninformative gold",
+                         f"the address of {place.name} ({place.address!r}) has no single postcode")
         return codes[0]
     if field in ("opens_on", "closes_on", "open_on"):
         return _day_answer(place, field, day)
@@ -186,7 +187,8 @@ def need_choice(world: AuditWorld, q: dict, answer) -> None:
     holders = world.holders(need_of(q["need"]).satisfied_by)
     chosen = [p for p in q["places"] if p in holders]
     if len(chosen) != 1:
-        raise Reject("rival meets the need", f"{len(chosen)} of the named options meet the need {q['need']} (exactly one must)")
+        raise Reject("rival meets the need",
+                     f"{len(chosen)} of the named options meet the need {q['need']} (exactly one must)")
     problems = gold_fits(world, chosen[0], q.get("noun"), q["need"])
     if problems:
         raise Reject("gold does not fit", "; ".join(problems))

@@ -1,12 +1,15 @@
-"""Shortest paths for the verifier: its own Dijkstra over the city's road graphs.
+"""Shortest paths for the verifier: its own graphs and path measures over the city's road data.
 
 It reads the per-vehicle edge lists and the place-to-road snaps of the environment's road
 network (the data), but none of its path code: the graph is assembled here from the raw edge
 list (parallel edges collapsed to the lightest, never summed), searched without the tool's
 caches, and the other quantity of a route is measured here along the chosen path, so a fault
-in the routing tool's graph handling shows up as a disagreement. Costs follow the routing tool's definitions: a route is optimised for
-time or distance, and its other quantity is measured along the chosen path; the connectors
-between a place and its road node count at least 1 m, at walking speed for drivers.
+in the routing tool's graph handling shows up as a disagreement. Costs follow the routing
+tool's definitions: a route is optimised for time or distance (walking and cycling move at
+a constant speed, so both follow the shortest path), and the connectors between a place and
+its road node count at least 1 m, at walking speed for drivers.
+
+The shortest paths themselves are scipy's Dijkstra on the graph assembled here.
 """
 from __future__ import annotations
 

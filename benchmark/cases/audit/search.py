@@ -42,7 +42,8 @@ def find(world: AuditWorld, q: dict, answer) -> None:
     if rank == "only":
         rivals = sorted(p for p in rows if p != gold)
         if rivals:
-            raise Reject("rival meets the question", "other places may also meet the question: " + _names(world, rivals))
+            raise Reject("rival meets the question",
+                         "other places may also meet the question: " + _names(world, rivals))
         return
     # "nearest" read either way: the gold must win in a straight line and along the walking route.
     readings = [dict(q, by="straight"), dict(q, by="route", vehicle="walking", mode="distance")] \

@@ -68,16 +68,21 @@ def case_apply(*, case: Case, values: dict[str, Any], actor, action: str, reason
     return case
 
 
-def case_validate(*, case: Case, actor) -> Case:
+def case_validate(*, case: Case, actor, replay_engine: bool = True,
+                  other_questions: frozenset[str] | None = None) -> Case:
     """Verify the case and mark it validated if every check passes.
 
     The verification is stored either way (with its time), and a refusal is recorded in the
-    history with the failures as its reason.
+    history with the failures as its reason. ``replay_engine=False`` skips replaying the data
+    engine's own path: the engine passes it for cases it has just written against this city
+    version (the reference path is always replayed, the independent verifier always runs).
+    ``other_questions`` replaces the questions a duplicate is looked for in (default: every
+    other case's); the engine passes those of the release it is writing.
 
     Raises:
         CaseVerificationError: a check failed; the case keeps its status.
     """
-    result = _verify(case)
+    result = _verify(case, replay_engine=replay_engine, other_questions=other_questions)
     stored = _stored(result)
     if not result.ok:
         case_apply(case=case, values={"verification": stored}, actor=actor, action="validation_refused",
@@ -134,8 +139,10 @@ def _copy_id(case_id: str) -> str:
         n += 1
 
 
-def _verify(case: Case) -> VerificationResult:
-    return verification.verify_case(case_document(case), other_questions=case_other_questions(case=case))
+def _verify(case: Case, *, replay_engine: bool = True, other_questions: frozenset[str] | None = None
+            ) -> VerificationResult:
+    others = case_other_questions(case=case) if other_questions is None else other_questions
+    return verification.verify_case(case_document(case), other_questions=others, replay=replay_engine)
 
 
 def _stored(result: VerificationResult) -> dict:

@@ -35,14 +35,15 @@ def anchor_and_noun(session, rng, *, radius: float = 600) -> tuple[dict, object]
     return anchor, nouns[0]
 
 
-def anchor_and_nouns(session, rng, *, radius: float = 600, limit: int = 3) -> tuple[dict, list]:
-    """A uniquely named anchor and up to ``limit`` different nouns of places around it."""
+def anchor_and_nouns(session, rng, *, radius: float = 600, limit: int = 3,
+                     allowed: frozenset[str] | None = None) -> tuple[dict, list]:
+    """A uniquely named anchor and up to ``limit`` different nouns (among ``allowed``) of places around it."""
     (anchor,) = named_places(session, rng, 1, pool=sample(session, rng, 15))
     around = session.engine("nearby_search", center=anchor["place_id"], radius_meters=radius)["results"]
     rng.shuffle(around)
     nouns = []
     for place in around:
-        noun = pick_noun(rng, place)
+        noun = pick_noun(rng, place, allowed=tuple(allowed) if allowed else None)
         if noun is not None and noun.key not in {n.key for n in nouns}:
             nouns.append(noun)
             if len(nouns) == limit:
@@ -52,9 +53,9 @@ def anchor_and_nouns(session, rng, *, radius: float = 600, limit: int = 3) -> tu
     return anchor, nouns
 
 
-def each_noun(session, rng, make):
-    """``make(anchor, noun)`` for up to three nouns around one anchor; the first that makes a case wins."""
-    anchor, nouns = anchor_and_nouns(session, rng)
+def each_noun(session, rng, make, allowed: frozenset[str] | None = None):
+    """``make(anchor, noun)`` for up to four nouns around one anchor; the first that makes a case wins."""
+    anchor, nouns = anchor_and_nouns(session, rng, limit=4, allowed=allowed)
     reason = None
     for noun in nouns:
         try:
@@ -131,13 +132,16 @@ def _errand_nearest(session, rng) -> Draft:
     )
 
 
+L0_WEIGHTS = {"errand": 30, "plain": 28, "within": 22, "rated": 12, "cheap": 8}
+
+
 @recipe("nearby_discovery", "L0")
 def nearby_l0(session, rng: random.Random) -> Draft:
-    if rng.random() < 0.25:
+    variant = session.variant(rng, "nearby_L0", L0_WEIGHTS)
+    if variant == "errand":
         return _errand_nearest(session, rng)
     anchor, noun = anchor_and_noun(session, rng)
     places = noun_around(session, anchor, noun)
-    variant = rng.choices(("plain", "within", "rated", "cheap"), weights=(4, 3, 2, 1))[0]
     filters, query, slots, bank, skeletons = {}, {}, {}, "nearby_L0.nearest", words.NEAREST
     if variant in ("rated", "cheap"):
         key = "rating" if variant == "rated" else "cost"
@@ -199,7 +203,16 @@ def _states(places: list[dict], when, minutes: int = 0) -> list[bool | None]:
 
 def _open_for(session, rng) -> Draft:
     """The nearest place open for the whole stay, when a nearer one is open now but closes during it."""
-    return each_noun(session, rng, lambda anchor, noun: _open_for_case(session, rng, anchor, noun))
+    return each_noun(session, rng, lambda anchor, noun: _open_for_case(session, rng, anchor, noun),
+                     allowed=STAY_NOUNS)
+
+
+# Places one stays in for a while (an hour in a homeware shop is not a plan).
+STAY_NOUNS = frozenset({"cafe", "bakery", "bar", "pub", "restaurant", "asian_restaurant", "japanese_restaurant",
+                        "sushi_restaurant", "chinese_restaurant", "thai_restaurant", "vietnamese_restaurant",
+                        "indian_restaurant", "nepalese_restaurant", "italian_restaurant", "pizzeria",
+                        "mexican_restaurant", "finnish_restaurant", "vegetarian_restaurant", "library", "museum",
+                        "art_gallery", "gym", "nightclub"})
 
 
 def _open_for_case(session, rng, anchor, noun) -> Draft:
@@ -256,17 +269,10 @@ def _best_rated_open(session, rng) -> Draft:
 
 
 def _best_rated_open_case(session, rng, anchor, noun) -> Draft:
-    radius = rng.choice(RADII[1:])
-    places = noun_around(session, anchor, noun, radius=radius * 1.1)
-    if any(abs(p["distance_m"] - radius) <= max(5, 0.02 * radius) * 1.5 for p in places):
-        raise Discard("a candidate sits on the radius")
-    inside = [p for p in places if p["distance_m"] < radius and p["rating"] is not None]
-    if len(inside) < 3:
-        raise Discard("fewer than three rated candidates within the radius")
+    places = noun_around(session, anchor, noun, radius=1100)
+    radius, inside = _rated_radius(rng, places)
     by_rating = sorted(inside, key=lambda p: -p["rating"])
     top = by_rating[0]
-    if not hours_are_valid(top["opentime_week"] or ""):
-        raise Discard("the best-rated place has no opening hours")
     closed = moments_when(top["opentime_week"], False)
     rng.shuffle(closed)
     for when in closed[:25]:
@@ -301,6 +307,18 @@ def _best_rated_open_case(session, rng, anchor, noun) -> Draft:
         attributes=[{"place_id": gold["place_id"], "key": k} for k in ("rating", "opentime_week")],
         signature=f"ratedopen:{anchor['place_id']}:{noun.key}:{radius}",
     )
+
+
+def _rated_radius(rng, places: list[dict]) -> tuple[int, list[dict]]:
+    """A radius with at least three rated candidates inside, none on its edge, whose best-rated place has
+    opening hours (it can then be surely closed)."""
+    for radius in rng.sample(RADII[1:], k=len(RADII) - 1):
+        if any(abs(p["distance_m"] - radius) <= max(5, 0.02 * radius) * 1.5 for p in places):
+            continue
+        inside = [p for p in places if p["distance_m"] < radius and p["rating"] is not None]
+        if len(inside) >= 3 and hours_are_valid(max(inside, key=lambda p: p["rating"])["opentime_week"] or ""):
+            return radius, inside
+    raise Discard("no radius whose best-rated place has opening hours")
 
 
 def _shortest_walk(session, rng) -> Draft:
@@ -339,10 +357,10 @@ def _shortest_walk_case(session, rng, anchor, noun) -> Draft:
     )
 
 
-L1_VARIANTS = ((_open_for, 35), (_best_rated_open, 30), (_shortest_walk, 35))
+L1_VARIANTS = {"open_for": (_open_for, 40), "rated_open": (_best_rated_open, 20), "walk": (_shortest_walk, 40)}
 
 
 @recipe("nearby_discovery", "L1")
 def nearby_l1(session, rng: random.Random) -> Draft:
-    make = rng.choices([v for v, _ in L1_VARIANTS], weights=[w for _, w in L1_VARIANTS])[0]
-    return make(session, rng)
+    variant = session.variant(rng, "nearby_L1", {k: w for k, (_, w) in L1_VARIANTS.items()})
+    return L1_VARIANTS[variant][0](session, rng)

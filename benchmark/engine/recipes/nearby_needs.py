@@ -46,10 +46,10 @@ def _holders_around(session, anchor: dict, radius: float, noun, key: str) -> lis
 
 @recipe("nearby_discovery", "L2")
 def nearby_l2(session, rng: random.Random) -> Draft:
-    timed = rng.random() < 0.3
+    timed = session.variant(rng, "nearby_L2", {"timed": 30, "untimed": 70}) == "timed"
     for gold in sample(session, rng, 30):
         keys = needs_of(gold)
-        if not keys:
+        if not keys or (timed and not hours_are_valid(gold["opentime_week"] or "")):
             continue
         key = rng.choice(keys)
         nouns = nouns_fitting(gold, key)

@@ -78,7 +78,7 @@ def day_spans(hours: str, weekday: int) -> list[tuple[str, str]] | None:
 
 @recipe("place_perception", "L0")
 def place_l0(session, rng: random.Random) -> Draft:
-    field = rng.choices([f for f, _ in FIELDS], weights=[w for _, w in FIELDS])[0]
+    field = session.variant(rng, "place_L0", dict(FIELDS))
     day = rng.choice(DAYS) if field in ("closes_on", "opens_on", "open_on") else None
     for place in sample(session, rng, 25):
         value = informative_value(place, field, day)

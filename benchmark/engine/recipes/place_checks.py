@@ -13,11 +13,12 @@ from benchmark.cases.lexicon import nouns_for
 from environment.opening import hours_are_valid, is_open_at
 
 from ..common import Draft, accepted, find_by_name, named_places, noun_types, pick_noun, sample, uniquely_named
-from ..moments import WEEK_START, moments_when, stable_state
+from ..moments import WEEK_START, moments_when, openings, stable_state
 from ..phrasing import join_names, moment_slots, travel_slots
 from ..session import Discard
 from ..wording import place as words
 from . import recipe
+from .trip import engine_leg
 
 PEOPLE = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
 
@@ -99,13 +100,14 @@ def _departures(hours: str, travel_s: float, *, want_open: bool, want_change: bo
             depart = WEEK_START + timedelta(days=day, minutes=minutes)
             arrival = depart + timedelta(seconds=travel_s)
             said = is_open_at(hours, depart - timedelta(seconds=lead_s))
-            if stable_state(hours, arrival) is want_open and said is not None and (said is not want_open) == want_change:
+            changes = said is not want_open
+            if stable_state(hours, arrival) is want_open and said is not None and changes == want_change:
                 found.append(depart)
     return found
 
 
 def _open_arrival(session, rng) -> Draft:
-    variant = rng.choice(("plain", "delayed", "via"))
+    variant = session.variant(rng, "place_L1.arrival", {"plain": 1, "delayed": 1, "via": 1})
     origin, dest, vehicle = _trip_pair(session, rng)
     legs, via, dwell, delay = [(origin, dest)], None, 0, 0
     if variant == "via":
@@ -158,13 +160,26 @@ def _open_arrival(session, rng) -> Draft:
 
 
 def _open_choice(session, rng) -> Draft:
-    noun, places = noun_pool(session, rng, need=lambda r: hours_are_valid(r.get("opentime_week") or ""), size=3)
-    (origin,) = named_places(session, rng, 1, pool=sample(session, rng, 15),
-                             exclude={p["place_id"] for p in places})
-    vehicle = rng.choices(("walking", "cycling", "driving"), weights=(6, 3, 2))[0]
-    travel = {p["place_id"]: session.engine("routing", start_place_id=origin["place_id"], end_place_id=p["place_id"],
-                                            vehicle=vehicle, mode="time")["total_time_s"] for p in places}
-    aims = [(p, arrival) for p in places for arrival in moments_when(p["opentime_week"], True, between=(8, 22))]
+    noun, pool = noun_pool(session, rng, need=lambda r: hours_are_valid(r.get("opentime_week") or "")
+                           and "24/7" not in r["opentime_week"], size=6)
+    places = list({p["opentime_week"]: p for p in pool}.values())[:3]  # different hours, or nothing to choose
+    if len(places) < 3:
+        raise Discard("the places keep the same hours")
+    vehicle = "walking"  # long enough on the way for the hours to change
+    origin, travel = None, {}
+    for candidate in named_places(session, rng, 3, pool=sample(session, rng, 15),
+                                  exclude={p["place_id"] for p in places}):
+        times = {p["place_id"]: engine_leg(session, candidate["place_id"], p["place_id"], vehicle, "time")[1]
+                 for p in places}
+        if sum(times.values()) > sum(travel.values()):  # the origin farthest from the three
+            origin, travel = candidate, times
+    if max(travel.values()) < 11 * 60:  # the state must hold 10 minutes either side of the arrival
+        raise Discard("the places are too close to the origin for the travel to matter")
+    # Arrivals shortly after one place opens or before another closes: the travel decides the answer.
+    aims = [(p, change + timedelta(minutes=rng.choice((10, 15, 20)))) for p in places
+            for change in openings(p["opentime_week"]) if 8 <= change.hour <= 21]
+    aims += [(p, moment_) for p in places for moment_ in moments_when(p["opentime_week"], True, between=(8, 22))
+             if rng.random() < 0.05]
     rng.shuffle(aims)
     for place, arrival in aims[:60]:
         depart = arrival - timedelta(seconds=travel[place["place_id"]])
@@ -248,10 +263,11 @@ def _budget(session, rng) -> Draft:
     )
 
 
-L1_VARIANTS = ((_value_pick, 30), (_open_arrival, 40), (_open_choice, 15), (_budget, 15))
+L1_VARIANTS = {"value": (_value_pick, 30), "arrival": (_open_arrival, 40), "choice": (_open_choice, 15),
+               "budget": (_budget, 15)}
 
 
 @recipe("place_perception", "L1")
 def place_l1(session, rng: random.Random) -> Draft:
-    make = rng.choices([v for v, _ in L1_VARIANTS], weights=[w for _, w in L1_VARIANTS])[0]
-    return make(session, rng)
+    variant = session.variant(rng, "place_L1", {k: w for k, (_, w) in L1_VARIANTS.items()})
+    return L1_VARIANTS[variant][0](session, rng)

@@ -85,6 +85,12 @@ def _need_find(session, rng) -> Draft:
     condition = _single_out(rng, place, rivals) if rivals else (None, None)
     if not uniquely_named(session, place):
         raise Discard("the gold's name is not unique")
+    # The need must matter: without it, the best-rated place of the noun (meeting the condition) would do.
+    rating = {"min_rating": condition[1]} if condition[0] == "min_rating" else {}
+    top = session.engine("place_search", query_name="", place_types=noun_types(noun), **rating)["results"]
+    top = [r for r in top if accepted(noun, r)]
+    if top and top[0]["place_id"] == place["place_id"]:
+        raise Discard("the gold is the best-rated place of its kind anyway: the need does not matter")
     timed = condition[0] == "open_at"
     want = want_phrase(rng, key, place, timed=timed)
     note_ids = supporting_notes(session, place, key)
@@ -124,8 +130,8 @@ def _need_choice(session, rng) -> Draft:
     found = session.engine("place_search", query_name="", place_types=noun_types(noun))["results"]
     others = [r for r in found if accepted(noun, r) and r["place_id"] != place["place_id"] and not has_need(r, key)]
     rng.shuffle(others)
-    others = [r for r in others if uniquely_named(session, r)][:3]
-    if len(others) < 3:
+    others = [r for r in others if uniquely_named(session, r)][:4]
+    if len(others) < 4:
         raise Discard("not enough other places of the noun without the need")
     options = [place, *others]
     rng.shuffle(options)
@@ -156,4 +162,5 @@ def _attributes(place: dict, key: str, extra: tuple[str, ...]) -> list[dict]:
 
 @recipe("place_perception", "L2")
 def place_l2(session, rng: random.Random) -> Draft:
-    return _need_find(session, rng) if rng.random() < 0.6 else _need_choice(session, rng)
+    variant = session.variant(rng, "place_L2", {"find": 60, "choice": 40})
+    return _need_find(session, rng) if variant == "find" else _need_choice(session, rng)

@@ -22,8 +22,8 @@ from ..common import (
     noun_count,
     noun_types,
     nouns_fitting,
+    nouns_of,
     of_noun,
-    pick_noun,
     read_notes,
     ref,
     sample,
@@ -43,14 +43,18 @@ SLACK = 1.15  # the engine keeps more room than the verifier's margins
 
 
 def endpoints(session, rng, min_m: float = 400, max_m: float = 2500) -> tuple[dict, dict, str, str, dict]:
-    """Two uniquely named places, a vehicle and a mode, and the engine's route between them."""
-    a, b = named_places(session, rng, 2, pool=sample(session, rng, 20))
+    """Two uniquely named places, a vehicle and a mode, and the engine's route between them (up to three pairs
+    from one sample are tried for a route of the wanted length)."""
+    pool = sample(session, rng, 24)
     vehicle, mode = rng.choice(VEHICLES), rng.choice(("time", "distance"))
-    route = session.engine("routing", start_place_id=a["place_id"], end_place_id=b["place_id"], vehicle=vehicle,
-                           mode=mode)
-    if not min_m <= route["total_distance_m"] <= max_m:
-        raise Discard("route length out of range")
-    return a, b, vehicle, mode, route
+    for _ in range(3):
+        a, b = named_places(session, rng, 2, pool=pool)
+        route = session.engine("routing", start_place_id=a["place_id"], end_place_id=b["place_id"], vehicle=vehicle,
+                               mode=mode)
+        if min_m <= route["total_distance_m"] <= max_m:
+            return a, b, vehicle, mode, route
+        pool = [p for p in pool if p["place_id"] not in (a["place_id"], b["place_id"])]
+    raise Discard("route length out of range")
 
 
 def route_answer(start, end, waypoints, order, vehicle, mode, totals, reasons=None) -> dict:
@@ -187,32 +191,35 @@ def reference_detour(session, a, b, gold: Stop, stops: list[Stop], vehicle, mode
 def routing_l1(session, rng: random.Random) -> Draft:
     a, b, vehicle, mode, _ = endpoints(session, rng)
     center = {"start": a["place_id"], "end": b["place_id"], "vehicle": vehicle}
-    if rng.random() < 0.2:
+    variant = session.variant(rng, "routing_L1", {"errand": 20, "plain": 20, "rated": 25, "open": 35})
+    if variant == "errand":
         errand = rng.choice(sorted(ERRANDS))
         noun = errand_noun(errand)
         found = session.engine("nearby_search", center=center, radius_meters=500, place_types=noun_types(noun))
         places = of_noun(noun, found["results"])[:10]
         if len(places) < 2:
             raise Discard("too few places for the errand along the route")
-        return _detour_case(session, rng, a, b, vehicle, mode, center, noun, places, errand=errand)
+        return _detour_case(session, rng, a, b, vehicle, mode, center, noun, places, "errand", errand=errand)
     along = session.engine("nearby_search", center=center, radius_meters=250)["results"]
-    rng.shuffle(along)
-    for seed in along[:6]:
-        noun = pick_noun(rng, seed, allowed=tuple(STOP_NOUNS))
-        if noun is None or noun_count(session, noun) > 40:  # too common: several stops tie on every route
-            continue
+    nouns = sorted({n.key: n for place in along for n in nouns_of(place) if n.key in STOP_NOUNS}.values(),
+                   key=lambda n: n.key)
+    rng.shuffle(nouns)
+    reason = Discard("no noun with two to twelve places along the route")
+    for noun in [n for n in nouns if noun_count(session, n) <= 40][:6]:  # a common noun ties on every route
         found = session.engine("nearby_search", center=center, radius_meters=400, place_types=noun_types(noun))
-        places = of_noun(noun, found["results"])[:10]
-        if 2 <= len(places) <= 8:
-            return _detour_case(session, rng, a, b, vehicle, mode, center, noun, places)
-    raise Discard("no noun with two to eight places along the route")
+        places = of_noun(noun, found["results"])[:12]
+        if 2 <= len(places) <= 12:
+            try:
+                with session.trying():
+                    return _detour_case(session, rng, a, b, vehicle, mode, center, noun, places, variant)
+            except Discard as exc:
+                reason = exc
+    raise reason
 
 
-def _detour_case(session, rng, a, b, vehicle, mode, center, noun, places, errand: str | None = None) -> Draft:
+def _detour_case(session, rng, a, b, vehicle, mode, center, noun, places, variant: str,
+                 errand: str | None = None) -> Draft:
     stops = rank_stops(session, a, b, places, vehicle, mode)
-    has_hours = hours_are_valid(stops[0].place["opentime_week"] or "")
-    variant = "errand" if errand else rng.choices(("plain", "rated", "open"),
-                                                  weights=(20, 35, 45 if has_hours else 0))[0]
     query, constraints, filters, slots, keys = {}, {}, {}, {}, ["place_type"]
     bank, skeletons = "routing_L1.plain", words.DETOUR
     if variant == "errand":
@@ -274,7 +281,7 @@ def _threshold(stops: list[Stop]) -> float:
 def routing_l2(session, rng: random.Random) -> Draft:
     a, b, vehicle, mode, _ = endpoints(session, rng)
     center = {"start": a["place_id"], "end": b["place_id"], "vehicle": vehicle}
-    timed = rng.random() < 0.3
+    timed = session.variant(rng, "routing_L2", {"timed": 30, "untimed": 70}) == "timed"
     along = session.engine("nearby_search", center=center, radius_meters=300)["results"]
     pairs = [(p, k) for p in along for k in needs_of(p, trips=True, vehicle=vehicle)]
     rng.shuffle(pairs)

@@ -21,7 +21,7 @@ from ..common import (
     sample,
     visitable,
 )
-from ..moments import moments_when, stable_state
+from ..moments import day_place, moments_when, openings, stable_state
 from ..phrasing import join_names, moment_slots, travel_slots
 from ..session import Discard
 from ..wording import trip as words
@@ -119,7 +119,9 @@ def binding_gold(plans: list[Plan], mode: str, *, rule: bool) -> Plan:
     rule, the plan that ignores it must be clearly cheaper (the rule binds)."""
     ranked = sorted(plans, key=lambda p: (p.cost, p.ids))
     possible = [p for p in ranked if p.valid is not False]
-    if not possible or possible[0].valid is not True:
+    if not possible:
+        raise Discard("no plan meets the rule")
+    if possible[0].valid is not True:
         raise Discard("the cheapest plan that may meet the rule is not surely valid")
     gold = possible[0]
     margin = order_margin(gold.cost, mode)
@@ -130,13 +132,15 @@ def binding_gold(plans: list[Plan], mode: str, *, rule: bool) -> Plan:
     return gold
 
 
-def cluster(session, rng, k: int, radius: float = 700) -> list[dict]:
-    """``k`` uniquely named places around a sampled anchor (the anchor first)."""
+def cluster(session, rng, k: int, radius: float = 700, *, hours: bool = False) -> list[dict]:
+    """``k`` uniquely named places around a sampled anchor (the anchor first); with ``hours``, every place
+    but the anchor has opening hours (a timed trip checks them)."""
     (anchor,) = named_places(session, rng, 1, pool=[p for p in sample(session, rng, 15) if visitable(p)])
     pool = {}
     for tops in (["Food & Beverages"], ["Shopping"], ["Culture", "Scenery Spot", "Entertainment", "Accommodation"]):
         around = session.engine("nearby_search", center=anchor["place_id"], radius_meters=radius, place_types=tops)
-        pool.update({r["place_id"]: r for r in around["results"] if r["distance_m"] > 60 and visitable(r)})
+        pool.update({r["place_id"]: r for r in around["results"] if r["distance_m"] > 60 and visitable(r)
+                     and (not hours or (hours_are_valid(r["opentime_week"] or "") and day_place(r["opentime_week"])))})
     pool = sorted(pool.values(), key=lambda r: r["place_id"])
     rng.shuffle(pool)
     return [anchor, *named_places(session, rng, k - 1, pool=pool)]
@@ -166,11 +170,11 @@ def rule_words(rng, x: dict, y: dict) -> str:
 
 def _named_trip(session, rng) -> Draft:
     vehicle, mode = rng.choice(TRIP_VEHICLES), rng.choice(("time", "distance"))
-    places = cluster(session, rng, 5)
+    variant = session.variant(rng, "trip_L1.named", {"plain": 40, "order": 30, "timed": 30})
+    places = cluster(session, rng, 5, hours=variant == "timed")
     start, end, middle = places[0], places[-1], places[1:-1]
     book = LegBook(session, vehicle, mode)
     plans = plans_for(book, start, middle, end)
-    variant = rng.choices(("plain", "order", "timed"), weights=(40, 30, 30))[0]
     query, constraints, rule, slots = {}, {}, "", {}
     if variant == "order":
         best = plans[0].ids
@@ -231,8 +235,12 @@ def ruling_departure(rng, plans: list[Plan], dwell: int, mode: str) -> datetime:
         now += seconds + (dwell * 60 if index > 1 else 0)
         if hours_are_valid(place["opentime_week"] or ""):
             offsets.append((place, now))
-    aims = [(arrival, offset) for place, offset in offsets
-            for arrival in moments_when(place["opentime_week"], False, between=(8, 22))]
+    # Aim the cheapest plan at a stop shortly before it opens (the paper's "visit it last, after it opens")
+    # or after it has closed; other orderings may then reach it in time.
+    aims = [(opening - timedelta(minutes=rng.choice((20, 30, 40))), offset) for place, offset in offsets
+            for opening in openings(place["opentime_week"]) if 8 <= opening.hour <= 21]
+    aims += [(arrival, offset) for place, offset in offsets
+             for arrival in moments_when(place["opentime_week"], False, between=(8, 22)) if rng.random() < 0.1]
     rng.shuffle(aims)
     for arrival, offset in aims[:40]:
         depart = arrival - timedelta(seconds=offset)
@@ -314,4 +322,5 @@ def _tour_case(session, rng, start, noun, radius, threshold, chosen, vehicle, mo
 
 @recipe("trip_design", "L1")
 def trip_l1(session, rng: random.Random) -> Draft:
-    return _named_trip(session, rng) if rng.random() < 0.6 else _tour(session, rng)
+    variant = session.variant(rng, "trip_L1", {"named": 70, "tour": 30})
+    return _named_trip(session, rng) if variant == "named" else _tour(session, rng)

@@ -55,14 +55,14 @@ MAX_HOLDERS = 10
 @recipe("trip_design", "L2")
 def trip_l2(session, rng: random.Random) -> Draft:
     vehicle, mode = rng.choice(TRIP_VEHICLES), rng.choice(("time", "distance"))
-    places = cluster(session, rng, rng.choice((3, 4)), radius=800)
+    timed = session.variant(rng, "trip_L2", {"timed": 50, "order": 50}) == "timed"
+    places = cluster(session, rng, rng.choice((3, 4)), radius=800, hours=timed)
     start, end, named = places[0], places[-1], places[1:-1]
     around = session.engine("nearby_search", center=start["place_id"], radius_meters=900)["results"]
     taken = {p["place_id"] for p in places}
     pairs = [(p, k) for p in around if p["place_id"] not in taken for k in needs_of(p, trips=True, vehicle=vehicle)]
     rng.shuffle(pairs)
     pairs.sort(key=lambda pk: ALL_SPECS[pk[1]].weight)  # rarer facts first: fewer holders, clearer winners
-    timed = rng.random() < 0.5
     for seed, key in pairs[:3]:
         nouns = nouns_fitting(seed, key)
         noun = rng.choice(nouns) if nouns and rng.random() < 0.3 else None

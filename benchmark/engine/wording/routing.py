@@ -36,12 +36,16 @@ DETOUR_OPEN = (
     "Setting off from {a} at {time} on {date} {by}, heading to {b}. I want to stop at {a_noun} on the way, and it has to be open when I arrive. What's the {best} plan?",
     "{Going} from {a} to {b}, departing at {time} on {date}: which {noun} on the way will be open when I reach it, keeping the trip {best}?",
     "It's {date}, {time}. From {a} to {b} {by} with a stop at {a_noun} that's open on arrival, {goal}.",
+    "Leaving {a} at {time} on {date}, {going} to {b}: I want to call at {a_noun} that will be open when I reach it. Which one keeps the trip {best}?",
+    "I'll set off {by} from {a} at {time} on {date} and end at {b}. On the way I need {a_noun} that's open by the time I get there. What's the {best} plan?",
 )
 
 NEED_NOUN = (
     "I'm {going} from {a} to {b}. On the way I'd like to stop at {a_noun} where I can {want}. Plan the {best} route.",
     "Heading from {a} to {b} {by}: somewhere on the way I want to {want}, at {a_noun}. What's the {best} plan?",
     "From {a} to {b}, {going}. I want to {want} on the way. Which {noun} should I stop at to keep the trip {best}?",
+    "I'm going {by} from {a} to {b} and would like to {want} somewhere along the way, ideally at {a_noun}. {Best} route?",
+    "On my way from {a} to {b} ({going}) I'd like to stop at {a_noun} where I can {want}. Plan it {goal}.",
 )
 
 NEED_ANY = (
@@ -55,6 +59,8 @@ NEED_OPEN = (
     "I'm leaving {a} at {time} on {date}, {going} to {b}. On the way I want to {want}, somewhere that's open when I get there. Plan the {best} route.",
     "Departing {a} at {time} on {date} {by} for {b}: I'd like to {want} along the way, at a place that will be open when I arrive. {Best} plan?",
     "{Going} from {a} to {b}, leaving at {time} on {date}. Where on the way can I {want} that's open when I arrive, keeping the trip {best}?",
+    "It's {time} on {date} and I'm about to leave {a} for {b} {by}. Somewhere on the way I'd like to {want}, at a place that's open when I get there. What's the {best} route?",
+    "Plan my trip from {a} to {b} {by}, leaving at {time} on {date}: I want to {want} along the way, and the place must be open when I arrive. Keep it {best}.",
 )
 
 DETOUR_ERRAND = (

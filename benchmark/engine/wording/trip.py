@@ -40,6 +40,10 @@ TOUR = (
     "the last one.",
     "Plan a {going} crawl from {s} through all the {nouns} within {R} m that are rated {x} or higher, {goal}. Any of "
     "them can be the last stop.",
+    "I'm at {s} and want to see every {noun} within {R} metres that has a rating of {x} or more, {going}. In which "
+    "order is the trip {best}? I don't need to come back.",
+    "Every {noun} rated at least {x} within {R} m of {s}: take me to all of them {by}, {goal}, finishing wherever "
+    "the route ends.",
 )
 
 ORDER_RULES = (
@@ -62,6 +66,14 @@ NEED_TIMED = (
     "{dwell} minutes at each stop and they all need to be open. Make it {best}.",
     "From {s} (leaving at {time}, {date}) to {e}, {going}: I need {w}, and I also want to {want}. {dwell} minutes a "
     "stop, everything open on arrival. {Best} route?",
+    "On {date} I set off from {s} at {time} and finish at {e}, {going}. I have to visit {w}, and on the way I'd "
+    "like to {want}. I spend about {dwell} minutes per stop, and nothing may be closed when I arrive. {Best} "
+    "order, please.",
+    "Leaving {s} at {time} on {date} {by}, I must stop at {w} before ending at {e}, and I'd also like to {want} "
+    "somewhere along the way. Each stop takes about {dwell} minutes and every place has to be open then. What's "
+    "the {best} plan?",
+    "I've got {w} to visit between {s} and {e} on {date}, leaving at {time}, {going}. I also want to {want}. "
+    "With about {dwell} minutes at each stop and everything open when I get there, which route is {best}?",
 )
 
 NEED_RULE = (
@@ -71,4 +83,9 @@ NEED_RULE = (
     "the {best} plan?",
     "Route me from {s} to {e} {by}. Stops: {w}, plus somewhere I can {want}. {Rule} Keep it {best}.",
     "From {s} to {e}, {going}, via {w}. I also want to {want} along the way. {Rule} {Best} itinerary, please.",
+    "Between {s} and {e} ({going}) I'll stop at {w}, and I'd like to {want} somewhere on the way. {Rule} Which "
+    "order is {best}?",
+    "Plan my trip {by} from {s} to {e}: a stop at {w}, and somewhere to {want}. {Rule} Make it {best}.",
+    "I'm heading from {s} to {e} {by} and need to call at {w}. Along the way I'd also like to {want}. {Rule} "
+    "What's the {best} route?",
 )

@@ -51,7 +51,7 @@ class Command(BaseCommand):
             "stored runs copied from a release's finished runs; everything is rolled back afterwards.")
 
     def add_arguments(self, parser):
-        parser.add_argument("--release", default="helsinki-v1")
+        parser.add_argument("--release", default="helsinki-v2")
         parser.add_argument("--runs", type=int, default=50, help="Runs to store (copies of the source runs).")
         parser.add_argument("--requests", type=int, default=50, help="Timed requests per page.")
         parser.add_argument("--sources", default="reference,heuristic",
