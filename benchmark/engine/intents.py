@@ -762,7 +762,7 @@ FOOD_WORDS = ("eat", "meal", "dinner", "lunch", "bite", "breakfast", "brunch", "
 SHOP_WORDS = ("shop", "buy", "browse", "shelf", "purchase")
 TIME_WORDS = ("morning", "evening", "night", "tonight", "tomorrow", "today", "monday", "tuesday", "wednesday",
               "thursday", "friday", "saturday", "sunday", "weekend", "january", "february", "november", "winter",
-              "afternoon", "midday", "noon", "o'clock")
+              "afternoon", "midday", "noon", "o'clock", "week")
 
 
 def _mentions(phrase: str, words: tuple[str, ...]) -> bool:

@@ -53,7 +53,7 @@ def generate_cases(
     ``workers`` > 1 they are written in that many forked processes, with the same result.
     """
     counts = counts if counts is not None else TABLE4
-    if workers > 1 and paraphraser is None and sum(1 for c in CELLS if counts.get(c)) > 1:
+    if workers > 1 and paraphraser is None and sum(1 for c in CELLS if counts.get(c)) > 1 and not _in_transaction():
         results = _in_processes(context, seed, counts, workers)
     else:
         results = [_generate_cell(context, seed, cell, counts.get(cell, 0), paraphraser) for cell in CELLS]
@@ -111,6 +111,13 @@ _SLOWEST_FIRST = [("nearby_discovery", "L1"), ("trip_design", "L2"), ("routing",
                   ("routing", "L2"), ("trip_design", "L1"), ("place_perception", "L1")]
 
 
+def _in_transaction() -> bool:
+    """Forked workers need the database connection closed first, which an open transaction forbids."""
+    from django.db import connection
+
+    return connection.in_atomic_block
+
+
 def _in_processes(context: ToolContext, seed: int, counts: dict, workers: int) -> list:
     import multiprocessing
 
@@ -121,7 +128,7 @@ def _in_processes(context: ToolContext, seed: int, counts: dict, workers: int) -
     cells = sorted(CELLS, key=lambda c: _SLOWEST_FIRST.index(c) if c in _SLOWEST_FIRST else len(_SLOWEST_FIRST))
     with multiprocessing.get_context("fork").Pool(workers) as pool:
         jobs = [(context.city_name, seed, c, counts.get(c, 0)) for c in cells]
-        done = dict(zip(cells, pool.starmap(_cell_in_worker, jobs)))
+        done = dict(zip(cells, pool.starmap(_cell_in_worker, jobs, chunksize=1)))
     return [done[cell] for cell in CELLS]
 
 

@@ -183,3 +183,74 @@ def test_generate_cases_can_freeze_a_release_once(helsinki):
     again = io.StringIO()
     call_command("generate_cases", *args, stdout=again)
     assert "already exists; nothing generated" in again.getvalue()
+
+
+def test_questions_use_the_right_articles_and_no_leftover_slots(generated):
+    for document in generated[0]:
+        question = document.question
+        assert "{" not in question and "}" not in question, question
+        assert not re.search(r"\ba (?:[AEIOU]|[aeiou](?!ni|ur|se|su))\w", question), question
+        assert not re.search(r"\ban [^aeiouhAEIOUH\W]", question), question
+
+
+def test_every_question_bank_uses_only_slots_the_recipes_fill():
+    import benchmark.engine.wording.nearby as nearby
+    import benchmark.engine.wording.place as place
+    import benchmark.engine.wording.routing as routing
+    import benchmark.engine.wording.trip as trip
+    from benchmark.engine.phrasing import slot_names
+
+    known = {"n", "day", "nouns", "options", "all", "x", "y", "o", "d", "b", "time", "date", "by", "going", "Going",
+             "go", "delay", "dwell", "people_a", "people_b", "a", "plan_a", "Plan_a", "plan_b", "budget", "noun",
+             "a_noun", "want", "need", "R", "D", "errand", "best", "Best", "goal", "s", "e", "w", "Rule", "X"}
+    for module in (place, nearby, routing, trip):
+        for name, bank in vars(module).items():
+            if name.isupper():
+                skeletons = [s for v in bank.values() for s in v] if isinstance(bank, dict) else list(bank)
+                for skeleton in skeletons:
+                    assert slot_names(skeleton) <= known, (name, skeleton)
+                assert len(skeletons) >= 2, name
+
+
+@pytest.fixture(scope="module")
+def two_workers(helsinki, django_db_blocker):
+    """Three cells written by one process and by two (forked) processes."""
+    from environment.tools.context import city_context
+
+    counts = {("place_perception", "L0"): 2, ("routing", "L1"): 1, ("trip_design", "L1"): 1}
+    with django_db_blocker.unblock():
+        ctx = city_context("helsinki")
+        return (generate_cases(context=ctx, seed=13, counts=counts, workers=1)[0],
+                generate_cases(context=ctx, seed=13, counts=counts, workers=2)[0])
+
+
+def test_cells_written_in_two_processes_are_the_same_cases(two_workers):
+    alone, together = two_workers
+    assert len(alone) == 4 and [d.to_json() for d in alone] == [d.to_json() for d in together]
+
+
+def test_question_stats_prints_skeletons_per_cell(generated):
+    for document in generated[0]:
+        Case.objects.update_or_create(case_id=document.case_id, defaults={
+            **document.model_dump(mode="json", exclude={"case_id"})})
+    out = io.StringIO()
+    call_command("question_stats", stdout=out)
+    lines = out.getvalue().splitlines()
+    assert lines[0].split() == ["cell", "cases", "skeletons", "largest", "share"]
+    place_l0 = next(line for line in lines if line.startswith("place_L0"))
+    assert int(place_l0.split()[1]) == Case.objects.filter(type="place_L0").count() >= 2
+
+
+def test_freezing_refuses_a_case_the_independent_verifier_rejects(generated):
+    from django.core.exceptions import ValidationError
+
+    from benchmark.cases.services import case_create, release_freeze
+
+    good = by_type(generated[0], "routing_L0")
+    bad = tampered(by_type(generated[0], "nearby_L0"), case_id="tampered-nearby", status="validated",
+                   uniqueness={"query": {**by_type(generated[0], "nearby_L0").uniqueness["query"], "rank": "only"}})
+    cases = [case_create(document=good.model_copy(update={"case_id": "frozen-good", "status": "validated"})),
+             case_create(document=bad)]
+    with pytest.raises(ValidationError, match="1 case.s. fail the independent verifier: tampered-nearby"):
+        release_freeze(name="audit-refusal", split="public", cases=cases)
+    assert release_freeze(name="audit-ok", split="public", cases=cases[:1]).entries.count() == 1

@@ -84,3 +84,47 @@ def test_no_constraint_and_no_answer():
     empty = semantic_constraint_rules(case, normalise_answer({"place_id": "BAR"}), TripWorld())
     assert empty.value is None and empty.details == {"calculable": False}
     assert semantic_constraint_rules(CASE, normalise_answer(None), TripWorld()).value == 0.0
+
+
+def test_accepted_place_types_and_cuisines_stand_for_a_noun():
+    world = TripWorld()
+    world.places["PUB"] = {"place_type": "Food & Beverages|Pub", "opentime_week": ""}
+    world.places["KOREAN"] = {"place_type": "Food & Beverages|Restaurant", "tag": "Cuisine: Korean",
+                              "opentime_week": ""}
+    bar = CaseSpec(case_id="b", category="nearby_discovery", level="L1", answer={},
+                   constraints={"place_types": ["Bar", "Pub"]})
+    assert semantic_constraint_rules(bar, normalise_answer({"place_id": "PUB"}), world).value == 1.0
+    assert semantic_constraint_rules(bar, normalise_answer({"place_id": "BAKERY"}), world).value == 0.0
+    asian = CaseSpec(case_id="a", category="nearby_discovery", level="L1", answer={},
+                     constraints={"place_types": ["Asian Restaurant"], "cuisines": ["korean", "thai"]})
+    assert semantic_constraint_rules(asian, normalise_answer({"place_id": "KOREAN"}), world).value == 1.0
+
+
+def test_a_stay_must_fit_in_the_opening_hours():
+    case = CaseSpec(case_id="s", category="nearby_discovery", level="L1", answer={},
+                    constraints={"open_at": "2026-12-08T09:45", "open_for_min": 60})
+    result = semantic_constraint_rules(case, normalise_answer({"place_id": "BAKERY"}), TripWorld())
+    check = result.details["checks"][0]
+    assert check["check"] == "open for the stay" and check["ok"] is False and "not at 10:30" in check["detail"]
+    short = case.model_copy(update={"constraints": {"open_at": "2026-12-08T09:45", "open_for_min": 30}})
+    assert semantic_constraint_rules(short, normalise_answer({"place_id": "BAKERY"}), TripWorld()).value == 1.0
+
+
+def test_a_detour_checks_the_stop_not_the_destination():
+    # The stop must be open on arrival; a destination closed by then is not the question's concern.
+    case = CaseSpec(case_id="d", category="routing", level="L1", answer={},
+                    constraints={"start_time": "2026-12-08T09:30", "dwell_minutes": 0, "open_check": "stops"})
+    world = TripWorld()
+    world.places["E"] = {"place_type": "Culture|Museum", "opentime_week": "Mo-Su 12:00-20:00"}
+    answer = normalise_answer(trip(["S", "BAKERY", "E"]))
+    assert semantic_constraint_rules(case, answer, world).value == 1.0
+    every = case.model_copy(update={"constraints": {**case.constraints, "open_check": "all"}})
+    assert semantic_constraint_rules(every, answer, world).value == 0.0
+
+
+def test_a_fact_that_meets_the_same_need_counts():
+    case = CaseSpec(case_id="f", category="nearby_discovery", level="L2", answer={},
+                    constraints={"fact": {"place_id": "BAR", "key": "great_view",
+                                          "keys": ["great_view", "huge_cinnamon_buns"]}})
+    result = semantic_constraint_rules(case, normalise_answer({"place_id": "BAKERY"}), TripWorld())
+    assert result.value == 1.0 and "great_view or huge_cinnamon_buns" in result.details["checks"][0]["detail"]

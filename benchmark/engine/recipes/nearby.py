@@ -66,11 +66,20 @@ def each_noun(session, rng, make, allowed: frozenset[str] | None = None):
     raise reason
 
 
-def noun_around(session, anchor: dict, noun, radius: float = SEARCH_M, **filters) -> list[dict]:
-    """Places around the anchor a reader could take for the noun, nearest first (engine records)."""
-    found = session.engine("nearby_search", center=anchor["place_id"], radius_meters=radius,
-                           place_types=noun_types(noun), **filters)["results"]
-    return of_noun(noun, found)
+def noun_around(session, anchor: dict, noun, radius: float = SEARCH_M, *, complete: bool = False,
+                **filters) -> list[dict]:
+    """Places around the anchor a reader could take for the noun, nearest first (engine records): those of its
+    types, and those whose name says it ("Espresso Bar" for a bar), found with a geo_tag search. Searches list
+    at most 20 places; with ``complete``, a truncated list discards the attempt (a ranking needs them all)."""
+    searches = [session.engine("nearby_search", center=anchor["place_id"], radius_meters=radius,
+                               place_types=noun_types(noun), **filters)]
+    if noun.name_words:
+        searches.append(session.engine("nearby_search", center=anchor["place_id"], radius_meters=radius,
+                                       geo_tag=list(noun.name_words), **filters))
+    if complete and any(found["truncated"] for found in searches):
+        raise Discard("too many candidates to rank within the radius")
+    found = {r["place_id"]: r for search in searches for r in search["results"]}
+    return of_noun(noun, sorted(found.values(), key=lambda r: (r["distance_m"], r["place_id"])))
 
 
 def nearest_margin(d: float) -> float:
@@ -269,26 +278,7 @@ def _best_rated_open(session, rng) -> Draft:
 
 
 def _best_rated_open_case(session, rng, anchor, noun) -> Draft:
-    places = noun_around(session, anchor, noun, radius=1100)
-    radius, inside = _rated_radius(rng, places)
-    by_rating = sorted(inside, key=lambda p: -p["rating"])
-    top = by_rating[0]
-    closed = moments_when(top["opentime_week"], False)
-    rng.shuffle(closed)
-    for when in closed[:25]:
-        states = dict(zip([p["place_id"] for p in inside], _states(inside, when)))
-        maybe = [p for p in by_rating if states[p["place_id"]] is not False]
-        if not maybe or states[maybe[0]["place_id"]] is not True:
-            continue
-        gold = maybe[0]
-        nearest_open = next((p for p in inside if states[p["place_id"]] is not False and accepted(noun, p)), gold)
-        if gold is nearest_open or not accepted(noun, gold):
-            continue
-        if len(maybe) > 1 and gold["rating"] - maybe[1]["rating"] < 0.2 - 1e-9:
-            continue
-        break
-    else:
-        raise Discard("no moment when the best-rated place is closed and another open one clearly leads")
+    radius, gold, when, by_rating = _rated_open_search(session, rng, anchor, noun)
     find_by_name(session, anchor["name"])
     session.agent("nearby_search", center=anchor["place_id"], radius_meters=radius, place_types=noun.types())
     for place in by_rating[:by_rating.index(gold) + 1]:
@@ -309,16 +299,47 @@ def _best_rated_open_case(session, rng, anchor, noun) -> Draft:
     )
 
 
-def _rated_radius(rng, places: list[dict]) -> tuple[int, list[dict]]:
-    """A radius with at least three rated candidates inside, none on its edge, whose best-rated place has
-    opening hours (it can then be surely closed)."""
-    for radius in rng.sample(RADII[1:], k=len(RADII) - 1):
-        if any(abs(p["distance_m"] - radius) <= max(5, 0.02 * radius) * 1.5 for p in places):
+def _rated_open_gold(rng, noun, inside: list[dict], floor: float):
+    """(gold, moment, candidates by rating) when at some moment the best-rated place is surely closed and the
+    best of those that may be open is surely open, clearly ahead of the next, above the floor; else None."""
+    by_rating = sorted(inside, key=lambda p: -p["rating"])
+    top = by_rating[0]
+    if not hours_are_valid(top["opentime_week"] or ""):
+        return None
+    closed = moments_when(top["opentime_week"], False)
+    rng.shuffle(closed)
+    for when in closed[:25]:
+        states = dict(zip([p["place_id"] for p in inside], _states(inside, when)))
+        maybe = [p for p in by_rating if states[p["place_id"]] is not False]
+        if not maybe or states[maybe[0]["place_id"]] is not True:
             continue
-        inside = [p for p in places if p["distance_m"] < radius and p["rating"] is not None]
-        if len(inside) >= 3 and hours_are_valid(max(inside, key=lambda p: p["rating"])["opentime_week"] or ""):
-            return radius, inside
-    raise Discard("no radius whose best-rated place has opening hours")
+        gold = maybe[0]
+        nearest_open = next((p for p in inside if states[p["place_id"]] is not False and accepted(noun, p)), gold)
+        if gold is nearest_open or not accepted(noun, gold) or gold["rating"] < floor + 0.2 - 1e-9:
+            continue
+        if len(maybe) > 1 and gold["rating"] - maybe[1]["rating"] < 0.2 - 1e-9:
+            continue
+        return gold, when, by_rating
+    return None
+
+
+def _rated_open_search(session, rng, anchor, noun):
+    """(radius, gold, moment, candidates by rating). Every place rated at least a floor within the radius must be
+    listed (a search shows 20): the gold leads the floor by 0.2, so no place below it comes within the margin."""
+    for radius in (300, 500):
+        for floor in (4.2, 4.5):
+            try:
+                places = noun_around(session, anchor, noun, radius=radius * 1.1, complete=True, min_rating=floor)
+            except Discard:
+                continue  # too many to list: raise the floor
+            if any(abs(p["distance_m"] - radius) <= max(5, 0.02 * radius) * 1.5 for p in places):
+                break  # a candidate on the edge: try a wider radius
+            inside = [p for p in places if p["distance_m"] < radius]
+            found = _rated_open_gold(rng, noun, inside, floor) if len(inside) >= 2 else None
+            if found:
+                return (radius, *found)
+            break  # a higher floor lists fewer of the same places
+    raise Discard("no radius and rating floor give a best-rated open place that clearly leads")
 
 
 def _shortest_walk(session, rng) -> Draft:
