@@ -62,7 +62,8 @@ def generate_and_store(*, seed: int, count: int | None, cells: list[str], city: 
     stored = generated_cases_store(documents=documents)
     lines = [_report_table(reports), f"Generated {len(documents)} cases in {generated_s:.1f} s "
              f"(city {context.city_name} {context.city_version[:12]}, seed {seed}); stored: "
-             + ", ".join(f"{k} {v}" for k, v in stored.items())]
+             + f"created {stored['created']}, updated {stored['updated']}, unchanged {stored['unchanged']}, "
+             f"kept {stored['kept']} (reviewed; {stored['kept_differing']} differ from this generation)"]
     if validate:
         from benchmark.cases.services.cases import CaseVerificationError, case_validate
 

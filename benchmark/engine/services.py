@@ -12,9 +12,11 @@ from benchmark.models import Case
 def generated_cases_store(*, documents: Iterable[CaseDocument], actor=None) -> dict[str, int]:
     """Create new cases as drafts; refresh drafts whose content changed; never touch reviewed cases.
 
-    Returns counts: created, updated, unchanged, kept (validated or rejected cases left as they are).
+    Returns counts: created, updated, unchanged, kept (validated or rejected cases left as they are)
+    and kept_differing (those of them whose content differs from what was generated now: with the
+    same city version and seed this is 0, the engine being deterministic).
     """
-    counts = {"created": 0, "updated": 0, "unchanged": 0, "kept": 0}
+    counts = {"created": 0, "updated": 0, "unchanged": 0, "kept": 0, "kept_differing": 0}
     existing = {c.case_id: c for c in Case.objects.filter(case_id__in=[d.case_id for d in documents])}
     for document in documents:
         case = existing.get(document.case_id)
@@ -23,6 +25,7 @@ def generated_cases_store(*, documents: Iterable[CaseDocument], actor=None) -> d
             counts["created"] += 1
         elif case.status != Case.DRAFT:
             counts["kept"] += 1
+            counts["kept_differing"] += case_document(case).content_sha256() != document.content_sha256()
         elif case_document(case).content_sha256() == document.content_sha256():
             counts["unchanged"] += 1
         else:

@@ -169,7 +169,15 @@ def test_generate_cases_command_stores_drafts_and_validates(helsinki):
     again = io.StringIO()
     call_command("generate_cases", "--cell", "place_L0", "--cell", "routing_L0", "--count", "3", "--seed", "11",
                  "--no-progress", stdout=again)
-    assert "kept 3" in again.getvalue()
+    assert "kept 3 (reviewed; 0 differ from this generation)" in again.getvalue()
+    # A reviewed case that no longer matches what the engine writes is kept as it is, and counted.
+    changed = stored.order_by("case_id").first()
+    Case.objects.filter(pk=changed.pk).update(question=changed.question + " Thanks!")
+    third = io.StringIO()
+    call_command("generate_cases", "--cell", "place_L0", "--cell", "routing_L0", "--count", "3", "--seed", "11",
+                 "--no-progress", stdout=third)
+    assert "kept 3 (reviewed; 1 differ from this generation)" in third.getvalue()
+    assert Case.objects.get(pk=changed.pk).question.endswith(" Thanks!")
 
 
 def test_generate_cases_can_freeze_a_release_once(helsinki):

@@ -238,19 +238,15 @@ def day_spans(hours: str, day: int) -> list[tuple[str, str]] | None:
 
 def open_guess(hours: str, when: datetime) -> bool:
     """A crude opening_hours reading; guesses open whenever the text is beyond it."""
-    day, minute = when.weekday(), when.hour * 60 + when.minute
-    verdict = not hours.strip() or "24/7" in hours
-    for rule in filter(str.strip, re.split(r";|,\s+(?=[A-Za-z])", hours)):
-        m = re.fullmatch(r"\s*([A-Za-z,\-]*)\s*(off|closed|(?:\d{1,2}:\d\d-\d{1,2}:\d\d[, ]*)+)\s*", rule)
-        days = _days(m[1]) if m else None
-        if days is None:
+    spans = None if "24/7" in hours else day_spans(hours, when.weekday())
+    if spans is None or not hours.strip():
+        return True
+    minute = when.hour * 60 + when.minute
+    for start, end in spans:
+        opens, closes = (int(t[:2]) * 60 + int(t[3:]) for t in (start, end))
+        if opens <= minute < (closes if closes > opens else closes + 1440):
             return True
-        if day in days:  # a later rule for the same day overrides an earlier one, as in OSM
-            verdict = False
-            for h1, m1, h2, m2 in re.findall(r"(\d{1,2}):(\d\d)-(\d{1,2}):(\d\d)", m[2]):
-                opens, closes = int(h1) * 60 + int(m1), int(h2) * 60 + int(m2)
-                verdict |= opens <= minute < (closes if closes > opens else closes + 1440)
-    return verdict
+    return False
 
 
 
