@@ -118,7 +118,7 @@ NEEDS: dict[str, Need] = {n.key: n for n in (
     _need("knowledgeable_staff", _SHOPS),
     _need("walk_ins_welcome", ("hairdresser", "beauty_salon")),
     _need("head_massage", ("hairdresser",)),
-    _need("organic_products", ("cosmetics_shop", "beauty_salon", "hairdresser")),
+    _need("organic_products", ("cosmetics_shop", "beauty_salon")),  # buying skincare: not at a hairdresser
     _need("queue_ticket_app", ("pharmacy", "bank", "doctor", "post_office")),
     _need("free_visitor_coffee", ("bank",)),
     # --- staying -------------------------------------------------------------------------------

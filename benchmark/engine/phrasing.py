@@ -73,9 +73,11 @@ def check_bank(bank: str, skeletons: tuple[str, ...], slots: dict) -> None:
 
 
 def fill(template: str, **slots: object) -> str:
-    """The template with its slots filled, spaces collapsed, the first letter capitalised."""
+    """The template with its slots filled, spaces collapsed, the first letter capitalised; a name that ends a
+    sentence with its own full stop ("Virgin Oil Co.") gets no second one."""
     text = template.format(**slots)
     text = re.sub(r"\s+([,.?!;:])", r"\1", " ".join(text.split()))
+    text = re.sub(r"(?<!\.)\.\.(?!\.)", ".", text)
     return text[:1].upper() + text[1:]
 
 

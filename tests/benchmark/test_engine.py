@@ -199,6 +199,14 @@ def test_questions_use_the_right_articles_and_no_leftover_slots(generated):
         assert "{" not in question and "}" not in question, question
         assert not re.search(r"\ba (?:[AEIOU]|[aeiou](?!ni|ur|se|su))\w", question), question
         assert not re.search(r"\ban [^aeiouhAEIOUH\W]", question), question
+        assert not re.search(r"(?<!\.)\.\.(?!\.)", question), question
+
+
+def test_a_name_ending_in_a_full_stop_gets_no_second_one():
+    from benchmark.engine.phrasing import fill
+
+    assert fill("I have to visit {a}. Then {b}...", a="Virgin Oil Co.", b="home") == \
+        "I have to visit Virgin Oil Co. Then home..."
 
 
 def test_every_question_bank_uses_only_slots_the_recipes_fill():

@@ -31,7 +31,7 @@ NEAREST_CHEAP = (
 )
 
 OPEN_FOR = (
-    "It's {time} on {date} and I'm at {a}. I'd like to sit in {a_noun} for about {D} minutes. Which is the nearest one that stays open that long?",
+    "It's {time} on {date} and I'm at {a}. I'd like to go to {a_noun} for about {D} minutes. Which is the nearest one that stays open that long?",
     "I'm near {a} at {time} on {date} and need {a_noun} for the next {D} minutes. Which is the closest one that won't close on me?",
     "On {date} at {time}, which {noun} nearest to {a} is open for at least the next {D} minutes?",
     "Standing at {a}, {time} on {date}: I want to spend {D} minutes in {a_noun}. Which is the closest that stays open the whole time?",
