@@ -1,11 +1,13 @@
 """Aggregates of a run: the paper's table 2 (PR@0.9 per cell) and table 3 (metrics per level),
 with bootstrap 95% intervals, and a paired comparison of two runs on the same release.
 
-Conventions (also in docs/metrics.md): a rate is a percentage of cases; "overall" is the
-pass rate over all cases of the run (micro average), and ``macro`` is the mean of the
-cells' rates; a metric's level average uses only the cases where it applies. Intervals
-are percentile bootstrap intervals over cases (resampled with replacement, seeded, so the
-same scores always give the same interval).
+Conventions (also in docs/metrics.md): a rate is a percentage of scored rows, one row per
+(case, trial); "overall" is the pass rate over all rows of the run (micro average, the mean
+over trials), and ``macro`` is the mean of the cells' rates; a metric's level average uses
+only the rows where it applies. Intervals are percentile bootstrap intervals that resample
+cases with replacement, each drawn case bringing all its trials (a cluster bootstrap: the
+trials of one case are not independent evidence). They are seeded and the rows are put in
+(case_id, trial) order first, so the same scores always give the same interval.
 """
 from __future__ import annotations
 
@@ -25,7 +27,7 @@ BOOTSTRAP_SAMPLES = 2000
 
 @dataclass(frozen=True)
 class CaseScore:
-    """One case's outcome in a run (one trial)."""
+    """One trial of one case in a run."""
 
     case_id: str
     category: str
@@ -33,6 +35,7 @@ class CaseScore:
     passed: bool
     metrics: dict[str, float | None] = field(default_factory=dict)
     tokens: int = 0
+    trial: int = 0
 
 
 @dataclass(frozen=True)
@@ -46,18 +49,70 @@ class Interval:
 
 
 def bootstrap(values: Sequence[float], *, seed: int = 0, samples: int = BOOTSTRAP_SAMPLES) -> Interval:
-    """Mean of ``values`` with a percentile bootstrap 95% interval."""
-    if not values:
+    """Mean of ``values`` with a percentile bootstrap 95% interval (each value resampled on its own)."""
+    return cluster_bootstrap([[v] for v in values], seed=seed, samples=samples)
+
+
+def cluster_bootstrap(clusters: Sequence[Sequence[float]], *, seed: int = 0,
+                      samples: int = BOOTSTRAP_SAMPLES) -> Interval:
+    """Pooled mean of all values with a percentile bootstrap 95% interval that resamples whole clusters.
+
+    Each resample draws ``len(clusters)`` clusters with replacement and takes the pooled mean of
+    the values they bring. With one value per cluster this is the plain bootstrap draw for draw
+    (the same random numbers, the same sums), so one-trial runs keep their intervals.
+
+    Raises:
+        ValueError: no cluster, or a cluster without values.
+    """
+    if not clusters or not all(clusters):
         raise ValueError("no values to aggregate")
-    rng = random.Random(seed)
-    n = len(values)
-    means = sorted(sum(values[rng.randrange(n)] for _ in range(n)) / n for _ in range(samples))
-    return Interval(sum(values) / n, means[int(0.025 * samples)], means[int(0.975 * samples) - 1])
+    sums, sizes = [sum(c) for c in clusters], [len(c) for c in clusters]
+    randrange, n = random.Random(seed).randrange, len(clusters)
+    means = []
+    for _ in range(samples):
+        drawn = [randrange(n) for _ in range(n)]
+        means.append(sum(map(sums.__getitem__, drawn)) / sum(map(sizes.__getitem__, drawn)))
+    means.sort()
+    return Interval(sum(sums) / sum(sizes), means[int(0.025 * samples)], means[int(0.975 * samples) - 1])
+
+
+def trials_by_case(scores: Sequence[CaseScore]) -> dict[str, list[CaseScore]]:
+    """The rows grouped by case in case_id order, each case's trials in trial order, whatever
+    order the rows came in."""
+    out: dict[str, list[CaseScore]] = {}
+    for s in sorted(scores, key=lambda s: (s.case_id, s.trial)):
+        out.setdefault(s.case_id, []).append(s)
+    return out
+
+
+def trials_summary(scores: Sequence[CaseScore]) -> dict:
+    """Over several trials: the mean pass rate over trials (pooled, in %), pass^k (the % of cases
+    whose every trial passed, k being that case's number of scored trials), the number of cases,
+    and ``trials`` / ``trials_min``: the largest and smallest k. None values when no row."""
+    cases = trials_by_case(scores)
+    if not cases:
+        return {"mean_over_trials": None, "pass_hat_k": None, "trials": None, "trials_min": None, "cases": 0}
+    ks = [len(trials) for trials in cases.values()]
+    return {
+        "mean_over_trials": round(100 * sum(s.passed for s in scores) / len(scores), 1),
+        "pass_hat_k": round(100 * sum(_all_passed(t) for t in cases.values()) / len(cases), 1),
+        "trials": max(ks), "trials_min": min(ks), "cases": len(cases),
+    }
+
+
+def _all_passed(trials: Sequence[CaseScore]) -> bool:
+    return all(s.passed for s in trials)
+
+
+def has_several_trials(scores: Sequence[CaseScore]) -> bool:
+    """Whether some case of ``scores`` has more than one trial."""
+    return len({s.case_id for s in scores}) < len(scores)
 
 
 def table2(scores: Sequence[CaseScore], *, seed: int = 0) -> dict:
-    """PR in % per cell (with n), the overall pass rate with its 95% interval, the mean of the
-    cells, and the average tokens per case."""
+    """PR in % per cell (with n rows), the overall pass rate with its 95% interval, the mean of the
+    cells, and the average tokens per row. When a case has several trials, also per cell and
+    overall the mean over trials, pass^k (overall with its interval), ``trials`` and ``cases``."""
     cells = {}
     for category, level in CELL_ORDER:
         passed = [s.passed for s in scores if (s.category, s.level) == (category, level)]
@@ -65,15 +120,36 @@ def table2(scores: Sequence[CaseScore], *, seed: int = 0) -> dict:
                                         if passed else {"pr": None, "n": 0})
     if not scores:
         return {"cells": cells, "overall": None, "macro": None, "avg_tokens": None, "n": 0}
-    overall = bootstrap([100.0 * s.passed for s in scores], seed=seed)
+    cases = trials_by_case(scores)
+    overall = cluster_bootstrap([[100.0 * s.passed for s in trials] for trials in cases.values()], seed=seed)
     rated = [c["pr"] for c in cells.values() if c["pr"] is not None]
-    return {
+    out = {
         "cells": cells,
         "overall": overall.to_dict(),
         "macro": round(sum(rated) / len(rated), 1),
         "avg_tokens": round(sum(s.tokens for s in scores) / len(scores), 1),
         "n": len(scores),
     }
+    if has_several_trials(scores):
+        for key, cell in cells.items():
+            cell.update(_trials_cell(scores, key))
+        out.update(_trials_overall(scores, overall, seed=seed))
+    return out
+
+
+def _trials_cell(scores: Sequence[CaseScore], key: str) -> dict:
+    """A table 2 cell's additions for a run with several trials per case."""
+    summary = trials_summary([s for s in scores if f"{s.category}/{s.level}" == key])
+    return {name: summary[name] for name in ("mean_over_trials", "pass_hat_k", "trials")}
+
+
+def _trials_overall(scores: Sequence[CaseScore], overall: Interval, *, seed: int) -> dict:
+    """Table 2's overall additions for a run with several trials per case: pass^k gets an interval
+    over cases (one value per case: did every trial pass)."""
+    summary = trials_summary(scores)
+    every_trial = [100.0 * _all_passed(t) for t in trials_by_case(scores).values()]
+    return {"mean_over_trials": overall.to_dict(), "pass_hat_k": bootstrap(every_trial, seed=seed).to_dict(),
+            "trials": summary["trials"], "trials_min": summary["trials_min"], "cases": summary["cases"]}
 
 
 def table3(scores: Sequence[CaseScore]) -> dict:
@@ -91,20 +167,32 @@ def table3(scores: Sequence[CaseScore]) -> dict:
     return out
 
 
+def case_pass_rates(scores: Sequence[CaseScore]) -> dict[str, float]:
+    """Each case's pass rate over its trials, in %, in case_id order."""
+    return {case: 100.0 * sum(s.passed for s in trials) / len(trials)
+            for case, trials in trials_by_case(scores).items()}
+
+
 def paired_comparison(a: Sequence[CaseScore], b: Sequence[CaseScore], *, seed: int = 0) -> dict:
-    """Run A minus run B on the cases both scored: PR difference (points) with a paired 95%
-    interval, and the cases A passed and B failed (won) and the reverse (lost)."""
-    by_case_b = {s.case_id: s for s in b}
-    shared = sorted(s.case_id for s in a if s.case_id in by_case_b)
+    """Run A minus run B, case by case, on the cases both scored.
+
+    Each case's pass rate over its trials in A minus that in B (points); the difference is the
+    mean over the shared cases, with a 95% interval from resampling those cases. ``won`` lists
+    the cases where A's rate is higher, ``lost`` those where B's is (case_ids, sorted).
+
+    Raises:
+        ValueError: the runs have no case in common.
+    """
+    rate_a, rate_b = case_pass_rates(a), case_pass_rates(b)
+    shared = [c for c in rate_a if c in rate_b]
     if not shared:
         raise ValueError("the two runs have no case in common")
-    by_case_a = {s.case_id: s for s in a}
-    diffs = [100.0 * (by_case_a[c].passed - by_case_b[c].passed) for c in shared]
+    diffs = [rate_a[c] - rate_b[c] for c in shared]
     return {
         "n": len(shared),
         "difference": bootstrap(diffs, seed=seed).to_dict(),
-        "won": [c for c in shared if by_case_a[c].passed and not by_case_b[c].passed],
-        "lost": [c for c in shared if by_case_b[c].passed and not by_case_a[c].passed],
+        "won": [c for c in shared if rate_a[c] > rate_b[c]],
+        "lost": [c for c in shared if rate_b[c] > rate_a[c]],
     }
 
 

@@ -7,13 +7,14 @@ from judging.aggregate import CaseScore, table2, table3
 
 
 def run_case_scores(*, run: EvaluationRun) -> list[CaseScore]:
+    """One CaseScore per scored trajectory of ``run`` (case_id and trial kept apart)."""
     rows = run.trajectories.filter(status=Trajectory.DONE).select_related("entry__case").order_by("entry__position",
                                                                                                   "trial")
     return [
         CaseScore(
-            case_id=f"{t.entry.case.case_id}#{t.trial}", category=t.entry.case.category, level=t.entry.case.level,
-            passed=bool(t.passed), metrics={k: v.get("value") for k, v in (t.scores or {}).items()},
-            tokens=t.input_tokens + t.output_tokens,
+            case_id=t.entry.case.case_id, trial=t.trial, category=t.entry.case.category,
+            level=t.entry.case.level, passed=bool(t.passed),
+            metrics={k: v.get("value") for k, v in (t.scores or {}).items()}, tokens=t.input_tokens + t.output_tokens,
         )
         for t in rows
     ]

@@ -79,11 +79,24 @@ def run_summary(*, run: EvaluationRun) -> str:
              f"{run.release.name}: {run.status}"]
     if not t2 or not t2.get("n"):
         return "\n".join(lines + ["no case was scored"])
-    lines.append(f"{'cell':<22} {'PR@0.9':>7} {'n':>4}")
+    several = "pass_hat_k" in t2  # only runs with several trials per case have these columns
+    lines.append(f"{'cell':<22} {'PR@0.9':>7} {'n':>4}" + (f" {'pass^k':>7}" if several else ""))
     for cell, value in t2["cells"].items():
         if value["n"]:
-            lines.append(f"{cell:<22} {value['pr']:>6.1f}% {value['n']:>4}")
+            lines.append(f"{cell:<22} {value['pr']:>6.1f}% {value['n']:>4}"
+                         + (f" {value['pass_hat_k']:>6.1f}%" if several else ""))
     o = t2["overall"]
     lines.append(f"{'overall':<22} {o['value']:>6.1f}% {t2['n']:>4}   95% interval [{o['low']:.1f}, {o['high']:.1f}], "
                  f"cells' mean {t2['macro']:.1f}%, avg tokens {t2['avg_tokens']:.0f}")
+    if several:
+        lines.extend(_trials_lines(t2))
     return "\n".join(lines)
+
+
+def _trials_lines(t2: dict) -> list[str]:
+    """The summary's lines on trials: what PR@0.9 averages, and pass^k with its interval."""
+    k = f"{t2['trials_min']}-{t2['trials']}" if t2["trials_min"] != t2["trials"] else str(t2["trials"])
+    p = t2["pass_hat_k"]
+    return [f"{'pass^k (k=' + k + ')':<22} {p['value']:>6.1f}% {t2['cases']:>4}   95% interval "
+            f"[{p['low']:.1f}, {p['high']:.1f}], cases whose every trial passed",
+            f"PR@0.9 is the mean over trials ({t2['cases']} cases, {k} trials each); intervals resample cases"]

@@ -1,14 +1,15 @@
 """Two runs on the same release compared case by case (read-only).
 
 The difference is run A's pass rate minus run B's on the cases both finished, with a paired
-bootstrap 95% interval (``judging.aggregate.paired_comparison``); "won" lists the cases A
-passed and B failed, "lost" the reverse, each with both trajectories for the replays.
+bootstrap 95% interval over cases (``judging.aggregate.paired_comparison``). With several
+trials a case counts by its pass rate over its trials: "won" lists the cases where A's rate is
+higher than B's, "lost" the reverse, each with one trial of both runs for the replays.
 """
 from __future__ import annotations
 
 from benchmark.evaluation.aggregates import run_case_scores
 from benchmark.models import EvaluationRun, Trajectory
-from judging.aggregate import paired_comparison
+from judging.aggregate import CaseScore, paired_comparison
 
 from .visibility import runs_visible
 
@@ -55,6 +56,10 @@ def compare_runs_get(*, a: str | None, b: str | None, user) -> tuple[EvaluationR
 def runs_compare(*, a: EvaluationRun, b: EvaluationRun) -> dict:
     """The paired comparison of run ``a`` against run ``b`` with the won and lost cases.
 
+    ``a``/``b`` summarise each run on the shared cases (``passed``: passed trajectories,
+    ``pr_shared``: the mean of the cases' pass rates over their trials); ``both_passed`` counts
+    the cases every trial of both runs passed, ``both_failed`` those no trial of either passed.
+
     Raises:
         CompareError: the runs have no finished case in common.
     """
@@ -63,21 +68,41 @@ def runs_compare(*, a: EvaluationRun, b: EvaluationRun) -> dict:
         paired = paired_comparison(scores_a, scores_b, seed=int(a.config.get("seed", 0)))
     except ValueError:
         raise CompareError(f"runs {a.id} and {b.id} have no finished case in common yet") from None
-    passed_a = {s.case_id: s.passed for s in scores_a}
-    passed_b = {s.case_id: s.passed for s in scores_b}
-    shared = [key for key in passed_a if key in passed_b]
+    verdicts_a, verdicts_b = _verdicts(scores_a), _verdicts(scores_b)
+    shared = [case for case in verdicts_a if case in verdicts_b]
     cells = {s.case_id: (s.category, s.level) for s in scores_a}
     ids_a, ids_b = _trajectory_ids(a), _trajectory_ids(b)
 
-    def rows(keys: list[str]) -> list[dict]:
-        return [_row(key, cells[key], ids_a.get(key), ids_b.get(key)) for key in keys]
+    def rows(case_ids: list[str], wanted: tuple[bool, bool]) -> list[dict]:
+        out = []
+        for case in case_ids:
+            trial = _replay_trial(verdicts_a[case], verdicts_b[case], wanted)
+            out.append(_row(case, trial, cells[case], ids_a.get((case, trial)), ids_b.get((case, trial))))
+        return out
 
+    pairs = [(verdicts_a[case].values(), verdicts_b[case].values()) for case in shared]
     return {
-        "a": _summary(a, [passed_a[k] for k in shared]), "b": _summary(b, [passed_b[k] for k in shared]),
-        "n": paired["n"], "difference": paired["difference"], "won": rows(paired["won"]), "lost": rows(paired["lost"]),
-        "both_passed": sum(passed_a[k] and passed_b[k] for k in shared),
-        "both_failed": sum(not passed_a[k] and not passed_b[k] for k in shared),
+        "a": _summary(a, [verdicts_a[c] for c in shared]), "b": _summary(b, [verdicts_b[c] for c in shared]),
+        "n": paired["n"], "difference": paired["difference"],
+        "won": rows(paired["won"], (True, False)), "lost": rows(paired["lost"], (False, True)),
+        "both_passed": sum(all(va) and all(vb) for va, vb in pairs),
+        "both_failed": sum(not any(va) and not any(vb) for va, vb in pairs),
     }
+
+
+def _verdicts(scores: list[CaseScore]) -> dict[str, dict[int, bool]]:
+    """{case_id: {trial: passed}}."""
+    out: dict[str, dict[int, bool]] = {}
+    for s in scores:
+        out.setdefault(s.case_id, {})[s.trial] = s.passed
+    return out
+
+
+def _replay_trial(a: dict[int, bool], b: dict[int, bool], wanted: tuple[bool, bool]) -> int:
+    """The trial to show side by side: the first that both runs hold with the verdicts ``wanted``
+    (A passed and B failed, for a won case), else the first both hold, else A's first."""
+    common = sorted(set(a) & set(b))
+    return next((t for t in common if (a[t], b[t]) == wanted), common[0] if common else min(a))
 
 
 def compare_case_get(*, a: EvaluationRun, b: EvaluationRun, case_id: str, trial: str | None) -> list[Trajectory]:
@@ -99,18 +124,19 @@ def compare_case_get(*, a: EvaluationRun, b: EvaluationRun, case_id: str, trial:
     return found
 
 
-def _trajectory_ids(run: EvaluationRun) -> dict[str, int]:
+def _trajectory_ids(run: EvaluationRun) -> dict[tuple[str, int], int]:
     rows = run.trajectories.filter(status=Trajectory.DONE).values_list("id", "entry__case__case_id", "trial")
-    return {f"{case_id}#{trial}": pk for pk, case_id, trial in rows}
+    return {(case_id, trial): pk for pk, case_id, trial in rows}
 
 
-def _row(key: str, cell: tuple[str, str], a_id: int | None, b_id: int | None) -> dict:
-    case_id, _, trial = key.rpartition("#")
-    return {"key": key, "case_id": case_id, "trial": int(trial), "category": cell[0], "level": cell[1],
+def _row(case_id: str, trial: int, cell: tuple[str, str], a_id: int | None, b_id: int | None) -> dict:
+    return {"key": case_id, "case_id": case_id, "trial": trial, "category": cell[0], "level": cell[1],
             "a_trajectory": a_id, "b_trajectory": b_id}
 
 
-def _summary(run: EvaluationRun, passed: list[bool]) -> dict:
+def _summary(run: EvaluationRun, verdicts: list[dict[int, bool]]) -> dict:
+    rates = [sum(v.values()) / len(v) for v in verdicts]
     return {"id": run.id, "name": run.name, "agent": run.agent, "model": run.endpoint.model if run.endpoint else "",
             "status": run.status, "verified": run.verified, "release": run.release.name,
-            "pr_shared": round(100 * sum(passed) / len(passed), 1) if passed else None, "passed": sum(passed)}
+            "pr_shared": round(100 * sum(rates) / len(rates), 1) if rates else None,
+            "passed": sum(sum(v.values()) for v in verdicts)}

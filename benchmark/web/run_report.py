@@ -15,7 +15,7 @@ from django.db import connection
 from django.db.models import Count
 
 from benchmark.models import CATEGORIES, LEVELS, Case, EvaluationRun, ReleaseCase, Step, Trajectory
-from judging.aggregate import CELL_ORDER, TABLE3_METRICS, CaseScore, table3
+from judging.aggregate import CELL_ORDER, TABLE3_METRICS, CaseScore, has_several_trials, table3, trials_summary
 
 from .failures import REASON_CODES, REASON_LABELS, failure_reasons
 
@@ -121,13 +121,16 @@ def done_cases(cases: list[dict]) -> list[dict]:
 
 def case_scores(cases: list[dict]) -> list[CaseScore]:
     """The done cases in the form judging.aggregate reads (as run_case_scores builds them)."""
-    return [CaseScore(case_id=f"{c['case_id']}#{c['trial']}", category=c["category"], level=c["level"],
+    return [CaseScore(case_id=c["case_id"], trial=c["trial"], category=c["category"], level=c["level"],
                       passed=bool(c["passed"]), metrics=c["metrics"], tokens=c["tokens"]) for c in done_cases(cases)]
 
 
 def cell_table(cases: list[dict]) -> list[dict]:
-    """Table 2's row for this run, one dict per category: {category, label, cells: {level: {pr, n}}}."""
+    """Table 2's row for this run, one dict per category: {category, label, cells: {level: {pr, n}}};
+    when a case has several trials, each cell also has ``pass_hat_k`` and ``trials`` (k)."""
     done = done_cases(cases)
+    scores = case_scores(cases)
+    several = has_several_trials(scores)
     out = []
     for category, label in CATEGORIES:
         cells = {}
@@ -137,6 +140,9 @@ def cell_table(cases: list[dict]) -> list[dict]:
                 continue
             verdicts = [bool(c["passed"]) for c in done if (c["category"], c["level"]) == (category, level)]
             cells[level] = {"pr": _pct(verdicts), "n": len(verdicts)}
+            if several:
+                summary = trials_summary([s for s in scores if (s.category, s.level) == (category, level)])
+                cells[level] |= {"pass_hat_k": summary["pass_hat_k"], "trials": summary["trials"]}
         out.append({"category": category, "label": label, "cells": cells})
     return out
 

@@ -162,7 +162,9 @@ def _curve_level(value: str | None) -> str:
 def _overall(run: EvaluationRun, cases: list[dict]) -> dict:
     table2 = (run.aggregates or {}).get("table2") or {}
     if table2.get("overall"):
-        return {"final": True, **table2["overall"], "macro": table2.get("macro"), "n": table2.get("n")}
+        # n counts cases (with several trials table 2's n counts trajectories; ``cases`` the cases)
+        return {"final": True, **table2["overall"], "macro": table2.get("macro"),
+                "n": table2.get("cases") or table2.get("n")}
     done = run_report.done_cases(cases)
     value = round(100 * sum(bool(c["passed"]) for c in done) / len(done), 1) if done else None
     return {"final": False, "value": value, "n": len(done)}

@@ -1,0 +1,56 @@
+"""Runs with several trials per case on the site: the comparison pairs cases, the run page shows pass^k."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from benchmark.web.compare import runs_compare
+from tests.web.board_factories import release_with_cases, run_with_results
+from tests.web.trial_factories import run_with_trials
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def release():
+    return release_with_cases("trials-v1")  # 11 cases, one per cell
+
+
+def test_the_comparison_of_runs_with_trials_pairs_cases(client, release):
+    # case 0: A passes trials 0 and 1, B only trial 2 (won); case 1: A fails every trial, B passes (lost)
+    a = run_with_trials(release, name="A", trials=3, passed=lambda pos, trial: pos > 1 or (pos == 0 and trial < 2))
+    b = run_with_trials(release, name="B", trials=3, passed=lambda pos, trial: pos != 0 or trial == 2)
+    cases = list(release.entries.order_by("position").values_list("case__case_id", flat=True))
+    comparison = runs_compare(a=a, b=b)
+    assert comparison["n"] == 11 and comparison["both_passed"] == 9 and comparison["both_failed"] == 0
+    assert [row["key"] for row in comparison["won"]] == [cases[0]]
+    assert [row["case_id"] for row in comparison["lost"]] == [cases[1]]
+    won = comparison["won"][0]
+    shown = a.trajectories.get(pk=won["a_trajectory"])
+    assert won["trial"] == shown.trial == 0 and shown.passed and shown.entry.case.case_id == cases[0]
+    assert not b.trajectories.get(pk=won["b_trajectory"]).passed
+    assert comparison["difference"]["value"] == round((200 / 3 - 100 / 3 - 100) / 11, 2)
+    assert comparison["a"]["passed"] == 29 and comparison["a"]["pr_shared"] == round(100 * (2 / 3 + 9) / 11, 1)
+
+    html = client.get("/compare/", {"a": a.id, "b": b.id}).content.decode()
+    assert f'data-difference="{comparison["difference"]["value"]}"' in html
+    assert f"case={cases[0]}&amp;trial=0" in html
+
+
+def test_the_run_page_shows_pass_hat_k_with_its_interval_and_per_cell(client, release):
+    run = run_with_trials(release, name="two trials", trials=2, passed=lambda pos, trial: pos % 2 == 0 or trial == 0)
+    t2 = run.aggregates["table2"]
+    assert t2["trials"] == 2 and t2["cases"] == 11 and t2["pass_hat_k"] == {"value": 54.55, "low": 27.27,
+                                                                             "high": 81.82}  # 6 of 11 cases
+    html = client.get(f"/runs/{run.id}/").content.decode()
+    assert re.search(r'pass\^k <strong>54.6%</strong>\s*<span class="ci">95% interval \[27.3, 81.8\]', html)
+    assert "Mean over trials (11 cases, 2 trials each)" in html
+    assert html.count('<span class="pass-k">pass^2 100.0</span>') == 6  # the even positions pass every trial
+    assert html.count('<span class="pass-k">pass^2 0.0</span>') == 5
+
+
+def test_a_one_trial_run_page_has_no_pass_hat_k(client, release):
+    run = run_with_results(release, name="one trial")
+    html = client.get(f"/runs/{run.id}/").content.decode()
+    assert "pass^" not in html and "Mean over trials" not in html and "trials" not in run.aggregates["table2"]
