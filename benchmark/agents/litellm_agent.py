@@ -14,12 +14,13 @@ import asyncio
 import json
 from typing import Any
 
+from .answer_format import ANSWER_FORMAT
 from .base import AgentOutcome, AgentTask, agent
 from .toolbox import BudgetExhausted
 
 DEFAULT_TIMEOUT_S = 600
 
-# Figure 9, verbatim but for the two marked additions to the answer format.
+# Figure 9, verbatim but for the marked additions to the answer format (see answer_format.py).
 SYSTEM_PROMPT = """You are a geographic information assistant. Use the available tools to answer the user's question.
 
 CRITICAL RULES:
@@ -30,29 +31,7 @@ CRITICAL RULES:
 5. After completing your analysis, you MUST call submit_answer() to deliver your final answer as a structured JSON object. Do NOT output JSON as plain text - always use submit_answer().
 
 ---
-You MUST call submit_answer(result=<your_answer>) where <your_answer> is a single JSON object containing ALL of the following fields:
-{
-  "answer": "<direct answer for yes/no or attribute questions; omit otherwise>",
-  "name": "NAME", "place_id": "PLACE_ID",
-  "start": {"name": "NAME", "place_id": "PLACE_ID", "reason": "Why this place was selected based on criteria."},
-  "end": {"name": "NAME", "place_id": "PLACE_ID", "reason": "Why this place was selected based on criteria."},
-  "waypoints": [
-    {"name": "NAME", "place_id": "PLACE_ID", "reason": "Why this place was selected based on criteria.",
-     "ref": {"note_id": "NOTE_ID1,NOTE_ID2,...", "attribute_key": "comma-separated keys. tag:keyword,rating,cost", "implicit_logic": "True"}}
-  ],
-  "optimal_order": [
-    {"name": "NAME", "place_id": "PLACE_ID", "visit_order": 1},
-    ...
-  ],
-  "vehicle": "VEHICLE",
-  "mode": "MODE",
-  "total_distance_m": <number>,
-  "total_time_s": <number>,
-  "constraints_satisfied": ["description of each constraint met"]
-}
-("name"/"place_id" at the top level: the answer place when the question asks for a single place; omit otherwise.)
-
-IMPORTANT: Pass the ENTIRE object above as the `result` parameter. Do NOT split fields into separate parameters. Use the EXACT field names shown above.
+""" + ANSWER_FORMAT + """
 
 ---
 Now answer the following question: {question}"""  # noqa: E501

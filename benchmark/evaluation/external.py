@@ -23,6 +23,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from benchmark.agents import RunConfig
+from benchmark.agents.answer_format import answer_format
 from benchmark.agents.base import DEFAULT_TOOL_BUDGET
 from benchmark.agents.toolbox import StepRecord
 from benchmark.models import EvaluationRun, Release, RunToken, Step, Trajectory
@@ -92,8 +93,9 @@ def run_tokens_revoke(*, run: EvaluationRun) -> int:
 def external_next_case(*, token: str | None) -> dict | None:
     """The case this token holds, or else the next one it claims; None when nothing is left.
 
-    Returns ``{trajectory_id, case_id, question, trial, remaining, tool_budget, tools_used}``;
-    ``remaining`` counts the run's unfinished cases besides this one.
+    Returns ``{trajectory_id, case_id, question, answer_format, trial, remaining, tool_budget,
+    tools_used}``; ``answer_format`` is the scaffold's figure 9 answer format with the fields a case
+    of this category is scored on, and ``remaining`` counts the run's unfinished cases besides this one.
     """
     grant = _authorize(token)
     claimant = _claimant(grant)
@@ -103,7 +105,7 @@ def external_next_case(*, token: str | None) -> dict | None:
     snapshot = trajectory.entry.snapshot
     return {
         "trajectory_id": trajectory.id, "case_id": snapshot["case_id"], "question": snapshot["question"],
-        "trial": trajectory.trial,
+        "answer_format": answer_format(snapshot["category"]), "trial": trajectory.trial,
         "remaining": grant.run.trajectories.filter(status__in=ACTIVE).exclude(id=trajectory.id).count(),
         "tool_budget": _budget(grant.run), "tools_used": trajectory.steps.count(),
     }

@@ -2,9 +2,11 @@
 
 An external agent connects over streamable HTTP (``manage.py serve_run_mcp``, URL ``/mcp``)
 with its run token in the header ``Authorization: Bearer <token>``, or over stdio with the
-token in the environment variable ``LIFEPLANNER_RUN_TOKEN``. ``next_case`` hands it a question;
-every other call goes to :func:`benchmark.evaluation.external.external_tool_call`, which runs
-the tool on the case's city and records it as a step of the case's trajectory.
+token in the environment variable ``LIFEPLANNER_RUN_TOKEN``. The server's instructions carry the
+answer format (``benchmark.agents.answer_format``); ``next_case`` hands the agent a question with
+that format and the fields its category is scored on; every other call goes to
+:func:`benchmark.evaluation.external.external_tool_call`, which runs the tool on the case's city
+and records it as a step of the case's trajectory.
 """
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from typing import Any
 from mcp.types import CallToolResult, TextContent
 from mcp.types import Tool as MCPTool
 
+from benchmark.agents.answer_format import answer_format_guide
 from environment.mcp_server import LifePlannerServer
 
 from .external import NoCaseInProgress, RunTokenRefused, external_next_case, external_tool_call
@@ -24,13 +27,15 @@ RUN_INSTRUCTIONS = (
     "LifePlanner benchmark run. Call next_case to get a question, answer it with the city tools (place_search, "
     "nearby_search, place_detail, routing, search_notes, note_detail) and finish it with submit_answer(result={...}); "
     "then call next_case again until it reports that the run is done. Every call counts against the case's tool "
-    "budget."
+    "budget. The answer format follows; next_case repeats it for each case as answer_format, with the fields that "
+    "case is scored on.\n\n" + answer_format_guide()
 )
 NEXT_CASE = MCPTool(
     name="next_case",
     description="Get the question you are to answer now: the case you hold until you submit_answer, else the next "
-                "one of the run. Returns {trajectory_id, case_id, question, trial, remaining, tool_budget, "
-                "tools_used}, or {done: true} when every case of the run is answered.",
+                "one of the run. Returns {trajectory_id, case_id, question, answer_format, trial, remaining, "
+                "tool_budget, tools_used}, or {done: true} when every case of the run is answered. answer_format "
+                "is the JSON object submit_answer expects and the fields this case is scored on.",
     input_schema={"type": "object", "properties": {}, "additionalProperties": False},
 )
 

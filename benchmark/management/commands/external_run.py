@@ -15,6 +15,8 @@ and connect your agent to it over streamable HTTP:
 
 The agent calls next_case for a question, answers it with the agent tools and submit_answer,
 and repeats until next_case reports done. Tool budget: {budget} calls per case.
+Each next_case carries answer_format: the JSON object submit_answer expects and the fields the
+case is scored on (docs/evaluation.md, "The answer format").
 """
 
 
