@@ -17,7 +17,21 @@ from typing import Any
 ResolveName = Callable[[str], str | None]
 
 _NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?")
-_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+_THOUSANDS = re.compile(r"(?<=\d)[,\s\u00a0\u202f\u2009'](?=\d{3}(?!\d))")  # 1,234 / 1 234 / 1'234
+_OUT_OF = re.compile(r"\s*(?:/|out of|of)\s*(?:5|10|100)(?:[.,]0+)?\s*(?:stars?)?\s*$", re.IGNORECASE)
+# Units a total may carry: the factor to the tool's unit (metres, seconds).
+_UNITS = {
+    "total_distance_m": ((re.compile(r"^\s*(km|kilometres?|kilometers?)\b", re.I), 1000.0),
+                         (re.compile(r"^\s*(m|metres?|meters?)\b", re.I), 1.0)),
+    "total_time_s": ((re.compile(r"^\s*(h|hrs?|hours?)\b", re.I), 3600.0),
+                     (re.compile(r"^\s*(min|mins|minutes?)\b", re.I), 60.0),
+                     (re.compile(r"^\s*(s|secs?|seconds?)\b", re.I), 1.0)),
+}
+# Limits of a readable answer: beyond them the answer is invalid (scored 0, never an exception).
+MAX_DEPTH = 20
+MAX_NODES = 5000
+MAX_TEXT = 20_000
+MAX_DIGITS = 30
 _ANSWER_FIELDS = {"start", "end", "waypoints", "optimal_order", "place_id", "name", "total_distance_m"}
 _FENCE = re.compile(r"^```(?:json)?\s*(.*?)\s*```$", re.DOTALL)
 
@@ -41,6 +55,7 @@ class PredictedAnswer:
     value: Any = None
     has_value: bool = False
     value_place_id: str | None = None  # the direct value read as a place name, when it names one
+    invalid: str = ""  # why the answer could not be read at all (then ``submitted`` is False)
     vehicle: str | None = None
     mode: str | None = None
     total_distance_m: float | None = None
@@ -63,9 +78,49 @@ def normalise_answer(answer: Any, *, resolve_name: ResolveName | None = None) ->
     problems: list[str] = []
     if answer is None:
         return PredictedAnswer(problems=("no answer was submitted",))
-    body = _as_object(answer, problems)
+    why = answer_problem(answer)
+    body = {} if why else _as_object(answer, problems)
+    why = why or answer_problem(body)
+    if why:
+        return PredictedAnswer(invalid=why, problems=(f"the answer is invalid: {why}",))
     reader = _Reader(resolve_name, problems)
     return reader.read(body)
+
+
+def answer_problem(answer: Any) -> str | None:
+    """Why an answer cannot be read (too deep, too large, a non-finite or absurdly long number, a text
+    over the size limit), or None when it can. Never raises."""
+    stack: list[tuple[Any, int]] = [(answer, 1)]
+    nodes = 0
+    while stack:
+        value, depth = stack.pop()
+        nodes += 1
+        if nodes > MAX_NODES:
+            return f"it holds more than {MAX_NODES} values"
+        if depth > MAX_DEPTH:
+            return f"it is nested more than {MAX_DEPTH} levels deep"
+        if isinstance(value, bool) or value is None:
+            continue
+        if isinstance(value, int):
+            if abs(value) >= 10 ** MAX_DIGITS:
+                return f"a number has more than {MAX_DIGITS} digits"
+        elif isinstance(value, float):
+            if not math.isfinite(value):
+                return f"a number is {value!r} (only finite numbers are allowed)"
+        elif isinstance(value, str):
+            if len(value) > MAX_TEXT:
+                return f"a text is {len(value)} characters long (at most {MAX_TEXT})"
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                if not isinstance(key, str):
+                    return f"a key is a {type(key).__name__}, not text"
+                stack.append((key, depth + 1))
+                stack.append((item, depth + 1))
+        elif isinstance(value, list | tuple):
+            stack.extend((item, depth + 1) for item in value)
+        else:
+            return f"it holds a {type(value).__name__}, which is not JSON"
+    return None
 
 
 def _as_object(answer: Any, problems: list[str]) -> dict:
@@ -79,7 +134,7 @@ def _as_object(answer: Any, problems: list[str]) -> dict:
             return {}
         try:
             answer = json.loads(text)
-        except json.JSONDecodeError:
+        except ValueError:  # not JSON (or an integer past Python's digit limit, caught by answer_problem)
             problems.append("the answer is text, not a JSON object; read it as the direct value")
             return {"answer": text}
     if isinstance(answer, dict) and set(answer) == {"result"} and isinstance(answer["result"], dict | str):
@@ -216,7 +271,7 @@ class _Reader:
         value = body.get(field)
         if value is None:
             return None
-        number = to_float(value)
+        number = to_quantity(value, field)
         if number is None:
             self.problems.append(f"{field} {value!r} is not a number; ignored")
         elif not isinstance(value, int | float):
@@ -239,17 +294,36 @@ class _Reader:
 
 
 def to_float(value: Any) -> float | None:
-    """A finite float from a number or a numeric text such as ``"1,234.5 m"``; None otherwise."""
+    """A finite float from a number or a numeric text such as ``"1,234.5 m"``, ``"1 234"``, ``"4,5"`` or
+    ``"4.1/5"``; None otherwise (no number, several numbers, or one too large for a float)."""
     if isinstance(value, bool) or value is None:
         return None
     if isinstance(value, str):
-        numbers = _NUMBER.findall(_THOUSANDS.sub("", value).replace(",", "."))
+        if len(value) > 200:
+            return None
+        text = _OUT_OF.sub("", _THOUSANDS.sub("", value.strip()))
+        numbers = _NUMBER.findall(text.replace(",", "."))
         value = numbers[0] if len(numbers) == 1 else None
     try:
         number = float(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return None
     return number if math.isfinite(number) else None
+
+
+def to_quantity(value: Any, field: str) -> float | None:
+    """A route total in the tool's unit (metres, seconds): a number as is, a text with its unit converted
+    (``"1.2 km"`` -> 1200, ``"25 min"`` -> 1500); None for a unit that does not fit the field."""
+    number = to_float(value)
+    if number is None or not isinstance(value, str):
+        return number
+    rest = _NUMBER.sub("", _THOUSANDS.sub("", value.strip()).replace(",", "."), count=1)
+    if not rest.strip():
+        return number
+    for pattern, factor in _UNITS.get(field, ()):
+        if pattern.match(rest):
+            return number * factor
+    return number if not re.match(r"^\s*[a-z]", rest, re.I) else None
 
 
 def _split(value: Any) -> list[str]:

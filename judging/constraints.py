@@ -4,7 +4,8 @@ Checked when the case states them: travel mode and optimisation target, visit or
 ("visit a before b"), every stop open on arrival (from the question's start time, the
 routing times along the submitted order and the dwell time; with ``open_check: "stops"``
 only the stops on the way, not the destination), a chosen place open at a stated moment
-(``open_at``), rating and cost thresholds, the place type (any of the accepted sub-types,
+(``open_at``), a yes/no answer about the opening state at the question's moment (``at``), rating
+and cost thresholds, the place type (any of the accepted sub-types,
 or a dining place of an accepted cuisine), the radius around a place or the buffer along a
 route, and the implicit need of an L2 case (the chosen place holds one of the facts that
 meet the need, ``fact.keys``).
@@ -18,6 +19,7 @@ from typing import Protocol
 from environment.opening import is_open_at
 
 from .answers import PredictedAnswer
+from .metrics.values import as_bool
 from .metrics.world import World
 from .rules import arrival_times, closed_on_arrival, order_violations, type_matches
 from .types import CaseSpec, MetricResult
@@ -45,16 +47,21 @@ def constraint_checks(case: CaseSpec, predicted: PredictedAnswer, world: Constra
     def add(name: str, ok: bool, detail: str) -> None:
         checks.append({"check": name, "ok": bool(ok), "detail": detail})
 
+    reference = case.answer if isinstance(case.answer, dict) else {}
     for key in ("vehicle", "mode"):
-        if c.get(key) and (predicted.total_distance_m is not None or predicted.vehicle or predicted.mode):
+        # Checked whenever the reference answer states it: an answer that leaves it out fails the check.
+        if c.get(key) and (reference.get(key) or predicted.total_distance_m is not None or getattr(predicted, key)):
             got = getattr(predicted, key)
-            add(key, got == c[key], f"{key} {got!r}, the question asks for {c[key]!r}")
+            add(key, got == str(c[key]).strip().lower(),
+                f"{key} {got!r}, the question asks for {c[key]!r}" if got else f"the answer gives no {key}")
     for a, b in c.get("before", []):
         broken = order_violations(predicted.visit_order, [(a, b)])
         seen = a in predicted.visit_order and b in predicted.visit_order
         add("visit order", seen and not broken, f"{a} before {b}" + ("" if seen else " (a stop is missing)"))
     if c.get("start_time"):
         add(*_open_on_arrival(c, predicted, world))
+    if c.get("at") and reference.get("place_id"):
+        add(*_open_state_at(case, predicted, world, str(reference["place_id"]), datetime.fromisoformat(c["at"])))
     chosen = targets(predicted)
     for pid in chosen:
         place = world.place(pid) or {}
@@ -98,6 +105,16 @@ def _open_for(place: dict, pid: str, start: datetime, minutes: int) -> tuple[str
     return ("open at" if not minutes else "open for the stay"), not closed, detail
 
 
+def _open_state_at(case: CaseSpec, predicted: PredictedAnswer, world: ConstraintWorld, pid: str,
+                   when: datetime) -> tuple[str, bool, str]:
+    """A yes/no answer about whether the place is open at ``when`` (the question's moment) agrees with its hours."""
+    said = as_bool(predicted.value, case.question) if predicted.has_value else None
+    truth = is_open_at((world.place(pid) or {}).get("opentime_week") or "", when)
+    ok = said is not None and truth is not None and said is truth
+    return "open state at", ok, (f"{pid} at {when:%a %H:%M}: the hours say {'open' if truth else 'closed'}, "
+                                 f"the answer says {'no reading' if said is None else 'open' if said else 'closed'}")
+
+
 def _open_on_arrival(c: dict, predicted: PredictedAnswer, world: ConstraintWorld) -> tuple[str, bool, str]:
     order = list(predicted.visit_order)
     if len(order) < 2:
@@ -118,7 +135,8 @@ def _open_on_arrival(c: dict, predicted: PredictedAnswer, world: ConstraintWorld
 def semantic_constraint_rules(case: CaseSpec, predicted: PredictedAnswer, world: ConstraintWorld) -> MetricResult:
     """SC from the rule checks alone (source "rules"): the share of checks passed."""
     if not predicted.submitted:
-        return MetricResult("SC", 0.0, "No answer was submitted, so no constraint is met.", source="rules")
+        why = f"The answer is invalid ({predicted.invalid})" if predicted.invalid else "No answer was submitted"
+        return MetricResult("SC", 0.0, f"{why}, so no constraint is met.", source="rules")
     checks = constraint_checks(case, predicted, world)
     if not checks:
         return MetricResult("SC", None, "The case has no machine-checkable constraint and no judge scored it.",

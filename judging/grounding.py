@@ -2,30 +2,34 @@
 trajectory's observations. Flags back Reasoning Purity (RP) when no judge scores it, and are
 shown to people next to the answer.
 
-A number counts as fetched when an observation holds it (to 0.05), or, for route totals,
-when it is the sum of the routing observations along the submitted order.
+A number counts as fetched when an observation holds it (to 0.05; a route total to less than
+one unit, 1 m or 1 s, since a total rounded to the unit is the same route), or, for route totals,
+when it is the sum of the routing observations along the submitted order. An answer that cites
+nothing gives no RP from this check (not calculable), never a free 1.0.
 """
 from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import Any
 
-from .answers import PredictedAnswer
+from .answers import PredictedAnswer, to_float
 from .types import MetricResult, Trajectory
 
 TOLERANCE = 0.05
+TOTAL_TOLERANCE = 1.0  # less than one unit of the tools' totals (1 m, 1 s)
 
 
 def leaf_values(value: Any) -> Iterator[Any]:
-    """Every scalar inside nested dicts and lists."""
-    if isinstance(value, dict):
-        for item in value.values():
-            yield from leaf_values(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from leaf_values(item)
-    else:
-        yield value
+    """Every scalar inside nested dicts and lists (iteratively: uploaded observations may nest deeply)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(reversed(list(item.values())))
+        elif isinstance(item, list | tuple):
+            stack.extend(reversed(item))
+        else:
+            yield item
 
 
 def _observed(trajectory: Trajectory | None) -> tuple[set[str], list[float], dict]:
@@ -37,16 +41,20 @@ def _observed(trajectory: Trajectory | None) -> tuple[set[str], list[float], dic
             if isinstance(value, str):
                 strings.add(value)
             elif isinstance(value, int | float) and not isinstance(value, bool):
-                numbers.append(float(value))
+                number = to_float(value)
+                if number is not None:
+                    numbers.append(number)
         obs = step.observation if isinstance(step.observation, dict) else {}
         if step.tool == "routing" and "total_distance_m" in obs:
             key = ((obs.get("start") or {}).get("place_id"), (obs.get("end") or {}).get("place_id"))
-            legs[key] = (obs["total_distance_m"], obs["total_time_s"])
+            leg = (to_float(obs.get("total_distance_m")), to_float(obs.get("total_time_s")))
+            if None not in leg:
+                legs[key] = leg
     return strings, numbers, legs
 
 
-def _near(value: float, numbers: list[float]) -> bool:
-    return any(abs(value - n) <= TOLERANCE for n in numbers)
+def _near(value: float, numbers: list[float], tolerance: float = TOLERANCE) -> bool:
+    return any(abs(value - n) <= tolerance for n in numbers)
 
 
 def fetched_before_cited(predicted: PredictedAnswer, trajectory: Trajectory | None) -> tuple[list[dict], int]:
@@ -69,7 +77,8 @@ def fetched_before_cited(predicted: PredictedAnswer, trajectory: Trajectory | No
             continue
         checked += 1
         summed = round(sum(s[index] for s in sums), 1) if sums and all(sums) else None
-        if not (_near(value, numbers) or (summed is not None and abs(summed - value) <= TOLERANCE)):
+        if not (_near(value, numbers, TOTAL_TOLERANCE - 1e-9)
+                or (summed is not None and abs(summed - value) < TOTAL_TOLERANCE)):
             flags.append({"kind": "number", "value": value, "field": field})
     if isinstance(predicted.value, int | float) and not isinstance(predicted.value, bool):
         checked += 1
@@ -81,11 +90,12 @@ def fetched_before_cited(predicted: PredictedAnswer, trajectory: Trajectory | No
 def reasoning_purity_grounding(predicted: PredictedAnswer, trajectory: Trajectory | None) -> MetricResult:
     """RP from the grounding check alone (source "grounding"): the share of cited items that were fetched."""
     if not predicted.submitted:
-        return MetricResult("RP", None, "No answer was submitted, so there is nothing to check.", source="grounding")
+        why = f"The answer is invalid ({predicted.invalid})" if predicted.invalid else "No answer was submitted"
+        return MetricResult("RP", None, f"{why}, so there is nothing to check.", source="grounding")
     flags, checked = fetched_before_cited(predicted, trajectory)
     if checked == 0:
-        return MetricResult("RP", 1.0, "The answer cites no place, note or number; nothing is ungrounded.",
-                            {"flags": []}, source="grounding")
+        return MetricResult("RP", None, "The answer cites no place, note or number, so there is nothing to check "
+                            "(not calculable).", {"flags": [], "checked": 0}, source="grounding")
     value = 1 - len(flags) / checked
     listed = ", ".join(f"{f['kind']} {f['value']}" for f in flags)
     explanation = (f"All {checked} cited items were in the observations." if not flags else

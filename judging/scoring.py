@@ -1,13 +1,74 @@
-"""Score one case: every applicable metric of the matrix, plus the per-case pass verdict."""
+"""Score one case: every applicable metric of the matrix, plus the per-case pass verdict.
+
+``score_answer`` is the one entry point every path uses (runs, replays, re-scores, ``score``,
+uploaded runs): it reads the answer once, takes SC and RP from the judges when they are
+configured and score, else from the rule checks and the grounding check, and adds the
+'fetched before cited' flags. It keeps no state between calls; the world it is given must be
+safe to share between threads (``benchmark.scoring.world.CityWorld`` is).
+"""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from judging.answers import ResolveName, normalise_answer
+from judging.constraints import ConstraintWorld, semantic_constraint_rules
+from judging.grounding import fetched_before_cited, reasoning_purity_grounding
 from judging.metrics import World, applies, get_metric, pass_verdict, registered_metrics
 from judging.metrics.applicability import all_result_names, applicable_metrics
 from judging.metrics.passing import DEFAULT_ALPHA
 from judging.types import CaseSpec, MetricResult, Trajectory
+
+
+def score_answer(
+    case: CaseSpec,
+    answer: Any,
+    trajectory: Trajectory | None,
+    *,
+    world: ConstraintWorld,
+    resolve_name: ResolveName | None,
+    judges: list | None = None,
+    cache=None,
+    tools_city: str | None = None,
+    alpha: float = DEFAULT_ALPHA,
+) -> dict[str, MetricResult]:
+    """Every metric of the case's cell, the pass verdict, and the 'fetched before cited' flags (``grounding``).
+
+    SC and RP come from the judge ensemble (``judges``, a list of JudgeConfig) when at least one
+    judge scores; otherwise from the rule checks (SC) and the grounding check (RP). Each result's
+    ``source`` says which; a fallback after every judge failed keeps the judges' failures in its
+    details. An answer that cannot be read (too deep, too large, a non-finite number) is scored as
+    invalid: every outcome metric 0 with the reason, never an exception.
+    """
+    from judging.judges import ensemble_score
+    from judging.metrics import applies
+
+    predicted = normalise_answer(answer, resolve_name=resolve_name)
+    judged_answer = None if predicted.invalid else answer
+
+    def judged_or(role: str, fallback) -> MetricResult:
+        if not judges or predicted.invalid:
+            return fallback()
+        judged = ensemble_score(role, judges, case, judged_answer, trajectory, cache=cache, tools_city=tools_city)
+        if judged.value is not None:
+            return judged
+        rule = fallback()
+        return replace(rule, explanation=f"{rule.explanation} (judges failed: {judged.explanation})",
+                       details={**rule.details, "judges": judged.details})
+
+    extra = {}
+    if applies("SC", case.category, case.level):
+        extra["SC"] = judged_or("semantic_constraint", lambda: semantic_constraint_rules(case, predicted, world))
+    if applies("RP", case.category, case.level):
+        extra["RP"] = judged_or("reasoning_purity", lambda: reasoning_purity_grounding(predicted, trajectory))
+    results = score_case(case, judged_answer, trajectory, world=world, resolve_name=resolve_name, extra=extra,
+                         alpha=alpha, predicted=predicted)
+    flags, checked = fetched_before_cited(predicted, trajectory)
+    results["grounding"] = MetricResult(
+        "grounding", None, f"{len(flags)} of {checked} cited items were never fetched" if flags
+        else f"all {checked} cited items were fetched before being cited",
+        {"flags": flags, "checked": checked, "problems": list(predicted.problems)}, source="grounding")
+    return results
 
 
 def score_case(
@@ -19,6 +80,7 @@ def score_case(
     resolve_name: ResolveName | None,
     extra: dict[str, MetricResult] | None = None,
     alpha: float = DEFAULT_ALPHA,
+    predicted=None,
 ) -> dict[str, MetricResult]:
     """Run every metric that applies to the case's cell and decide whether the case passes.
 
@@ -30,6 +92,7 @@ def score_case(
         resolve_name: maps a place name to its place_id, for answers that name places only.
         extra: results computed elsewhere (the judges' SC and RP); they must not shadow a registered metric.
         alpha: the Pass Rate threshold for SC.
+        predicted: the answer already read by ``normalise_answer`` (``score_answer`` reads it once).
 
     Returns:
         A result for every metric name of the applicability matrix (value None where it does not
@@ -45,7 +108,7 @@ def score_case(
     unknown = sorted(set(extra) - set(all_result_names()))
     if unknown:
         raise ValueError(f"extra results must be metrics of the applicability matrix, not {', '.join(unknown)}")
-    predicted = normalise_answer(answer, resolve_name=resolve_name)
+    predicted = predicted if predicted is not None else normalise_answer(answer, resolve_name=resolve_name)
     results: dict[str, MetricResult] = {}
     for name in all_result_names():
         results[name] = _one(name, case, predicted, trajectory, world, extra)

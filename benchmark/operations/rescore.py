@@ -45,7 +45,7 @@ def rescorable_metrics() -> list[str]:
 
 
 def run_rescore(*, run: EvaluationRun, reason: str, user=None, metrics: Iterable[str] | str | None = None,
-                dry_run: bool = False) -> RunRescore:
+                dry_run: bool = False, threads: int = 1) -> RunRescore:
     """Score every finished trajectory of ``run`` again and record what changed.
 
     Args:
@@ -55,6 +55,7 @@ def run_rescore(*, run: EvaluationRun, reason: str, user=None, metrics: Iterable
         metrics: replace only these results (names of ``rescorable_metrics()``); the pass verdict
             (``passed``) changes only when ``pass_rate`` is among them; a list or "A,SC". None or empty: all.
         dry_run: compute and return the record without saving anything.
+        threads: trajectories scored at once (the scores are the same whatever the number).
 
     Returns:
         The ``RunRescore`` (unsaved when ``dry_run``): counts, per-trajectory before/after values
@@ -65,7 +66,7 @@ def run_rescore(*, run: EvaluationRun, reason: str, user=None, metrics: Iterable
         RescoreFailed: a trajectory could not be scored (e.g. its city is not built); nothing is changed.
     """
     selected = _validated(run=run, reason=reason, metrics=metrics)
-    rescored = [_rescore_one(t, selected) for t in _finished(run)]
+    rescored = _rescore_all(list(_finished(run)), selected, threads)
     record = RunRescore(run=run, created_by=user, reason=reason.strip(), metrics=sorted(selected or []),
                         versions=scoring_versions(), n_trajectories=len(rescored),
                         n_pass_changed=sum(1 for r in rescored if r.change and "passed" in r.change),
@@ -94,6 +95,42 @@ def _validated(*, run: EvaluationRun, reason: str, metrics: Iterable[str] | str 
 def _finished(run: EvaluationRun):
     return (run.trajectories.filter(status=Trajectory.DONE).select_related("entry__case")
             .prefetch_related("steps").order_by("entry__position", "trial", "id"))
+
+
+def _rescore_all(trajectories: list[Trajectory], selected: set[str] | None, threads: int) -> list[_Rescored]:
+    """Every trajectory re-scored, in order; with ``threads`` > 1 from a pool (each thread its own connection)."""
+    if threads < 1:
+        raise ValueError(f"threads must be 1 or more, got {threads}")
+    if threads == 1:
+        return [_rescore_one(t, selected) for t in trajectories]
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connection
+
+    def one(trajectory: Trajectory) -> _Rescored:
+        try:
+            return _rescore_one(trajectory, selected)
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(threads) as pool:
+        return list(pool.map(one, trajectories))
+
+
+def thread_check(run: EvaluationRun, threads: int) -> tuple[int, list[str]]:
+    """Score every finished trajectory of ``run`` from a cold start at 1 thread and at ``threads`` threads;
+    (trajectories, descriptions of those whose scores differ byte for byte). Saves nothing."""
+    import json
+
+    from benchmark.scoring import world
+
+    trajectories = list(_finished(run))
+    outputs = []
+    for count in (1, threads):
+        world.forget_worlds()
+        outputs.append([json.dumps(r.scores, sort_keys=True) for r in _rescore_all(trajectories, None, count)])
+    differ = [f"{t.entry.case.case_id}#{t.trial}" for t, a, b in zip(trajectories, *outputs) if a != b]
+    return len(trajectories), differ
 
 
 def _rescore_one(trajectory: Trajectory, selected: set[str] | None) -> _Rescored:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import threading
 from functools import lru_cache
 
 from django.db import connection
@@ -19,7 +20,8 @@ class CityWorld:
     def __init__(self, city_name: str):
         self.context: ToolContext = city_context(city_name)
         self.place = lru_cache(maxsize=4096)(self._place)
-        self._names: dict[str, list[str]] | None = None
+        self._names: dict[str, tuple[str, ...]] | None = None
+        self._names_lock = threading.Lock()
 
     def _place(self, place_id: str) -> dict | None:
         row = Place.objects.filter(city_id=self.context.city_id, place_id=place_id).values(*PLACE_FIELDS).first()
@@ -66,23 +68,42 @@ class CityWorld:
 
     def resolve_name(self, name: str) -> str | None:
         """The place_id of the one place with this name (case- and accent-insensitive), else None."""
-        if self._names is None:
-            self._names = {}
-            for pid, pname in Place.objects.filter(city_id=self.context.city_id).values_list("place_id", "name"):
-                self._names.setdefault(fold(pname).strip(), []).append(pid)
-        matches = self._names.get(fold(name).strip(), [])
+        matches = self._name_table().get(fold(name).strip(), ())
         return matches[0] if len(matches) == 1 else None
+
+    def _name_table(self) -> dict[str, tuple[str, ...]]:
+        """Folded name -> place_ids, built once; published only when complete, so a thread scoring at the
+        same time either waits for it or reads the whole table (never a half-filled one)."""
+        table = self._names
+        if table is not None:
+            return table
+        with self._names_lock:
+            if self._names is None:
+                names: dict[str, list[str]] = {}
+                rows = Place.objects.filter(city_id=self.context.city_id).order_by("place_id")
+                for pid, pname in rows.values_list("place_id", "name"):
+                    names.setdefault(fold(pname).strip(), []).append(pid)
+                self._names = {key: tuple(ids) for key, ids in names.items()}
+            return self._names
 
 
 _WORLDS: dict[tuple[str, str], CityWorld] = {}
+_WORLDS_LOCK = threading.Lock()
 
 
 def city_world(city_name: str) -> CityWorld:
     """The world of a city, built once per process and city version (its caches are read-only facts)."""
     version = city_context(city_name).city_version
-    world = _WORLDS.get((city_name, version))
-    if world is None:
-        if len(_WORLDS) >= 4:
-            _WORLDS.clear()
-        world = _WORLDS[(city_name, version)] = CityWorld(city_name)
+    with _WORLDS_LOCK:
+        world = _WORLDS.get((city_name, version))
+        if world is None:
+            if len(_WORLDS) >= 4:
+                _WORLDS.clear()
+            world = _WORLDS[(city_name, version)] = CityWorld(city_name)
     return world
+
+
+def forget_worlds() -> None:
+    """Drop every city's world (the next scoring starts cold: used to check scoring from a cold start)."""
+    with _WORLDS_LOCK:
+        _WORLDS.clear()

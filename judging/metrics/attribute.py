@@ -25,7 +25,7 @@ def attribute_accuracy(case: CaseSpec, predicted: PredictedAnswer, trajectory: T
                        *, world: World | None = None) -> MetricResult:
     """Attribute Accuracy (eq. 1): A = 1[x ⊨ x_q], the answer's attributes satisfy the query's requirements."""
     if not predicted.submitted:
-        return nothing_submitted("A")
+        return nothing_submitted("A", predicted)
     if case.category == "place_perception":
         return _value_accuracy(case, predicted)
     return _requirement_accuracy(case, predicted, world)
@@ -40,7 +40,9 @@ def _value_accuracy(case: CaseSpec, predicted: PredictedAnswer) -> MetricResult:
         return _place_choice(predicted, ref_place, ref_name, details)
     if not predicted.has_value:
         return MetricResult("A", 0.0, f"the answer gives no direct value (reference {expected!r})", details)
-    ok = values_equal(predicted.value, expected)
+    field = (ref.get("ref") or {}).get("attribute_key", "") if isinstance(ref.get("ref"), dict) else ""
+    ok = values_equal(predicted.value, expected, field=str(field or ""), question=case.question)
+    details["read_as"] = str(field or "") or "value"
     verdict = "matches" if ok else "does not match"
     return MetricResult("A", float(ok), f"the value {predicted.value!r} {verdict} the reference {expected!r}", details)
 

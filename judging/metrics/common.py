@@ -16,8 +16,12 @@ def cell_label(case: CaseSpec) -> str:
     return f"{case.category} {case.level}"
 
 
-def nothing_submitted(name: str, **details) -> MetricResult:
-    """The result of an outcome metric when the agent never called submit_answer."""
+def nothing_submitted(name: str, predicted: PredictedAnswer | None = None, /, **details) -> MetricResult:
+    """The result of an outcome metric when the agent never called submit_answer, or submitted an
+    answer that cannot be read at all (``predicted.invalid`` says why)."""
+    if predicted is not None and predicted.invalid:
+        return MetricResult(name, 0.0, f"the answer is invalid ({predicted.invalid}), so nothing can match the "
+                            "reference", {**details, "invalid": predicted.invalid})
     return MetricResult(name, 0.0, "no answer was submitted, so nothing can match the reference", details)
 
 

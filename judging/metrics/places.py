@@ -32,7 +32,10 @@ def place_set_iou(case: CaseSpec, predicted: PredictedAnswer, trajectory: Trajec
     if not truth:
         return MetricResult("PIoU", None, "the reference answer names no place, so PIoU does not apply", details)
     if not predicted.submitted:
-        return nothing_submitted("PIoU", **details)
+        return nothing_submitted("PIoU", predicted, **details)
+    if not mine and predicted.has_value and _asks_for_a_value(case):
+        return MetricResult("PIoU", None, "the question asks for a value and the answer gives it alone (no place), "
+                            "so PIoU is not calculable; A decides", details)
     value = len(mine & truth) / len(mine | truth)
     text = f"{len(mine & truth)} shared of {len(mine | truth)} places in either answer: PIoU = {ratio_text(value)}"
     if details["missing"]:
@@ -40,6 +43,18 @@ def place_set_iou(case: CaseSpec, predicted: PredictedAnswer, trajectory: Trajec
     if details["extra"]:
         text += f"; not in the reference {', '.join(details['extra'])}"
     return MetricResult("PIoU", value, text, details)
+
+
+def _asks_for_a_value(case: CaseSpec) -> bool:
+    """The reference gives a direct value that is not a place's name (a rating, a yes/no, an address)."""
+    ref = case.answer if isinstance(case.answer, dict) else {}
+    value = ref.get("answer")
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return False
+    if isinstance(value, str):
+        named = {str(ref.get("place_id") or "").strip(), " ".join(str(ref.get("name") or "").casefold().split())}
+        return value.strip() not in named and " ".join(value.casefold().split()) not in named
+    return True
 
 
 def inversions(order: list[str], rank: dict[str, int]) -> int:
@@ -64,7 +79,7 @@ def order_consistency(case: CaseSpec, predicted: PredictedAnswer, trajectory: Tr
     shared = [p for p in predicted.visit_order if p in rank]
     details = {"reference_order": truth, "predicted_order": list(predicted.visit_order), "shared_order": shared}
     if not predicted.submitted:
-        return nothing_submitted("OC", **details)
+        return nothing_submitted("OC", predicted, **details)
     n = len(shared)
     if n < 2:
         return MetricResult("OC", 0.0, f"only {n} of the reference's places appear in the predicted order; "

@@ -83,3 +83,75 @@ def test_score_command_prints_every_metric(generated_cases, tmp_path):
     assert printed["case_id"] == document.case_id
     assert printed["metrics"]["pass_rate"]["value"] == 1.0
     assert printed["metrics"]["OC"]["applicable"] and printed["metrics"]["SC"]["source"] == "rules"
+
+
+def _deletions(answer):
+    """Every answer made from ``answer`` by deleting one field, at the top or inside a place object or list."""
+    if isinstance(answer, dict):
+        for key in answer:
+            yield {k: v for k, v in answer.items() if k != key}
+            for inner in _deletions(answer[key]):
+                yield {**answer, key: inner}
+    elif isinstance(answer, list):
+        for i, item in enumerate(answer):
+            yield answer[:i] + answer[i + 1:]
+            for inner in _deletions(item):
+                yield answer[:i] + [inner] + answer[i + 1:]
+
+
+def test_deleting_any_field_of_the_reference_answer_never_scores_higher(generated_cases):
+    """The fallbacks reward nothing: on every metric, the reference answer scores at least as high as any
+    answer derived from it by deleting a field (a metric that becomes not calculable is not higher)."""
+    checked = 0
+    for document in generated_cases[0]:
+        path = replay(document)
+        best = answer_score(document=document, answer=document.answer, trajectory=path)
+        for derived in _deletions(document.answer):
+            results = answer_score(document=document, answer=derived, trajectory=path)
+            for name, result in results.items():
+                if result.value is None:
+                    continue
+                top = best[name].value
+                assert top is not None and result.value <= top + 1e-9, (
+                    document.case_id, name, derived, result.value, top, result.explanation)
+            checked += 1
+    assert checked > 200
+
+
+def test_scoring_at_sixteen_threads_equals_one_thread_byte_for_byte(generated_cases):
+    """No shared state visible half-built: a cold world scored from 16 threads gives the single-thread scores."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connection
+
+    from benchmark.scoring import world as worlds
+
+    jobs = []
+    for document in generated_cases[0]:
+        path = replay(document)
+        named = json.loads(json.dumps(document.answer))
+        for holder in [named, named.get("start"), named.get("end"), *(named.get("waypoints") or [])]:
+            if isinstance(holder, dict):
+                holder.pop("place_id", None)  # places by name only: resolve_name does the work
+        jobs += [(document, document.answer, path), (document, named, path)]
+
+    def score_all(threads: int) -> list[str]:
+        worlds._WORLDS.clear()
+
+        def one(job):
+            try:
+                document, answer, path = job
+                results = answer_score(document=document, answer=answer, trajectory=path)
+                return json.dumps({k: r.to_dict() for k, r in results.items()}, sort_keys=True)
+            finally:
+                if threads > 1:
+                    connection.close()
+
+        if threads == 1:
+            return [one(job) for job in jobs]
+        with ThreadPoolExecutor(threads) as pool:
+            return list(pool.map(one, jobs))
+
+    single = score_all(1)
+    assert score_all(16) == single
+    assert any('"A", "source"' in s or '"A"' in s for s in single)

@@ -9,23 +9,39 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("run", type=int, help="The run's id.")
-        parser.add_argument("--reason", required=True, help="Why: which metric or judge changed.")
+        parser.add_argument("--reason", default="", help="Why: which metric or judge changed (required to re-score).")
         parser.add_argument("--metrics", default="",
                             help="Comma-separated results to replace (e.g. SC,RP,pass_rate); default all. The pass "
                                  "verdict changes only when pass_rate is included.")
         parser.add_argument("--dry-run", action="store_true", help="Show what would change; save nothing.")
         parser.add_argument("--show", type=int, default=20, help="Changed trajectories to list (default 20).")
+        parser.add_argument("--threads", type=int, default=1,
+                            help="Trajectories scored at once (default 1); the scores do not depend on it.")
+        parser.add_argument("--check-threads", type=int, metavar="N",
+                            help="Save nothing: score every trajectory at 1 and at N threads from a cold start and "
+                                 "say whether the scores are identical byte for byte.")
 
     def handle(self, *args, **opts):
         from benchmark.models import EvaluationRun
-        from benchmark.operations.rescore import run_rescore
+        from benchmark.operations.rescore import run_rescore, thread_check
 
         run = EvaluationRun.objects.filter(id=opts["run"]).first()
         if run is None:
             raise CommandError(f"no run {opts['run']}")
+        for flag in ("threads", "check_threads"):
+            if opts[flag] is not None and opts[flag] < 1:
+                raise CommandError(f"--{flag.replace('_', '-')} must be 1 or more, got {opts[flag]}")
+        if opts["check_threads"]:
+            count, differ = thread_check(run, opts["check_threads"])
+            verdict = "identical" if not differ else f"{len(differ)} differ: {', '.join(differ[:20])}"
+            self.stdout.write(f"Run {run.id}: {count} trajectories scored at 1 and at {opts['check_threads']} "
+                              f"threads: {verdict}.")
+            if differ:
+                raise CommandError("scores depend on the number of threads")
+            return
         try:
             record = run_rescore(run=run, reason=opts["reason"], metrics=opts["metrics"].split(","),
-                                 dry_run=opts["dry_run"])
+                                 dry_run=opts["dry_run"], threads=opts["threads"])
         except ValueError as exc:
             raise CommandError(str(exc)) from None
         self.stdout.write(_summary(record, dry_run=opts["dry_run"], show=max(opts["show"], 0)))

@@ -58,3 +58,5 @@ def _read(path: Path, flag: str):
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise CommandError(f"{flag}: {path} is not JSON: {exc.msg} at line {exc.lineno}") from None
+    except ValueError as exc:  # e.g. an integer with more digits than Python converts
+        raise CommandError(f"{flag}: {path} cannot be read: {exc}") from None
