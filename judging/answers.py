@@ -27,6 +27,14 @@ _UNITS = {
                      (re.compile(r"^\s*(min|mins|minutes?)\b", re.I), 60.0),
                      (re.compile(r"^\s*(s|secs?|seconds?)\b", re.I), 1.0)),
 }
+# The routing tool's words for a vehicle and an optimisation target, and the common words for them.
+_SYNONYMS = {
+    "vehicle": {**{w: "walking" for w in ("walking", "walk", "foot", "on foot", "pedestrian")},
+                **{w: "cycling" for w in ("cycling", "cycle", "bike", "bicycle", "by bike", "biking")},
+                **{w: "driving" for w in ("driving", "drive", "car", "by car")}},
+    "mode": {**{w: "time" for w in ("time", "fastest", "quickest", "shortest time", "duration")},
+             **{w: "distance" for w in ("distance", "shortest", "shortest distance", "length")}},
+}
 # Limits of a readable answer: beyond them the answer is invalid (scored 0, never an exception).
 MAX_DEPTH = 20
 MAX_NODES = 5000
@@ -263,7 +271,11 @@ class _Reader:
         if value is None:
             return None
         if isinstance(value, str):
-            return value.strip().lower() or None
+            word = " ".join(value.strip().lower().split())
+            canonical = _SYNONYMS.get(field, {}).get(word)
+            if canonical and canonical != word:
+                self.problems.append(f"{field} {value!r} read as {canonical!r}")
+            return canonical or word or None
         self.problems.append(f"{field} is a {type(value).__name__}, not text; ignored")
         return None
 

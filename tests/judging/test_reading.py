@@ -226,3 +226,10 @@ def test_the_docs_table_is_what_scoring_does():
         spec = value_case("docs", question, reference, field)
         got = scored(spec, answer)["A"]
         assert got.value == expected, (field, reference, answer, got.explanation)
+
+
+def test_vehicle_and_mode_in_common_words_are_the_tools_words():
+    read = normalise_answer({"vehicle": "On foot", "mode": "fastest"})
+    assert (read.vehicle, read.mode) == ("walking", "time")
+    assert normalise_answer({"vehicle": "bike", "mode": "shortest"}).vehicle == "cycling"
+    assert normalise_answer({"vehicle": "hovercraft"}).vehicle == "hovercraft"
