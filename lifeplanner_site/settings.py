@@ -257,11 +257,12 @@ JUDGE_MODELS = json.loads(env_str("JUDGE_MODELS", "[]"))
 # The agent: a run's wall clock (config "timeout_s", 600 s by default, benchmark/evaluation/execute.py) ends the
 # conversation; 30 tool calls after model requests of up to 120 s, each tried up to 5 times, would take far longer.
 EVALUATION_AGENT_SECONDS = 600
-# Scoring: rule metrics take milliseconds; each judge then answers SC and RP one after another, a request of up to
-# its timeout_s, tried 1 + num_retries times (JudgeConfig's defaults: 120 s, 2 retries).
+# Scoring: rule metrics take milliseconds; each judge then answers SC and RP, each on the answer as given and on its
+# neutral copy (docs/judges.md), one after another: 4 requests of up to its timeout_s, tried 1 + num_retries times
+# (JudgeConfig's defaults: 120 s, 2 retries).
 JUDGE_DEFAULT_TIMEOUT_S, JUDGE_DEFAULT_RETRIES = 120.0, 2
 try:
-    _JUDGING_SECONDS = sum(2 * float(judge.get("timeout_s", JUDGE_DEFAULT_TIMEOUT_S))
+    _JUDGING_SECONDS = sum(4 * float(judge.get("timeout_s", JUDGE_DEFAULT_TIMEOUT_S))
                            * (1 + int(judge.get("num_retries", JUDGE_DEFAULT_RETRIES))) for judge in JUDGE_MODELS)
 except (AttributeError, TypeError, ValueError):
     raise ImproperlyConfigured("JUDGE_MODELS must be a JSON list of objects whose timeout_s and num_retries, where "

@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 from judging.types import CaseSpec, Trajectory
 
-from .prompting import canonical_json, content_hash
+from .prompting import RENDERING, canonical_json, content_hash
 
 
 class JudgeCache(Protocol):
@@ -37,19 +37,23 @@ class InMemoryJudgeCache:
 
 
 def cache_key(*, model: str, prompt_version: str, role: str, case: CaseSpec, answer: Any,
-              trajectory: Trajectory | None, uses_trajectory: bool, tools_city: str | None = None) -> str:
+              trajectory: Trajectory | None, uses_trajectory: bool, tools_city: str | None = None,
+              version: str = "given") -> str:
     """sha256 of (model, prompt version, role, case id, answer, trajectory if the role shows it).
 
     Also hashed in: the case's judged content (question, reference answer, constraints), so
     editing a case under the same id does not serve a stale verdict, and the city of the
-    verification tools (None when the judge had none), which changes what it can check.
+    verification tools (None when the judge had none), which changes what it can check; how
+    untrusted data is rendered (:data:`~judging.judges.prompting.RENDERING`); and ``version``,
+    "given" or "neutral" (the copy with free text removed, whose prompt says so), so the two
+    judgments of one answer never share a key even when nothing was removed.
     """
     parts = {
         "model": model, "prompt_version": prompt_version, "role": role, "case_id": case.case_id,
         "case": content_hash([case.question, case.answer, case.constraints]),
         "answer": content_hash(answer),
         "trajectory": _trajectory_hash(trajectory) if uses_trajectory else None,
-        "tools_city": tools_city,
+        "tools_city": tools_city, "rendering": RENDERING, "version": version,
     }
     return hashlib.sha256(canonical_json(parts).encode()).hexdigest()
 

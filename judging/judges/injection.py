@@ -1,11 +1,13 @@
-"""Detect and redact instructions aimed at the grader inside untrusted text (defence in depth).
+"""Flag instructions aimed at the grader inside untrusted text (an explanation, not the defence).
 
-The boundary markers in the prompt are the first defence; this is the second: text that
-reads like an order to the judge ("ignore previous instructions", "score this 1.0") is
-found by case-insensitive patterns after normalising (NFKC, invisible format characters
-dropped, common Cyrillic and Greek look-alikes mapped to Latin), and the caller judges a
-redacted copy too and keeps the lower score. A false positive therefore costs one extra
-judgment, not a wrong score.
+The defence is elsewhere and does not depend on this check: untrusted data reaches a judge
+only JSON-encoded between markers it cannot forge (:mod:`.prompting`), and every answer is
+also judged with its free text removed, the lower score kept (:mod:`.neutral`,
+:func:`~judging.judges.ensemble.ensemble_score`). This keyword check only records, for
+whoever reads the details, text that reads like an order to the judge ("ignore previous
+instructions", "score this 1.0"): case-insensitive patterns after normalising (NFKC,
+invisible format characters dropped, common Cyrillic and Greek look-alikes mapped to Latin).
+It misses paraphrases, other languages and encodings, and that is acceptable here.
 """
 from __future__ import annotations
 
@@ -13,8 +15,6 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from typing import Any
-
-REDACTION = "[removed: instruction to the grader]"
 
 # Look-alike letters NFKC leaves alone (Cyrillic and Greek) -> Latin, both cases.
 _LOOKALIKES = {
@@ -47,6 +47,10 @@ TRIGGERS: tuple[str, ...] = (
     rf"\bas\s+(?:the|an?|my)\s+{_GRADER}\b",
     rf"\b(?:dear|attention|note\s+to\s+(?:the\s+)?|hey|hello)\s*,?\s*{_GRADER}s?\b",
     r"\{\s*\\?[\"']score\\?[\"']\s*:",
+    r"\b(?:deserves?|merits?|earns?|worth)\s+(?:a\s+|an\s+|the\s+)?(?:full|perfect|maximum|max|top|highest)\s+"
+    r"(?:score|marks?|rating|grade)\b",
+    r"\b(?:rate|score|grade|mark)\s+(?:this|it|me|the\s+answer|this\s+answer)\s+(?:a\s+|an\s+|as\s+)?"
+    r"\d+(?:\.\d+)?\s*/\s*\d+",
 )
 _PATTERNS = [re.compile(trigger + _TAIL, re.IGNORECASE) for trigger in TRIGGERS]
 
@@ -65,8 +69,7 @@ class Finding:
 def normalise(text: str) -> str:
     """NFKC, without invisible format characters, look-alike letters mapped to Latin.
 
-    Matching is case-insensitive on this form; it keeps the text readable, so the redacted
-    copy the judge sees is this form with the spans replaced.
+    Matching is case-insensitive on this form; findings quote it, so they stay readable.
     """
     text = unicodedata.normalize("NFKC", text)
     return "".join(ch for ch in text if unicodedata.category(ch) != "Cf").translate(_CONFUSABLES)
@@ -84,50 +87,31 @@ def instruction_spans(text: str) -> list[tuple[int, int]]:
     return [(start, end) for start, end in merged]
 
 
-def redact_text(text: str) -> tuple[str, list[str]]:
-    """(normalised text with instruction spans replaced, the spans found); ``text`` itself when none."""
-    readable = normalise(text)
-    spans = instruction_spans(readable)
-    if not spans:
-        return text, []
-    out, last = [], 0
-    for start, end in spans:
-        out += [readable[last:start], REDACTION]
-        last = end
-    out.append(readable[last:])
-    return "".join(out), [readable[start:end].strip() for start, end in spans]
-
-
-def redact(value: Any, path: str = "answer") -> tuple[Any, list[Finding]]:
-    """Redact every string (and dict key) inside a JSON-like ``value``; returns (copy, findings)."""
+def instructions_in(value: Any, path: str = "answer") -> list[Finding]:
+    """Instruction-like spans in every string (and dict key) of a JSON-like ``value``."""
     if isinstance(value, str):
-        text, found = redact_text(value)
-        return text, [Finding(path, span) for span in found]
+        readable = normalise(value)
+        return [Finding(path, readable[start:end].strip()) for start, end in instruction_spans(readable)]
     if isinstance(value, dict):
-        out, findings = {}, []
+        findings = []
         for key, item in value.items():
-            new_key, key_found = redact_text(key) if isinstance(key, str) else (key, [])
-            findings += [Finding(f"{path}.<key {new_key}>", span) for span in key_found]
-            out[new_key], found = redact(item, f"{path}.{key}")
-            findings += found
-        return out, findings
+            if isinstance(key, str):
+                findings += instructions_in(key, f"{path}.<key>")
+            findings += instructions_in(item, f"{path}.{key}")
+        return findings
     if isinstance(value, list | tuple):
-        out_list, findings = [], []
-        for index, item in enumerate(value):
-            new, found = redact(item, f"{path}[{index}]")
-            out_list.append(new)
-            findings += found
-        return out_list, findings
-    return value, []
+        return [found for index, item in enumerate(value) for found in instructions_in(item, f"{path}[{index}]")]
+    return []
 
 
-def redact_trajectory(trajectory):
-    """A copy of a :class:`~judging.types.Trajectory` with instruction spans removed from the
-    agent's texts and tool arguments (observations come from the tools and are left alone)."""
-    steps, findings = [], []
+def trajectory_instructions(trajectory) -> list[Finding]:
+    """Instruction-like spans in a :class:`~judging.types.Trajectory`: tool names (underscores read
+    as spaces), arguments, the agent's turns and the observations."""
+    findings = []
     for step in trajectory.steps:
-        text, found_text = redact(step.text, f"trajectory.steps[{step.index}].text")
-        arguments, found_args = redact(step.arguments, f"trajectory.steps[{step.index}].arguments")
-        findings += found_text + found_args
-        steps.append(step.model_copy(update={"text": text, "arguments": arguments}))
-    return trajectory.model_copy(update={"steps": steps}), findings
+        where = f"trajectory.steps[{step.index}]"
+        findings += instructions_in(step.tool.replace("_", " "), f"{where}.tool")
+        findings += instructions_in(step.arguments, f"{where}.arguments")
+        findings += instructions_in(step.text, f"{where}.text")
+        findings += instructions_in(step.observation, f"{where}.observation")
+    return findings

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import math
 import re
 from typing import Any
 
@@ -28,10 +27,10 @@ def parse_verdict(content: str) -> tuple[float | None, str, str]:
     if "score" not in data:
         return None, "", 'the JSON object has no "score"'
     score = data["score"]
-    if isinstance(score, bool) or not isinstance(score, int | float) or not math.isfinite(score):
-        return None, "", f'"score" must be a number, got {score!r}'
-    if not 0 <= score <= 1:
-        return None, "", f'"score" {score} is outside [0, 1]'
+    if isinstance(score, bool) or not isinstance(score, int | float):
+        return None, "", f'"score" must be a number, got {clip(repr(score), 60)}'
+    if not 0 <= score <= 1:  # also NaN; compared before any float conversion (a huge integer cannot convert)
+        return None, "", f'"score" {clip(repr(score), 60)} is outside [0, 1]'
     explanation = data.get("explanation", "")
     return float(score), explanation if isinstance(explanation, str) else dumps(explanation), ""
 
@@ -39,13 +38,13 @@ def parse_verdict(content: str) -> tuple[float | None, str, str]:
 def _first_json_object(text: str) -> Any:
     try:
         return json.loads(text)
-    except json.JSONDecodeError:
+    except ValueError:  # not JSON, or an integer past Python's digit limit
         pass
     start = text.find("{")
     while start != -1:
         try:
             return json.JSONDecoder().raw_decode(text, start)[0]
-        except json.JSONDecodeError:
+        except ValueError:  # not JSON, or an integer past Python's digit limit
             start = text.find("{", start + 1)
     return None
 

@@ -1,8 +1,10 @@
 """The judge roles: each binds a metric (SC, RP) to a versioned prompt template file.
 
 A role's renderer turns (case, answer, trajectory) into the template's variables; it is
-the only place that decides what a judge sees. Register a new role (or a new prompt
-version) with :func:`judge_role`; names are stored with every verdict.
+the only place that decides what a judge sees. Whatever came from the agent, its tools or
+an upload goes through :func:`~judging.judges.prompting.encode_untrusted` and
+:func:`~judging.judges.prompting.untrusted_block`; only the case (trusted) is shown as is.
+Register a new role (or a new prompt version) with :func:`judge_role`; names are stored with every verdict.
 """
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from typing import Any
 
 from judging.types import CaseSpec, Trajectory
 
-from .prompting import load_template, show, trajectory_text, untrusted_block
+from .prompting import encode_untrusted, load_template, show, trajectory_text, untrusted_block
 
 Renderer = Callable[[CaseSpec, Any, "Trajectory | None"], dict[str, str]]
 
@@ -79,7 +81,7 @@ def roles() -> list[JudgeRole]:
 @judge_role("semantic_constraint", metric="SC", prompt_file="semantic_constraint.v1.txt", uses_trajectory=False)
 def render_semantic_constraint(case: CaseSpec, answer: Any, trajectory: Trajectory | None) -> dict[str, str]:
     """Question, reference answer, rubric (the case's constraints) and the agent's answer."""
-    nonce, block = untrusted_block(show(answer))
+    nonce, block = untrusted_block(encode_untrusted(answer, indent=1))
     rubric = show(case.constraints) if case.constraints else "(no explicit constraints beyond the question)"
     return {"question": case.question, "reference": show(case.answer), "rubric": rubric,
             "answer_nonce": nonce, "answer_block": block}
@@ -88,7 +90,7 @@ def render_semantic_constraint(case: CaseSpec, answer: Any, trajectory: Trajecto
 @judge_role("reasoning_purity", metric="RP", prompt_file="reasoning_purity.v1.txt", uses_trajectory=True)
 def render_reasoning_purity(case: CaseSpec, answer: Any, trajectory: Trajectory | None) -> dict[str, str]:
     """Question, the tool calls with their (clipped) observations, and the agent's answer."""
-    answer_nonce, answer_block = untrusted_block(show(answer))
+    answer_nonce, answer_block = untrusted_block(encode_untrusted(answer, indent=1))
     steps = trajectory.steps if trajectory is not None else []
     trajectory_nonce, trajectory_block = untrusted_block(trajectory_text(steps))
     return {"question": case.question, "answer_nonce": answer_nonce, "answer_block": answer_block,

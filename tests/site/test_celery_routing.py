@@ -99,10 +99,10 @@ def test_judges_lengthen_the_limits_and_the_visibility_timeout_follows(monkeypat
     judges = ('[{"name": "a", "model": "openai/x"}, '
               '{"name": "b", "model": "openai/y", "timeout_s": 60, "num_retries": 0}]')
     derived = load_settings(monkeypatch, **PRODUCTION, JUDGE_MODELS=judges)
-    # Scoring: 60 s of rules + 2 roles x (120 s x 3 tries + 60 s x 1 try) = 900 s.
-    assert derived.EVALUATION_SCORING_SECONDS == 900
-    assert derived.EVALUATION_SOFT_TIME_LIMIT == 600 + 900 + 60
-    assert derived.EVALUATION_TIME_LIMIT == 1620
+    # Scoring: 60 s of rules + 2 roles x 2 versions (as given, neutral) x (120 s x 3 tries + 60 s x 1 try) = 1740 s.
+    assert derived.EVALUATION_SCORING_SECONDS == 1740
+    assert derived.EVALUATION_SOFT_TIME_LIMIT == 600 + 1740 + 60
+    assert derived.EVALUATION_TIME_LIMIT == 2460
     assert derived.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] == 7200
 
 
