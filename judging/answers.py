@@ -63,6 +63,7 @@ class PredictedAnswer:
     value: Any = None
     has_value: bool = False
     value_place_id: str | None = None  # the direct value read as a place name, when it names one
+    place_from_value: bool = False  # answer_place is value_place_id because the answer names no place itself
     invalid: str = ""  # why the answer could not be read at all (then ``submitted`` is False)
     vehicle: str | None = None
     mode: str | None = None
@@ -183,7 +184,8 @@ class _Reader:
         has_value = value is not None and not (isinstance(value, str) and not value.strip())
         value = value if has_value else None
         value_place = self.value_place(value)
-        if answer_place is None and value_place is not None:
+        place_from_value = answer_place is None and value_place is not None
+        if place_from_value:
             answer_place = value_place
         visit = optimal or _dedupe([p for p in (start, *waypoints, end) if p], "visit order", self.problems)
         all_places = _dedupe([p for p in (answer_place, start, *waypoints, end, *optimal) if p], None, [])
@@ -191,7 +193,7 @@ class _Reader:
         return PredictedAnswer(
             submitted=True, answer_place=answer_place, start=start, end=end, waypoints=tuple(waypoints),
             optimal_order=tuple(optimal), visit_order=tuple(visit), place_ids=tuple(all_places),
-            value=value, has_value=has_value, value_place_id=value_place,
+            value=value, has_value=has_value, value_place_id=value_place, place_from_value=place_from_value,
             vehicle=self.word(body, "vehicle"), mode=self.word(body, "mode"),
             total_distance_m=self.number(body, "total_distance_m"), total_time_s=self.number(body, "total_time_s"),
             note_ids=tuple(notes), attribute_keys=tuple(keys), problems=tuple(self.problems),

@@ -2,8 +2,8 @@
 trajectory's observations. Flags back Reasoning Purity (RP) when no judge scores it, and are
 shown to people next to the answer.
 
-A number counts as fetched when an observation holds it (to 0.05; a route total to less than
-one unit, 1 m or 1 s, since a total rounded to the unit is the same route), or, for route totals,
+A number counts as fetched when an observation holds it (to 0.05; a route total to 0.5, since
+a total rounded to the metre or second is the same route), or, for route totals,
 when it is the sum of the routing observations along the submitted order. An answer that cites
 nothing gives no RP from this check (not calculable), never a free 1.0.
 """
@@ -16,7 +16,7 @@ from .answers import PredictedAnswer, to_float
 from .types import MetricResult, Trajectory
 
 TOLERANCE = 0.05
-TOTAL_TOLERANCE = 1.0  # less than one unit of the tools' totals (1 m, 1 s)
+TOTAL_TOLERANCE = 0.5  # a route total rounded to the metre or second is at most half a unit off
 
 
 def leaf_values(value: Any) -> Iterator[Any]:
@@ -77,8 +77,8 @@ def fetched_before_cited(predicted: PredictedAnswer, trajectory: Trajectory | No
             continue
         checked += 1
         summed = round(sum(s[index] for s in sums), 1) if sums and all(sums) else None
-        if not (_near(value, numbers, TOTAL_TOLERANCE - 1e-9)
-                or (summed is not None and abs(summed - value) < TOTAL_TOLERANCE)):
+        if not (_near(value, numbers, TOTAL_TOLERANCE + 1e-9)
+                or (summed is not None and abs(summed - value) <= TOTAL_TOLERANCE + 1e-9)):
             flags.append({"kind": "number", "value": value, "field": field})
     if isinstance(predicted.value, int | float) and not isinstance(predicted.value, bool):
         checked += 1

@@ -33,7 +33,9 @@ def place_set_iou(case: CaseSpec, predicted: PredictedAnswer, trajectory: Trajec
         return MetricResult("PIoU", None, "the reference answer names no place, so PIoU does not apply", details)
     if not predicted.submitted:
         return nothing_submitted("PIoU", predicted, **details)
-    if not mine and predicted.has_value and _asks_for_a_value(case):
+    from_value = {predicted.value_place_id} if predicted.place_from_value else set()
+    if not (mine - from_value) and predicted.has_value and _asks_for_a_value(case):
+        # the value alone (a value may happen to be some place's name too: "Coffee House" is a type and a café)
         return MetricResult("PIoU", None, "the question asks for a value and the answer gives it alone (no place), "
                             "so PIoU is not calculable; A decides", details)
     value = len(mine & truth) / len(mine | truth)

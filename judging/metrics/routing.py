@@ -8,15 +8,15 @@ from .common import nothing_submitted, ratio_text, reference_of
 from .places import place_iou
 from .registry import metric
 
-SAME_TOTAL = 1.0  # totals that differ by less than one unit (1 m, 1 s) are the same route, rounded
+SAME_TOTAL = 0.5  # a total rounded to the unit the answer shows (1 m, 1 s) is at most half a unit off
 
 
 def routing_deviation(case: CaseSpec, predicted: PredictedAnswer, *, field: str, name: str) -> MetricResult:
     """RD_v = PIoU · max(0, 1 − |v − v*| / v*) for the total named ``field`` of the answer.
 
-    A missing predicted total scores 0. A total within one unit of v* (less than 1 m or 1 s away: the
-    same route, rounded to the unit the tools show) counts as v*. When v* is 0 the ratio is undefined:
-    RD is PIoU when v is within a unit of 0, else 0. None when the reference gives no such total.
+    A missing predicted total scores 0. A total at most half a unit from v* (0.5 m, 0.5 s: v* rounded
+    to the metre or second) counts as v*. When v* is 0 the ratio is undefined: RD is PIoU when v is
+    within half a unit of 0, else 0. None when the reference gives no such total.
     """
     expected = to_float(case.answer.get(field)) if isinstance(case.answer, dict) else None
     actual = getattr(predicted, field)
@@ -29,9 +29,9 @@ def routing_deviation(case: CaseSpec, predicted: PredictedAnswer, *, field: str,
         return MetricResult(name, 0.0, f"the answer gives no {field} (reference {expected:g}), so {name} = 0", details)
     iou = place_iou(predicted, reference_of(case))
     iou = 1.0 if iou is None else iou  # a route reference always names places; guard only
-    if abs(actual - expected) < SAME_TOTAL:
+    if abs(actual - expected) <= SAME_TOTAL + 1e-9:
         closeness = 1.0
-        reason = f"{field} {actual:g} agrees with the reference {expected:g} to the tool's unit"
+        reason = f"{field} {actual:g} is the reference {expected:g} rounded to the unit (1 m, 1 s)"
     elif expected == 0:
         closeness = 0.0
         reason = f"the reference {field} is 0 and the answer gives {actual:g}"

@@ -131,20 +131,44 @@ def same_place_type(predicted: str, expected: str) -> bool:
     return bool(mine) and (mine == truth or mine == truth[-1:])
 
 
-def _address_parts(text: str) -> tuple[list[str], set[str], set[str]]:
-    """(street words with house number, postcodes, towns) of an address text."""
-    words = _WORD.findall(fold(text).replace(",", " "))
-    postcodes = {w for w in words if re.fullmatch(r"\d{5}", w)}
-    towns = {w for w in words if w in ("helsinki", "helsingfors", "espoo", "vantaa")}
-    street = [w for w in words if w not in postcodes and w not in towns and w not in ("finland", "suomi")]
-    return street, postcodes, towns
+def _address_parts(text: str) -> tuple[list[list[str]], set[str], set[str]]:
+    """(the comma-separated parts as word lists, without postcodes and towns; postcodes; towns) of an address."""
+    parts, postcodes, towns = [], set(), set()
+    for segment in fold(text).split(","):
+        words = []
+        for word in _WORD.findall(segment):
+            if re.fullmatch(r"\d{5}", word):
+                postcodes.add(word)
+            elif word in _TOWNS:
+                towns.add(word)
+            elif word not in ("finland", "suomi"):
+                words.append(word)
+        if words:
+            parts.append(words)
+    return parts, postcodes, towns
+
+
+_TOWNS = ("helsinki", "helsingfors", "espoo", "vantaa")
 
 
 def same_address(predicted: str, expected: str) -> bool:
-    """Same street and house number; a postcode or town the answer adds must be the reference's."""
+    """The reference's street and house number (its first part with a number, else its first part), nothing
+    the reference does not hold, and no postcode or town other than the reference's. A further part of the
+    reference (a courtyard, a floor, "c/o ...") may be left out."""
     mine, my_codes, my_towns = _address_parts(predicted)
     truth, codes, towns = _address_parts(expected)
-    return mine == truth and my_codes <= codes and my_towns <= towns
+    if not (my_codes <= codes and my_towns <= towns):
+        return False
+    if not truth:
+        return not mine
+    main = next((p for p in truth if any(ch.isdigit() for w in p for ch in w)), truth[0])
+    my_words = [w for p in mine for w in p]
+    their_words = {w for p in truth for w in p}
+    return _contains(my_words, main) and set(my_words) <= their_words
+
+
+def _contains(words: list[str], run: list[str]) -> bool:
+    return any(words[i:i + len(run)] == run for i in range(len(words) - len(run) + 1))
 
 
 def same_postcode(predicted: str, expected: str) -> bool:
@@ -178,6 +202,10 @@ def same_clock_time(predicted: Any, expected: str) -> bool:
     return mine is not None and mine == _clock(expected)
 
 
+def _rules(text: str) -> str:
+    return fold(re.sub(r"\s*[;,]\s*", "; ", text))
+
+
 @lru_cache(maxsize=4096)
 def _week_states(text: str) -> tuple[bool | None, ...] | None:
     """Open state at every minute of the benchmark's week, or None when the text does not parse."""
@@ -194,9 +222,12 @@ def _week_states(text: str) -> tuple[bool | None, ...] | None:
 
 
 def same_hours(predicted: Any, expected: str) -> bool:
-    """Two opening-hours texts that give the same open state at every minute of the benchmark's week."""
+    """Two opening-hours texts that give the same open state at every minute of the benchmark's week, or
+    the same text but for ``,`` and ``;`` between rules (a person reads both as "and")."""
     if not isinstance(predicted, str) or len(predicted) > 500:
         return False
+    if _rules(predicted) == _rules(expected):
+        return True
     mine, truth = _week_states(predicted.strip()), _week_states(expected.strip())
     return mine is not None and mine == truth
 

@@ -155,3 +155,17 @@ def test_scoring_at_sixteen_threads_equals_one_thread_byte_for_byte(generated_ca
     single = score_all(1)
     assert score_all(16) == single
     assert any('"A", "source"' in s or '"A"' in s for s in single)
+
+
+def test_reference_answers_restated_as_people_write_them_pass_every_case(generated_cases):
+    """The value alone, yes/no in a sentence, units, a type's leaf, a street address, am/pm, commas in hours,
+    totals rounded to the unit, "on foot" and "fastest": a careful grader accepts them all."""
+    from benchmark.scoring.restated import restate
+
+    changed = 0
+    for document in generated_cases[0]:
+        restated = restate(document.model_dump(mode="json"))
+        changed += restated != document.answer  # nearby answers are a place: nothing to restate
+        results = answer_score(document=document, answer=restated, trajectory=replay(document))
+        assert results["pass_rate"].value == 1.0, (document.case_id, restated, results["pass_rate"].explanation)
+    assert changed >= 15

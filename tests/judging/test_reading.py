@@ -233,3 +233,40 @@ def test_vehicle_and_mode_in_common_words_are_the_tools_words():
     assert (read.vehicle, read.mode) == ("walking", "time")
     assert normalise_answer({"vehicle": "bike", "mode": "shortest"}).vehicle == "cycling"
     assert normalise_answer({"vehicle": "hovercraft"}).vehicle == "hovercraft"
+
+
+def test_a_different_route_half_a_second_off_is_not_a_rounding():
+    spec = case(ROUTING_L1)
+    ref = answer_of(ROUTING_L1)
+    near = {**ref, "total_time_s": ref["total_time_s"] + 0.6}
+    assert scored(spec, near, World())["RD_time"].value < 1.0
+
+
+def test_an_address_may_leave_out_a_courtyard_or_floor_but_not_the_number():
+    reference = "Erottajankatu 7 B, sisäpiha, 00130 Helsinki"
+    assert values_equal("Erottajankatu 7 B", reference, field="address")
+    assert values_equal("Erottajankatu 7 B, 00130 Helsinki", reference, field="address")
+    assert not values_equal("Erottajankatu 7", reference, field="address")  # the staircase letter is part of it
+    assert not values_equal("Erottajankatu 9 B", reference, field="address")
+    assert not values_equal("sisäpiha, 00130 Helsinki", reference, field="address")
+
+
+def test_hours_that_differ_only_in_commas_and_semicolons_are_the_same_text():
+    assert values_equal("Mo-Fr 10:00-18:00, 11:00-15:00", "Mo-Fr 10:00-18:00; 11:00-15:00", field="opentime_week")
+
+
+def test_a_value_that_is_also_a_places_name_is_still_the_value_alone():
+    names = {"Coffee House": "N1369465571"}
+    spec = value_case("place_L0-023", "How is Wayne's Coffee categorised on the map?", "Food & Beverages|Coffee House",
+                      "place_type", name="Wayne's Coffee", place_id="N4747221541")
+    results = score_answer(spec, {"answer": "Coffee House"}, None, world=World(), resolve_name=names.get)
+    assert results["A"].value == 1.0 and results["PIoU"].value is None and results["pass_rate"].value == 1.0
+
+
+def test_an_explicit_wrong_place_is_not_excused_because_the_value_names_it_too():
+    names = {"Sports Academy Helsinki": "N1369465685"}
+    spec = value_case("place_L1-047", "Plan check: ... then Sports Bar Casino Helsinki. Will it be open?", True,
+                      "opentime_week", level="L1", name="Sports Bar Casino Helsinki", place_id="N4254231989")
+    answer = {"name": "Sports Academy Helsinki", "answer": "Sports Academy Helsinki", "place_id": "N1369465685"}
+    results = score_answer(spec, answer, None, world=World(), resolve_name=names.get)
+    assert results["PIoU"].value == 0.0 and results["pass_rate"].value == 0.0
