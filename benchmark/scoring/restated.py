@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import re
 
-
 _VEHICLE_WORDS = {"walking": "on foot", "cycling": "bike", "driving": "car"}
 _MODE_WORDS = {"time": "fastest", "distance": "shortest"}
 
