@@ -33,7 +33,7 @@ NUMBER_TOLERANCE = 0.05
 WEEK = datetime(2026, 12, 7)  # the Monday of the week the benchmark's time-dependent questions are about
 
 _YES = {"yes", "yeah", "yep", "yup", "true", "y", "1", "correct", "affirmative", "sure", "certainly", "definitely",
-        "indeed", "right", "absolutely", "ja", "kyllä"}
+        "indeed", "absolutely", "ja", "kyllä"}
 _NO = {"no", "nope", "nah", "false", "n", "0", "incorrect", "negative", "nej", "ei"}
 # States a yes/no question of the benchmark asks about, and whether each is the question's "yes".
 _STATES = (

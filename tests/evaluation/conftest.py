@@ -35,3 +35,23 @@ def _remove_eval_release() -> None:
     EvaluationRun.objects.filter(release__name="eval-fixture").delete()
     Release.objects.filter(name="eval-fixture").delete()
     Case.objects.filter(case_id__startswith="eval-").delete()
+
+
+@pytest.fixture(scope="module")
+def run_url(eval_release):
+    """``manage.py serve_run_mcp`` in a subprocess on the test database; always stopped."""
+    from tests.processes import free_port, http_server
+
+    port = free_port()
+    with http_server(["serve_run_mcp", "--port", str(port)], port=port) as url:
+        yield url
+
+
+@pytest.fixture
+def autocommit_db(django_db_blocker, eval_release):
+    """Autocommit access to the test database; removes the external and uploaded runs afterwards."""
+    from benchmark.models import EvaluationRun
+
+    with django_db_blocker.unblock():
+        yield
+        EvaluationRun.objects.filter(release=eval_release, agent__in=["external", "upload"]).delete()

@@ -22,25 +22,8 @@ from benchmark.evaluation.upload import UploadError, run_upload
 from benchmark.models import EvaluationRun, RunToken, Step, Trajectory
 from environment.tools.gateway import call_tool
 from environment.tools.registry import tools_for
-from tests.processes import free_port, http_server
 
-# ---------------------------------------------------------------- fixtures
-
-@pytest.fixture(scope="module")
-def run_url(eval_release):
-    """``manage.py serve_run_mcp`` in a subprocess on the test database; always stopped."""
-    port = free_port()
-    with http_server(["serve_run_mcp", "--port", str(port)], port=port) as url:
-        yield url
-
-
-@pytest.fixture
-def autocommit_db(django_db_blocker, eval_release):
-    """Autocommit access to the test database; removes the external and uploaded runs afterwards."""
-    with django_db_blocker.unblock():
-        yield
-        EvaluationRun.objects.filter(release=eval_release, agent__in=["external", "upload"]).delete()
-
+# ---------------------------------------------------------------- fixtures (run_url, autocommit_db: conftest.py)
 
 @pytest.fixture
 def snapshots(autocommit_db, eval_release) -> dict[str, dict]:
