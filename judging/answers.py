@@ -17,8 +17,12 @@ from typing import Any
 ResolveName = Callable[[str], str | None]
 
 _NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?")
-_THOUSANDS = re.compile(r"(?<=\d)[,\s\u00a0\u202f\u2009'](?=\d{3}(?!\d))")  # 1,234 / 1 234 / 1'234
-_OUT_OF = re.compile(r"\s*(?:/|out of|of)\s*(?:5|10|100)(?:[.,]0+)?\s*(?:stars?)?\s*$", re.IGNORECASE)
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")  # 1,234
+# 1 234 / 1'234: digit groups of a whole number only ("4.1 100" is two numbers, not 4.1100)
+_SPACED_THOUSANDS = re.compile(r"(?<![\d.,])\d{1,3}(?:[\s\u00a0\u202f\u2009']\d{3})+(?![\d.,])")
+_OUT_OF = re.compile(r"\(?\s*(?:/|out of|of)\s*5(?:[.,]0+)?\s*(?:stars?)?\s*\)?", re.IGNORECASE)
+_BRACKETED = re.compile(r"\([^()]*\)")
+_MINUS = str.maketrans({"\u2212": "-", "\u2013": "-"})
 # Units a total may carry: the factor to the tool's unit (metres, seconds).
 _UNITS = {
     "total_distance_m": ((re.compile(r"^\s*(km|kilometres?|kilometers?)\b", re.I), 1000.0),
@@ -29,11 +33,12 @@ _UNITS = {
 }
 # The routing tool's words for a vehicle and an optimisation target, and the common words for them.
 _SYNONYMS = {
-    "vehicle": {**{w: "walking" for w in ("walking", "walk", "foot", "on foot", "pedestrian")},
-                **{w: "cycling" for w in ("cycling", "cycle", "bike", "bicycle", "by bike", "biking")},
+    "vehicle": {**{w: "walking" for w in ("walking", "walk", "foot", "on foot", "by foot", "pedestrian")},
+                **{w: "cycling" for w in ("cycling", "cycle", "bike", "bicycle", "by bike", "by bicycle", "biking")},
                 **{w: "driving" for w in ("driving", "drive", "car", "by car")}},
-    "mode": {**{w: "time" for w in ("time", "fastest", "quickest", "shortest time", "duration")},
-             **{w: "distance" for w in ("distance", "shortest", "shortest distance", "length")}},
+    "mode": {**{w: "time" for w in ("time", "fastest", "fastest route", "quickest", "quickest route",
+                                    "shortest time", "duration")},
+             **{w: "distance" for w in ("distance", "shortest", "shortest route", "shortest distance", "length")}},
 }
 # Limits of a readable answer: beyond them the answer is invalid (scored 0, never an exception).
 MAX_DEPTH = 20
@@ -72,6 +77,7 @@ class PredictedAnswer:
     note_ids: tuple[str, ...] = ()
     attribute_keys: tuple[str, ...] = ()
     problems: tuple[str, ...] = ()
+    unresolved_names: tuple[str, ...] = ()  # places the answer names that name no known place
 
 
 def normalise_answer(answer: Any, *, resolve_name: ResolveName | None = None) -> PredictedAnswer:
@@ -143,7 +149,7 @@ def _as_object(answer: Any, problems: list[str]) -> dict:
             return {}
         try:
             answer = json.loads(text)
-        except ValueError:  # not JSON (or an integer past Python's digit limit, caught by answer_problem)
+        except (ValueError, RecursionError):  # not JSON, an integer past Python's digit limit, or nested too deep
             problems.append("the answer is text, not a JSON object; read it as the direct value")
             return {"answer": text}
     if isinstance(answer, dict) and set(answer) == {"result"} and isinstance(answer["result"], dict | str):
@@ -173,6 +179,7 @@ class _Reader:
     def __init__(self, resolve_name: ResolveName | None, problems: list[str]):
         self.resolve_name = resolve_name
         self.problems = problems
+        self.unresolved: list[str] = []
 
     def read(self, body: dict) -> PredictedAnswer:
         answer_place = self.place(body, "answer") if ("place_id" in body or "name" in body) else None
@@ -197,6 +204,7 @@ class _Reader:
             vehicle=self.word(body, "vehicle"), mode=self.word(body, "mode"),
             total_distance_m=self.number(body, "total_distance_m"), total_time_s=self.number(body, "total_time_s"),
             note_ids=tuple(notes), attribute_keys=tuple(keys), problems=tuple(self.problems),
+            unresolved_names=tuple(self.unresolved),
         )
 
     def place(self, item: Any, field: str) -> str | None:
@@ -215,12 +223,13 @@ class _Reader:
             self.problems.append(f"{field} is a {type(item).__name__}, not a place object; ignored")
             return None
         place_id = item.get("place_id")
-        if isinstance(place_id, int | str) and not isinstance(place_id, bool) and str(place_id).strip():
+        if isinstance(place_id, int | str) and not isinstance(place_id, bool) and not _blank(str(place_id)):
             return str(place_id).strip()
         name = item.get("name")
-        if isinstance(name, str) and name.strip():
+        if isinstance(name, str) and not _blank(name):
             return self.by_name(name.strip(), field)
-        self.problems.append(f"{field} has neither a place_id nor a name")
+        self.problems.append(f"{field} has neither a place_id nor a name" + (
+            " (only placeholders such as 'NAME' or 'N/A')" if place_id or name else ""))
         return None
 
     def bare_place(self, text: str, field: str) -> str | None:
@@ -241,6 +250,7 @@ class _Reader:
             self.problems.append(f"{field} gives only a name; resolved {name!r} to {found}")
             return found
         self.problems.append(f"{field} gives only the name {name!r}, which names no known place")
+        self.unresolved.append(name)
         return None
 
     def places(self, items: Any, field: str) -> list[str]:
@@ -308,15 +318,18 @@ class _Reader:
 
 
 def to_float(value: Any) -> float | None:
-    """A finite float from a number or a numeric text such as ``"1,234.5 m"``, ``"1 234"``, ``"4,5"`` or
-    ``"4.1/5"``; None otherwise (no number, several numbers, or one too large for a float)."""
+    """A finite float from a number or a numeric text such as ``"1,234.5 m"``, ``"1 234"``, ``"4,5"``,
+    ``"4.1/5"`` or ``"4.1 stars (230 reviews)"`` (a bracket is left out when the number stands outside it);
+    None otherwise (no number, several numbers, or one too large for a float)."""
     if isinstance(value, bool) or value is None:
         return None
     if isinstance(value, str):
         if len(value) > 200:
             return None
-        text = _OUT_OF.sub("", _THOUSANDS.sub("", value.strip()))
+        text = _OUT_OF.sub(" ", _plain_digits(value))
         numbers = _NUMBER.findall(text.replace(",", "."))
+        if len(numbers) > 1:
+            numbers = _NUMBER.findall(_BRACKETED.sub(" ", text).replace(",", "."))
         value = numbers[0] if len(numbers) == 1 else None
     try:
         number = float(value)
@@ -325,19 +338,33 @@ def to_float(value: Any) -> float | None:
     return number if math.isfinite(number) else None
 
 
+def _plain_digits(text: str) -> str:
+    """Thousands separators out, typographic minus signs plain."""
+    text = _SPACED_THOUSANDS.sub(lambda m: re.sub(r"\D", "", m.group(0)), text.strip().translate(_MINUS))
+    return _THOUSANDS.sub("", text)
+
+
 def to_quantity(value: Any, field: str) -> float | None:
     """A route total in the tool's unit (metres, seconds): a number as is, a text with its unit converted
     (``"1.2 km"`` -> 1200, ``"25 min"`` -> 1500); None for a unit that does not fit the field."""
     number = to_float(value)
     if number is None or not isinstance(value, str):
         return number
-    rest = _NUMBER.sub("", _THOUSANDS.sub("", value.strip()).replace(",", "."), count=1)
+    rest = _NUMBER.sub("", _plain_digits(value).replace(",", "."), count=1)
     if not rest.strip():
         return number
     for pattern, factor in _UNITS.get(field, ()):
         if pattern.match(rest):
             return number * factor
     return number if not re.match(r"^\s*[a-z]", rest, re.I) else None
+
+
+_PLACEHOLDERS = {"", "name", "place_id", "placeid", "n/a", "na", "none", "null", "-", "unknown", "tbd"}
+
+
+def _blank(text: str) -> bool:
+    """Empty, or a placeholder copied from the answer template ("NAME", "PLACE_ID") or meaning none ("N/A")."""
+    return text.strip().casefold() in _PLACEHOLDERS
 
 
 def _split(value: Any) -> list[str]:

@@ -108,7 +108,7 @@ def _open_for(place: dict, pid: str, start: datetime, minutes: int) -> tuple[str
 def _open_state_at(case: CaseSpec, predicted: PredictedAnswer, world: ConstraintWorld, pid: str,
                    when: datetime) -> tuple[str, bool, str]:
     """A yes/no answer about whether the place is open at ``when`` (the question's moment) agrees with its hours."""
-    said = as_bool(predicted.value, case.question) if predicted.has_value else None
+    said = as_bool(predicted.value, case.question, "opentime_week") if predicted.has_value else None
     truth = is_open_at((world.place(pid) or {}).get("opentime_week") or "", when)
     ok = said is not None and truth is not None and said is truth
     return "open state at", ok, (f"{pid} at {when:%a %H:%M}: the hours say {'open' if truth else 'closed'}, "

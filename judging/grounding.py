@@ -46,7 +46,8 @@ def _observed(trajectory: Trajectory | None) -> tuple[set[str], list[float], dic
                     numbers.append(number)
         obs = step.observation if isinstance(step.observation, dict) else {}
         if step.tool == "routing" and "total_distance_m" in obs:
-            key = ((obs.get("start") or {}).get("place_id"), (obs.get("end") or {}).get("place_id"))
+            ends = [obs.get(side) if isinstance(obs.get(side), dict) else {} for side in ("start", "end")]
+            key = (ends[0].get("place_id"), ends[1].get("place_id"))
             leg = (to_float(obs.get("total_distance_m")), to_float(obs.get("total_time_s")))
             if None not in leg:
                 legs[key] = leg
@@ -62,6 +63,8 @@ def fetched_before_cited(predicted: PredictedAnswer, trajectory: Trajectory | No
     strings, numbers, legs = _observed(trajectory)
     flags, checked = [], 0
     for pid in predicted.place_ids:
+        if predicted.place_from_value and pid == predicted.answer_place:
+            continue  # a direct value that happens to be a place's name is not a place the answer cites
         checked += 1
         if pid not in strings:
             flags.append({"kind": "place_id", "value": pid, "field": "place"})

@@ -95,7 +95,7 @@ def _reading(case: CaseSpec, value: Any) -> Any:
     if not isinstance(value, str):
         return PLACEHOLDER
     if isinstance(expected, bool):
-        said = as_bool(value, case.question)
+        said = as_bool(value, case.question, str(ref.get("attribute_key") or "").split(",")[0].strip())
         return PLACEHOLDER if said is None else ("yes" if said else "no")
     if isinstance(expected, int | float):
         number = to_float(value)

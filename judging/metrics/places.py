@@ -33,11 +33,17 @@ def place_set_iou(case: CaseSpec, predicted: PredictedAnswer, trajectory: Trajec
         return MetricResult("PIoU", None, "the reference answer names no place, so PIoU does not apply", details)
     if not predicted.submitted:
         return nothing_submitted("PIoU", predicted, **details)
-    from_value = {predicted.value_place_id} if predicted.place_from_value else set()
-    if not (mine - from_value) and predicted.has_value and _asks_for_a_value(case):
-        # the value alone (a value may happen to be some place's name too: "Coffee House" is a type and a café)
-        return MetricResult("PIoU", None, "the question asks for a value and the answer gives it alone (no place), "
-                            "so PIoU is not calculable; A decides", details)
+    if _asks_for_a_value(case):
+        # A value question: the place it is about is the answer place; a start or a stop the answer adds
+        # (the trip the question describes) is not a wrong answer. A value that is also some place's name
+        # ("Coffee House" is a type and a café) is not a place the answer names.
+        chosen = predicted.answer_place if predicted.answer_place and not predicted.place_from_value else None
+        if chosen is None and not predicted.unresolved_names and predicted.has_value:
+            return MetricResult("PIoU", None, "the question asks for a value and the answer gives it alone (no "
+                                "place), so PIoU is not calculable; A decides", details)
+        mine = {chosen} if chosen else set()
+        details.update(read_as="the answer place of a value question", predicted=sorted(mine),
+                       shared=sorted(mine & truth), missing=sorted(truth - mine), extra=sorted(mine - truth))
     value = len(mine & truth) / len(mine | truth)
     text = f"{len(mine & truth)} shared of {len(mine | truth)} places in either answer: PIoU = {ratio_text(value)}"
     if details["missing"]:

@@ -270,3 +270,106 @@ def test_an_explicit_wrong_place_is_not_excused_because_the_value_names_it_too()
     answer = {"name": "Sports Academy Helsinki", "answer": "Sports Academy Helsinki", "place_id": "N1369465685"}
     results = score_answer(spec, answer, None, world=World(), resolve_name=names.get)
     assert results["PIoU"].value == 0.0 and results["pass_rate"].value == 0.0
+
+
+# ------------------------------------------------------------- an independent audit's findings
+
+@pytest.mark.parametrize("text", ["It won’t be open", "It isn’t open", "It doesn’t open until 12:00", "Definitely not",
+                                  "Absolutely not", "Certainly not open"])
+def test_negations_with_typographic_apostrophes_or_intensifiers_are_no(text):
+    assert scored(CAFE_PICNIC, {"answer": text})["A"].value == 0.0
+    assert scored(SHOP, {"answer": text})["A"].value == 1.0
+
+
+@pytest.mark.parametrize("text", ["Not until 12:00 - it opens at noon", "Only opens at 12:00", "Open from 12:00",
+                                  "I don't think it will be open", "Unlikely to be open", "Possibly open",
+                                  "Hardly enough"])
+def test_a_time_mention_or_a_hedge_is_no_yes(text):
+    assert scored(CAFE_PICNIC, {"answer": text})["A"].value == 0.0
+
+
+@pytest.mark.parametrize("text, ok", [("Open - it closes at 18:00", True), ("It will be open. It closes at 18:00.", True),
+                                      ("It doesn't close until 18:00", True), ("It won’t be closed", True),
+                                      ("Closed - it opens at 12:00", False)])
+def test_a_state_with_a_later_time_is_read_by_the_state(text, ok):
+    assert as_bool(text, CAFE_PICNIC.question, "opentime_week") is ok
+
+
+@pytest.mark.parametrize("text, ok", [("146 EUR, under 160 EUR", True), ("We can afford it", True),
+                                      ("The total is 82 EUR, less than 90", True), ("You'll be 30 EUR short", False),
+                                      ("It costs more than 90", False)])
+def test_budget_answers_in_common_words(text, ok):
+    assert as_bool(text, BUDGET.question, "cost") is ok
+
+
+def test_an_alternative_question_is_answered_by_the_state_not_a_leading_yes():
+    worth = "Heading on foot to Make Up Forever at 17:55: is it worth the trip, or will it be shut by the time I arrive?"
+    assert as_bool("Yes, it'll be shut", worth, "opentime_week") is False
+    assert as_bool("No, it won't be shut", worth, "opentime_week") is True
+    assert as_bool("open", "I am at Lumi. Will Kitch be closed when I get there?", "opentime_week") is False
+
+
+def test_a_yes_with_another_named_place_is_not_the_value_alone():
+    results = scored(CAFE_PICNIC, {"answer": "Yes", "name": "Some Other Cafe"})
+    assert results["PIoU"].value == 0.0 and results["pass_rate"].value == 0.0
+
+
+def test_a_value_answer_may_add_the_trips_start_and_template_placeholders():
+    lumi = {"name": "Lumi", "place_id": "N42"}
+    answer = {"answer": "Yes", "name": "Cafe Picnic", "place_id": "N151006083", "start": lumi}
+    assert scored(CAFE_PICNIC, answer)["pass_rate"].value == 1.0
+    assert scored(SILMA, {"answer": 4.1, "name": "NAME", "place_id": "PLACE_ID"})["pass_rate"].value == 1.0
+    assert scored(SILMA, {"answer": 4.1, "name": "N/A", "place_id": "N/A"})["pass_rate"].value == 1.0
+
+
+@pytest.mark.parametrize("predicted, reference, field, ok", [
+    ("4.1 / 10", 4.1, "rating", False), ("−4.1", 4.1, "rating", False), ("4.1 100", 4.1, "rating", False),
+    ("4.1 (out of 5)", 4.1, "rating", True), ("4.1/5 ⭐", 4.1, "rating", True),
+    ("4.1 stars (230 reviews)", 4.1, "rating", True),
+    ("Bulevardi 22 22", "Bulevardi 22, 00120 Helsinki", "address", False), (100, "00100", "address", False),
+    ("Address: Snellmaninkatu 2, 00170 Helsinki", "Snellmaninkatu 2, 00170 Helsinki", "address", True),
+    ("Suomen Pankin rahamuseo, Snellmaninkatu 2", "Snellmaninkatu 2, 00170 Helsinki", "address", True),
+    ("Snellmaninkatu 2, FI-00170 Helsinki", "Snellmaninkatu 2, 00170 Helsinki", "address", True),
+    ("Snellmaninkatu 2, Kruununhaka, Helsinki", "Snellmaninkatu 2, 00170 Helsinki", "address", True),
+    ("An Indian restaurant", "Food & Beverages|Indian Restaurant", "place_type", True),
+    ("Indian Restaurant.", "Food & Beverages|Indian Restaurant", "place_type", True),
+    ("Indian Restaurant (Food & Beverages)", "Food & Beverages|Indian Restaurant", "place_type", True),
+    ("Food & Beverages › Indian Restaurant", "Food & Beverages|Indian Restaurant", "place_type", True),
+    ("Food and Beverages|Indian Restaurant", "Food & Beverages|Indian Restaurant", "place_type", True),
+    ("It closes at 15:00 on Friday 11 December", "15:00", "opentime_week", True),
+    ("noon", "12:00", "opentime_week", True),
+    ("Open 24/7", "24/7", "opentime_week", True), ("Always open", "24/7", "opentime_week", True),
+    ("Mo–Fr 11:00–18:00; Sa 11:00–16:00", "Mo-Fr 11:00-18:00; Sa 11:00-16:00", "opentime_week", True),
+    ("Mon-Fri 11-18, Sat 11-16", "Mo-Fr 11:00-18:00; Sa 11:00-16:00", "opentime_week", True),
+    ("Mo-Fr 11:00-18:00\nSa 11:00-16:00", "Mo-Fr 11:00-18:00; Sa 11:00-16:00", "opentime_week", True),
+    ("Opening hours: Mo-Fr 11:00-18:00; Sa 11:00-16:00", "Mo-Fr 11:00-18:00; Sa 11:00-16:00", "opentime_week", True),
+    ("African.", "African", "tag:Cuisine", True), ("Cuisine: African", "African", "tag:Cuisine", True),
+    ("Steakhouse", "Steak house", "tag:Cuisine", True), ("Tex Mex", "Tex-Mex", "tag:Cuisine", True),
+])
+def test_what_the_audit_found_misread(predicted, reference, field, ok):
+    assert values_equal(predicted, reference, field=field) is ok
+
+
+def test_more_vehicle_and_mode_words():
+    read = normalise_answer({"vehicle": "by bicycle", "mode": "fastest route"})
+    assert (read.vehicle, read.mode) == ("cycling", "time")
+    assert normalise_answer({"vehicle": "by foot", "mode": "shortest route"}).mode == "distance"
+
+
+def test_inputs_that_crashed_the_audit_do_not():
+    nested = "[" * 5000 + "]" * 5000
+    for answer in (nested, "```json\n" + nested + "\n```", {"result": nested}):
+        assert scored(SILMA, answer)["pass_rate"].value == 0.0
+    odd = trajectory(("routing", {}, {"total_distance_m": 5, "total_time_s": 3, "start": "a", "end": ["b"]}))
+    assert scored(case(ROUTING_L1), answer_of(ROUTING_L1), World(), odd)["grounding"].details["checked"] > 0
+
+
+def test_texts_past_the_reading_limit_are_not_read():
+    """A yes/no or a time is not looked for in texts over MAX_READ characters (the audit found
+    quadratic reading times on 18,000-character answers)."""
+    from judging.metrics.values import MAX_READ, _clock
+
+    for text in ("1 " * 9000, "not open " * 2200):
+        assert len(text) > MAX_READ
+        assert as_bool(text) is None and _clock(text) is None
+        assert scored(CAFE_PICNIC, {"answer": text})["A"].value == 0.0
