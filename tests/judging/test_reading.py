@@ -288,7 +288,8 @@ def test_a_time_mention_or_a_hedge_is_no_yes(text):
     assert scored(CAFE_PICNIC, {"answer": text})["A"].value == 0.0
 
 
-@pytest.mark.parametrize("text, ok", [("Open - it closes at 18:00", True), ("It will be open. It closes at 18:00.", True),
+@pytest.mark.parametrize("text, ok", [("Open - it closes at 18:00", True),
+                                      ("It will be open. It closes at 18:00.", True),
                                       ("It doesn't close until 18:00", True), ("It won’t be closed", True),
                                       ("Closed - it opens at 12:00", False)])
 def test_a_state_with_a_later_time_is_read_by_the_state(text, ok):
@@ -303,7 +304,7 @@ def test_budget_answers_in_common_words(text, ok):
 
 
 def test_an_alternative_question_is_answered_by_the_state_not_a_leading_yes():
-    worth = "Heading on foot to Make Up Forever at 17:55: is it worth the trip, or will it be shut by the time I arrive?"
+    worth = "Heading on foot to Make Up Forever at 17:55: is it worth the trip, or will it be shut when I arrive?"
     assert as_bool("Yes, it'll be shut", worth, "opentime_week") is False
     assert as_bool("No, it won't be shut", worth, "opentime_week") is True
     assert as_bool("open", "I am at Lumi. Will Kitch be closed when I get there?", "opentime_week") is False
