@@ -85,6 +85,25 @@ def test_score_command_prints_every_metric(generated_cases, tmp_path):
     assert printed["metrics"]["OC"]["applicable"] and printed["metrics"]["SC"]["source"] == "rules"
 
 
+def test_score_command_reads_a_value_alone_and_an_absurd_answer_without_a_traceback(generated_cases, tmp_path):
+    """`score` on answers of the kind docs/metrics.md's reading table lists: the value alone passes; a total
+    with 401 digits is an invalid answer, scored 0 with the reason."""
+    document = next(d for d in generated_cases[0] if d.type == "place_L0" and not isinstance(d.answer["answer"], str))
+    (tmp_path / "case.json").write_text(document.to_json())
+
+    def score(answer) -> dict:
+        (tmp_path / "answer.json").write_text(json.dumps(answer))
+        out = io.StringIO()
+        call_command("score", "--case", str(tmp_path / "case.json"), "--answer", str(tmp_path / "answer.json"),
+                     stdout=out)
+        return json.loads(out.getvalue())["metrics"]
+
+    alone = score({"answer": document.answer["answer"]})
+    assert alone["A"]["value"] == 1.0 and alone["PIoU"]["value"] is None and alone["pass_rate"]["value"] == 1.0
+    absurd = score({"answer": 10 ** 400})
+    assert absurd["A"]["value"] == 0.0 and "invalid" in absurd["A"]["explanation"]
+
+
 def _deletions(answer):
     """Every answer made from ``answer`` by deleting one field, at the top or inside a place object or list."""
     if isinstance(answer, dict):
