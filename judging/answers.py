@@ -20,7 +20,7 @@ _NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")  # 1,234
 # 1 234 / 1'234: digit groups of a whole number only ("4.1 100" is two numbers, not 4.1100)
 _SPACED_THOUSANDS = re.compile(r"(?<![\d.,])\d{1,3}(?:[\s\u00a0\u202f\u2009']\d{3})+(?![\d.,])")
-_OUT_OF = re.compile(r"\(?\s*(?:/|out of|of)\s*5(?:[.,]0+)?\s*(?:stars?)?\s*\)?", re.IGNORECASE)
+_OUT_OF = re.compile(r"\(?\s*(?:/|out of)\s*5(?:[.,]0+)?\s*(?:stars?)?\s*\)?", re.IGNORECASE)
 _BRACKETED = re.compile(r"\([^()]*\)")
 _MINUS = str.maketrans({"\u2212": "-", "\u2013": "-"})
 # Units a total may carry: the factor to the tool's unit (metres, seconds).
