@@ -1,18 +1,28 @@
-"""The request forgery guard on where model requests may go (an endpoint's ``api_base``).
+"""The egress policy: which addresses the model requests of submitted endpoints may reach.
 
-Users submit endpoints, so ``api_base`` is attacker-chosen: ``check_api_base`` refuses URLs whose
-host resolves to an internal address (loopback, private, link-local such as the cloud metadata
-service, ...) unless ``settings.ALLOW_PRIVATE_ENDPOINTS`` is on. DNS can change after an endpoint
-is saved, so the model client calls ``assert_api_base_allowed`` again before each run.
+Users submit endpoints, so the URL a model request goes to is attacker-chosen. One policy,
+``address_problem``, decides for every address:
 
-Residual risk: the HTTP client resolves the host again when it connects, so a host whose DNS
-answer flips between the check and the connection (DNS rebinding) is not caught here.
+- always refused, whatever the settings: link-local addresses (169.254.0.0/16, fe80::/10), the
+  cloud metadata services (169.254.169.254, fd00:ec2::254, Alibaba's 100.100.100.200, Oracle's
+  192.0.0.192), unspecified, multicast and reserved addresses;
+- refused unless ``settings.ALLOW_PRIVATE_ENDPOINTS`` is on (the local demo): loopback, private,
+  shared (100.64.0.0/10), unique-local and every other non-public address.
+
+It is applied three times: when an endpoint is saved (``check_api_base``), before each run
+(``assert_api_base_allowed``, since DNS can change after a save), and, the check that holds, when
+the model client connects (``resolve_allowed`` in ``egress_http``): the host is resolved once,
+every address is checked and the connection is made to a checked address, so a host whose DNS
+answer flips between a check and the connection (DNS rebinding) cannot swap it. Which URL is
+contacted for a model string, and with which key, is decided in ``providers``.
 """
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import re
 import socket
+import urllib.request
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -21,11 +31,22 @@ from django.core.exceptions import ValidationError
 _NOT_IN_URL = re.compile(r"[\s\\\x00-\x1f\x7f]")  # parsers disagree on these: refuse rather than guess
 _NAT64 = ipaddress.ip_network("64:ff9b::/96")
 _UNIQUE_LOCAL = ipaddress.ip_network("fc00::/7")
-_METADATA = {ipaddress.ip_address("169.254.169.254"), ipaddress.ip_address("fd00:ec2::254")}
+_SHARED = ipaddress.ip_network("100.64.0.0/10")
+METADATA_ADDRESSES = frozenset(ipaddress.ip_address(a) for a in (
+    "169.254.169.254", "169.254.170.2", "fd00:ec2::254", "100.100.100.200", "192.0.0.192"))
+PRIVATE_SETTING = "private endpoints are disabled (ALLOW_PRIVATE_ENDPOINTS)"
+ALWAYS_REFUSED = "refused even with ALLOW_PRIVATE_ENDPOINTS"
+
+IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 
 
 class ApiBaseNotAllowed(ValueError):
-    """An endpoint's api_base may not be requested (the request-time form of the guard)."""
+    """A model request may not go where it would go: the URL, the address, the key or the params are refused."""
+
+
+def allow_private() -> bool:
+    """Whether loopback and private addresses may be reached (``settings.ALLOW_PRIVATE_ENDPOINTS``)."""
+    return bool(getattr(settings, "ALLOW_PRIVATE_ENDPOINTS", False))
 
 
 def check_api_base(url: str) -> str:
@@ -41,7 +62,7 @@ def check_api_base(url: str) -> str:
 
 
 def assert_api_base_allowed(url: str) -> None:
-    """The guard at request time: call before each run, since the host's addresses may have changed.
+    """The guard before a run: call it then, since the host's addresses may have changed.
 
     Raises:
         ApiBaseNotAllowed: the URL is refused; the message names the host and why.
@@ -51,76 +72,136 @@ def assert_api_base_allowed(url: str) -> None:
         raise ApiBaseNotAllowed(problem)
 
 
-def api_base_problem(url: str) -> str | None:
-    """Why ``url`` may not be used as an api_base, or None when it may (an empty URL may)."""
+def api_base_problem(url: str, *, resolve: bool = True) -> str | None:
+    """Why ``url`` may not be used as an api_base, or None when it may (an empty URL may).
+
+    Args:
+        resolve: also resolve the host and check its addresses (the model client checks them
+            again when it connects, whatever this says).
+    """
     if not isinstance(url, str):
         return "api_base must be a URL string"
     url = url.strip()
     if not url:
         return None
-    problem, host, port = _parse_api_base(url)
-    if problem:
+    problem, host, port = parse_url(url)
+    if problem or not resolve:
         return problem
-    if getattr(settings, "ALLOW_PRIVATE_ENDPOINTS", False):
-        return None
-    return _host_problem(host, port)
+    return host_problem(host, port, proxied=environment_proxy(urlsplit(url).scheme, host) is not None)
 
 
-def _parse_api_base(url: str) -> tuple[str | None, str, int]:
+def parse_url(url: str, what: str = "api_base") -> tuple[str | None, str, int]:
+    """(problem or None, host, port) of an http(s) URL; credentials in the URL are a problem."""
     if len(url) > 500:
-        return "api_base is longer than 500 characters", "", 0
+        return f"{what} is longer than 500 characters", "", 0
     if _NOT_IN_URL.search(url):
-        return "api_base must not contain spaces, backslashes or control characters", "", 0
+        return f"{what} must not contain spaces, backslashes or control characters", "", 0
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https"):
         shown = f"scheme {parts.scheme!r} is" if parts.scheme else "URL has no scheme, which is"
-        return f"api_base {shown} not allowed: use an http:// or https:// URL", "", 0
+        return f"{what} {shown} not allowed: use an http:// or https:// URL", "", 0
     if parts.username is not None or parts.password is not None:
-        return (f"api_base host {parts.hostname or '?'}: credentials in the URL (user:password@) are not "
+        return (f"{what} host {parts.hostname or '?'}: credentials in the URL (user:password@) are not "
                 "allowed; put the key in the API key field"), "", 0
     if not parts.hostname:
-        return "api_base has no host: use e.g. https://api.example.com/v1", "", 0
+        return f"{what} has no host: use e.g. https://api.example.com/v1", "", 0
     try:
         port = parts.port or (443 if parts.scheme == "https" else 80)
     except ValueError:
-        return f"api_base host {parts.hostname}: the port is not a number from 1 to 65535", "", 0
+        return f"{what} host {parts.hostname}: the port is not a number from 1 to 65535", "", 0
     return None, parts.hostname, port
 
 
-def _host_problem(host: str, port: int) -> str | None:
+def host_problem(host: str, port: int, *, proxied: bool = False) -> str | None:
+    """Why ``host`` may not be reached (it resolves to a refused address, or not at all), or None.
+
+    Args:
+        proxied: requests to the host go through an egress proxy, which resolves the host itself
+            (behind one, the worker may have no DNS for outside names): a host that does not
+            resolve here is left to the proxy's own checks.
+    """
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError) as exc:
+        if allow_private() or proxied:
+            return None  # e.g. a compose service name; the client or the proxy checks the address at connect
         return f"api_base host {host} does not resolve ({getattr(exc, 'strerror', None) or exc})"
-    addresses = sorted({info[4][0].split("%", 1)[0] for info in infos})
+    return addresses_problem(host, _addresses(infos))
+
+
+def environment_proxy(scheme: str, host: str) -> str | None:
+    """The proxy the standard variables name for a URL (HTTPS_PROXY, HTTP_PROXY, ALL_PROXY, less NO_PROXY)."""
+    proxies = urllib.request.getproxies_environment()
+    proxy = proxies.get(scheme) or proxies.get("all")
+    if not proxy or urllib.request.proxy_bypass_environment(host, proxies):
+        return None
+    return proxy
+
+
+async def resolve_allowed(host: str, port: int, *, proxied: bool = False) -> list[str]:
+    """The addresses to connect to for ``host``, every one of them allowed: the check at connect time.
+
+    Args:
+        proxied: an egress proxy connects (see ``host_problem``): a host that does not resolve here is
+            left to it, and [] is returned.
+
+    Raises:
+        ApiBaseNotAllowed: the host does not resolve, or one of its addresses is refused.
+    """
+    try:
+        infos = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as exc:
+        if proxied:
+            return []
+        raise ApiBaseNotAllowed(f"host {host} does not resolve ({getattr(exc, 'strerror', None) or exc})") from None
+    addresses = _addresses(infos)
+    problem = addresses_problem(host, addresses, what="host")
+    if problem:
+        raise ApiBaseNotAllowed(problem)
+    return addresses
+
+
+def _addresses(infos) -> list[str]:
+    seen: dict[str, None] = {}
+    for info in infos:
+        seen.setdefault(info[4][0].split("%", 1)[0])
+    return list(seen)
+
+
+def addresses_problem(host: str, addresses: list[str], what: str = "api_base host") -> str | None:
+    """Why ``host`` with these resolved addresses may not be reached (any refused address refuses it)."""
     if not addresses:
-        return f"api_base host {host} does not resolve"
+        return f"{what} {host} does not resolve"
+    private_ok = allow_private()
     for address in addresses:
-        reason = address_problem(ipaddress.ip_address(address))
-        if reason:
+        reason, always = address_problem(ipaddress.ip_address(address))
+        if reason and (always or not private_ok):
             where = f"is {reason}" if address == host else f"resolves to {address}, {reason}"
-            return f"api_base host {host} {where}; private endpoints are disabled (ALLOW_PRIVATE_ENDPOINTS)"
+            return f"{what} {host} {where}; {ALWAYS_REFUSED if always else PRIVATE_SETTING}"
     return None
 
 
-def address_problem(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str | None:
-    """What kind of non-public address ``address`` is ("a loopback address", ...), or None if public."""
+def address_problem(address: IPAddress) -> tuple[str | None, bool]:
+    """(what kind of non-public address ``address`` is, or None if public; whether it is always refused)."""
     if isinstance(address, ipaddress.IPv6Address):
         embedded = address.ipv4_mapped or address.sixtofour or (
             ipaddress.IPv4Address(int(address) & 0xFFFFFFFF) if address in _NAT64 else None)
         if embedded is not None:
-            inner = address_problem(embedded)
-            return f"{inner} (IPv4 {embedded} embedded in IPv6)" if inner else None
-    checks = [
-        (address.is_unspecified, "an unspecified address"),
-        (address.is_loopback, "a loopback address"),
-        (address in _METADATA, "a link-local address (the cloud metadata service)"),
-        (address.is_link_local, "a link-local address"),
-        (address.is_multicast, "a multicast address"),
-        (getattr(address, "is_site_local", False), "a site-local address"),
-        (address.version == 6 and address in _UNIQUE_LOCAL, "a unique-local address"),
-        (address.is_private, "a private address"),
-        (address.is_reserved, "a reserved address"),
-        (not address.is_global, "not a public address"),
+            inner, always = address_problem(embedded)
+            return (f"{inner} (IPv4 {embedded} embedded in IPv6)", always) if inner else (None, False)
+    checks = [  # (matched, reason, always refused), in order: ::1 is also "reserved", and loopback is what it is
+        (address in METADATA_ADDRESSES and address.is_link_local, "a link-local address (the cloud metadata service)",
+         True),
+        (address in METADATA_ADDRESSES, "the address of a cloud metadata service", True),
+        (address.is_unspecified, "an unspecified address", True),
+        (address.is_link_local, "a link-local address", True),
+        (address.is_multicast, "a multicast address", True),
+        (address.is_loopback, "a loopback address", False),
+        (address.is_reserved, "a reserved address", True),
+        (getattr(address, "is_site_local", False), "a site-local address", False),
+        (address.version == 6 and address in _UNIQUE_LOCAL, "a unique-local address", False),
+        (address.version == 4 and address in _SHARED, "a shared (carrier-grade NAT) address", False),
+        (address.is_private, "a private address", False),
+        (not address.is_global, "not a public address", False),
     ]
-    return next((reason for matched, reason in checks if matched), None)
+    return next(((reason, always) for matched, reason, always in checks if matched), (None, False))

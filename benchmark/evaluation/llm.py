@@ -14,6 +14,11 @@ its square, a call that continues the previous call's conversation records only 
 ``messages_before: k`` (its messages are the first k of the previous request followed by
 ``messages``) and, when the tools did not change, ``tools_as_before: true`` instead of
 ``tools``. The first call records the whole request; ``full_requests`` rebuilds every request.
+
+Requests go out through the egress checks (``providers`` and ``egress_http``): the URL and the key
+are always given to litellm explicitly (never read from the worker's environment), the client
+litellm uses is the endpoint's own, whose transport checks and pins each connection's address and
+refuses redirects, and a refused request is not retried.
 """
 from __future__ import annotations
 
@@ -108,6 +113,7 @@ class LLMClient:
         self._previous_request: dict | None = None  # the last request in full (scrubbed), for the next delta
         self._shared_redis = redis
         self._endpoint_limits: tuple[Any, Any] | None = None  # (event loop, EndpointLimits), one per loop
+        self._egress: tuple[Any, Any, Any, Any] | None = None  # (event loop, route, client, transport)
         register_secret(spec.api_key)  # log lines quoting the key are redacted
 
     async def complete(self, messages: list[dict], tools: list[dict] | None = None, *,
@@ -164,7 +170,13 @@ class LLMClient:
         raise AssertionError("unreachable")  # pragma: no cover
 
     async def aclose(self) -> None:
-        """Close the client's own connection to the caps' Redis (call when the trajectory is done)."""
+        """Close the endpoint's HTTP client and the client's own connection to the caps' Redis (call when
+        the trajectory is done)."""
+        if self._egress is not None:
+            from .egress_http import endpoint_client_close
+
+            client, self._egress = self._egress[2], None
+            await endpoint_client_close(client)
         if self._endpoint_limits is not None:
             limits, self._endpoint_limits = self._endpoint_limits[1], None
             if self._shared_redis is None:
@@ -173,22 +185,54 @@ class LLMClient:
     async def _attempt(self, kwargs: dict, limits) -> dict:
         import litellm
 
+        route, client, transport = self._endpoint_client()
+        # Everything explicit: litellm would otherwise take the URL and the key from the worker's environment.
+        call = {**kwargs, "api_base": route.api_base, "api_key": route.api_key, "client": client,
+                "custom_llm_provider": route.provider.name}
+        transport.refusal, sent = "", transport.requests
         try:
             if limits is None:
-                raw = await litellm.acompletion(api_key=self.spec.api_key, **kwargs)
+                raw = await litellm.acompletion(**call)
             else:
                 async with limits.slot():
-                    raw = await litellm.acompletion(api_key=self.spec.api_key, **kwargs)
+                    raw = await litellm.acompletion(**call)
         except Exception as exc:
+            if transport.refusal:  # the egress checks stopped it: a retry would be stopped again
+                raise ModelError(f"refused: {transport.refusal}") from None
             message = self._describe(exc)
             if _retryable(exc):
                 raise _Retryable(message) from None
             raise ModelError(message) from None
+        if transport.requests == sent:
+            raise ModelError(f"the request to {route.provider.name} did not go through the endpoint's own client "
+                             "(the egress checks); its answer is not used")
         response = _plain(raw)
         problem = _malformed(response)
         if problem:
             raise _Retryable(f"malformed response: {problem}")
         return response
+
+    def _endpoint_client(self) -> tuple[Any, Any, Any]:
+        """(route, client, transport) of the endpoint, one client per event loop.
+
+        Raises:
+            ModelError: the egress checks refuse the endpoint (provider, URL, key or params).
+        """
+        from .egress import ApiBaseNotAllowed
+        from .egress_http import endpoint_client
+        from .providers import endpoint_route
+
+        loop = asyncio.get_running_loop()
+        if self._egress is not None and self._egress[0] is loop:
+            return self._egress[1:]
+        try:  # the host's addresses are checked when the client connects, not here (no blocking lookup)
+            route = endpoint_route(model=self.spec.model, api_base=self.spec.api_base, api_key=self.spec.api_key,
+                                   params=self.spec.params, resolve=False)
+        except ApiBaseNotAllowed as exc:
+            raise ModelError(f"refused: {exc}") from None
+        client, transport = endpoint_client(route, timeout_s=self.timeout_s)
+        self._egress = (loop, route, client, transport)
+        return route, client, transport
 
     async def _limits(self):
         """The endpoint's caps, on the shared Redis client or on one connection of the client's own."""

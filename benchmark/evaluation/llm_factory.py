@@ -6,6 +6,8 @@ from benchmark.models import Trajectory
 
 from .endpoints import assert_api_base_allowed, endpoint_api_key
 from .llm import EndpointSpec, LLMClient
+from .preflight import MissingApiKey, endpoint_key_problem
+from .providers import endpoint_route
 
 
 def llm_client(*, trajectory: Trajectory, config: RunConfig, calls: list[dict], redis=None) -> LLMClient:
@@ -13,7 +15,12 @@ def llm_client(*, trajectory: Trajectory, config: RunConfig, calls: list[dict], 
     the source run's recording of the same (case, trial) and never calls the endpoint.
 
     ``redis`` (a ``redis.asyncio.Redis`` used on the event loop the client runs in) holds the
-    endpoint's caps; without it the client opens its own connection and closes it in ``aclose``."""
+    endpoint's caps; without it the client opens its own connection and closes it in ``aclose``.
+
+    Raises:
+        ApiBaseNotAllowed: the egress checks refuse the endpoint (provider, URL, key or params).
+        MissingApiKey: the endpoint has no key and its provider needs one (no request would succeed).
+    """
     run, endpoint = trajectory.run, trajectory.run.endpoint
     replay, key = None, None
     if run.replay_of_id:
@@ -24,6 +31,12 @@ def llm_client(*, trajectory: Trajectory, config: RunConfig, calls: list[dict], 
     else:
         assert_api_base_allowed(endpoint.api_base)  # DNS may have changed since the endpoint was saved
         key = endpoint_api_key(endpoint)
+        problem = "" if key else endpoint_key_problem(endpoint)  # first: it fails the whole run, not one case
+        if problem:
+            raise MissingApiKey(problem)
+        # Rows saved before the egress checks: provider, URL, key and params again (ApiBaseNotAllowed).
+        endpoint_route(model=endpoint.model, api_base=endpoint.api_base, api_key=key, params=endpoint.params,
+                       resolve=False)
     spec = EndpointSpec(endpoint_id=endpoint.id, model=endpoint.model, api_base=endpoint.api_base, api_key=key,
                         params=endpoint.params, concurrency=endpoint.concurrency,
                         requests_per_minute=endpoint.requests_per_minute)

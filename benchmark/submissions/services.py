@@ -25,6 +25,7 @@ from django.utils import timezone
 from benchmark.evaluation.endpoints import endpoint_create
 from benchmark.evaluation.runs import run_create, run_enqueue
 from benchmark.models import CATEGORIES, EvaluationRun, Release
+from benchmark.web.visibility import release_run_check
 
 from .smoke import SmokeReport, full_run_of, smoke_report
 
@@ -49,17 +50,20 @@ class SubmissionLimitReached(Exception):
 
 def submission_create(*, user, name: str, model: str, api_base: str, api_key: str | None, concurrency: int = 4,
                       requests_per_minute: int | None = None, params: dict | None = None,
-                      release: Release | None = None) -> EvaluationRun:
+                      release: Release | None = None, no_key: bool = False) -> EvaluationRun:
     """Store the user's endpoint and queue its smoke run; returns the smoke run.
 
     Args:
         user: a signed-in user; they own the endpoint and the runs.
         release: the release to evaluate on; None for the newest public release.
+        no_key: the user says their server (at ``api_base``) takes no API key; an empty key without
+            it is refused (the evaluation workers' own keys are never used).
 
     Raises:
         SubmissionLimitReached: the user submitted ``SUBMISSIONS_PER_DAY`` times in the last 24 hours.
         ValidationError: keyed by field (name, model, api_base, api_key, params, concurrency,
-            requests_per_minute, release), saying what is allowed. Never quotes the key.
+            requests_per_minute, release), saying what is allowed (a hidden release: who may run on it,
+            ``HIDDEN_RELEASE_RUNNERS``). Never quotes the key.
     """
     if not (user and user.is_authenticated):
         raise ValidationError({"user": ["sign in to submit a model"]})
@@ -67,8 +71,10 @@ def submission_create(*, user, name: str, model: str, api_base: str, api_key: st
         get_user_model().objects.select_for_update().filter(pk=user.pk).first()  # one submission at a time per user
         submission_limit_check(user=user)
         release = release or submission_default_release()
+        release_run_check(user=user, release=release)
         endpoint = endpoint_create(name=name, model=model, api_base=api_base, api_key=api_key, params=params,
-                                   concurrency=concurrency, requests_per_minute=requests_per_minute, owner=user)
+                                   concurrency=concurrency, requests_per_minute=requests_per_minute, owner=user,
+                                   no_key=no_key)
         smoke = run_create(agent="litellm", release=release, endpoint=endpoint, config=dict(RUN_CONFIG),
                            name=f"{endpoint.name} (smoke test)", created_by=user,
                            case_ids=smoke_case_ids(release=release))

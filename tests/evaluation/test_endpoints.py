@@ -58,7 +58,7 @@ def test_stored_key_column_holds_only_ciphertext_and_decrypts_for_the_evaluation
 
 @pytest.mark.django_db
 def test_endpoint_without_key_has_none():
-    assert endpoint_api_key(make_endpoint(api_key=None)) is None
+    assert endpoint_api_key(make_endpoint(api_key=None, no_key=True)) is None
 
 
 def test_a_fernet_key_setting_is_used_as_is(settings):
@@ -234,7 +234,7 @@ def test_endpoint_create_accepts_known_bare_names_and_limits():
 @pytest.mark.django_db
 def test_endpoint_names_are_unique():
     make_endpoint()
-    with pytest.raises(ValidationError, match="name 'fast-model' is already used by another endpoint"):
+    with pytest.raises(ValidationError, match="you already have an endpoint named 'fast-model'"):
         make_endpoint(api_key=None)
 
 

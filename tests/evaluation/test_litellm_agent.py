@@ -22,6 +22,11 @@ DETAIL = {"name": "place_detail", "arguments": {"place_id": "N5"}}
 SUBMIT = {"name": "submit_answer", "arguments": {"result": ANSWER}}
 
 
+@pytest.fixture(autouse=True)
+def private_endpoints_on(settings):
+    settings.ALLOW_PRIVATE_ENDPOINTS = True  # the fake endpoint listens on 127.0.0.1 (the egress checks allow it so)
+
+
 @pytest.fixture
 def run_agent(grid_city, django_db_blocker):
     """Run the litellm agent on gridtown against ``script``: (outcome, toolbox, fake requests, recorded calls)."""

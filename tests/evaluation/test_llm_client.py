@@ -21,6 +21,11 @@ FAST = RetryPolicy(max_attempts=5, base_s=0.001, cap_s=0.01)
 MESSAGES = [{"role": "user", "content": "Where is Museo Kivi?"}]
 
 
+@pytest.fixture(autouse=True)
+def private_endpoints_on(settings):
+    settings.ALLOW_PRIVATE_ENDPOINTS = True  # the fake endpoint listens on 127.0.0.1 (the egress checks allow it so)
+
+
 def client(fake: FakeOpenAI, calls: list[dict], **kwargs) -> LLMClient:
     spec = EndpointSpec(endpoint_id=kwargs.pop("endpoint_id", None), model="openai/fake", api_base=fake.url,
                         api_key=API_KEY, params=kwargs.pop("params", {}), concurrency=kwargs.pop("concurrency", 4))
@@ -89,7 +94,7 @@ def test_the_api_key_is_never_recorded_nor_logged(caplog):
     caplog.set_level(logging.DEBUG)
     script = [error(429, f"quota exceeded for key {API_KEY}"), reply(f"echo {API_KEY}")]
     with FakeOpenAI(script) as fake:
-        asyncio.run(client(fake, calls, params={"metadata": {"api_key": API_KEY}}).complete(MESSAGES))
+        asyncio.run(client(fake, calls, params={"logit_bias": {"api_key": API_KEY}}).complete(MESSAGES))
     with FakeOpenAI([error(500, f"server broke on key {API_KEY}")]) as fake:
         with pytest.raises(ModelError) as failure:
             asyncio.run(client(fake, calls, retry=RetryPolicy(max_attempts=1)).complete(
@@ -101,7 +106,7 @@ def test_the_api_key_is_never_recorded_nor_logged(caplog):
     assert len(calls) == 3 and calls[0]["attempts"] == 2
     assert API_KEY not in recorded
     assert "api_key" not in calls[0]["request"]
-    assert calls[0]["request"]["metadata"]["api_key"] == "[redacted]"
+    assert calls[0]["request"]["logit_bias"]["api_key"] == "[redacted]"
     assert API_KEY not in str(failure.value) and API_KEY not in str(bad_request.value)
     assert all(API_KEY not in record.getMessage() for record in caplog.records)
     assert all(API_KEY not in (record.exc_text or "") for record in caplog.records)

@@ -3,6 +3,7 @@
     with FakeOpenAI([reply("Hello"), error(429), reply(tool_calls=[...])]) as fake:
         litellm.completion(model="openai/fake", api_base=fake.url, api_key="sk-test", messages=[...])
         fake.requests  # every request body received
+        fake.headers, fake.paths  # and the headers (names in lower case) and the path of each
 
 Each script item answers one request, in order; the last item repeats. A callable item
 gets the request body and returns an item.
@@ -42,6 +43,8 @@ class FakeOpenAI:
     def __init__(self, script: list[dict | Callable[[dict], dict]]):
         self.script = list(script)
         self.requests: list[dict] = []
+        self.headers: list[dict[str, str]] = []
+        self.paths: list[str] = []
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
@@ -69,6 +72,9 @@ class FakeOpenAI:
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self):  # noqa: N802
+                with fake._lock:
+                    fake.headers.append({name.lower(): value for name, value in self.headers.items()})
+                    fake.paths.append(self.path)
                 length = int(self.headers.get("Content-Length") or 0)
                 body = json.loads(self.rfile.read(length) or b"{}")
                 item = fake._next(body)

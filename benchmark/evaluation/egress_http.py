@@ -1,0 +1,154 @@
+"""The HTTP client of a submitted endpoint: the egress policy applied where the connection is made.
+
+``endpoint_client(route)`` builds what litellm takes as ``client=`` for the route's provider (an
+``openai.AsyncOpenAI``, or litellm's ``AsyncHTTPHandler``) on one ``EgressTransport``, which sees
+every request litellm sends for the endpoint, whatever URL litellm built:
+
+- each connection's host is resolved once, every address is checked (``egress.resolve_allowed``)
+  and the socket is opened to a checked address: DNS rebinding cannot swap it after the check;
+- redirects are refused, never followed: a 3xx answer ends the request with an error;
+- only the headers a model request needs are sent (others, such as an OpenAI-Organization the
+  SDK read from the worker's environment, are dropped), and a credential header must carry the
+  endpoint's own key, or the request is refused;
+- a proxy named by the standard HTTPS_PROXY / HTTP_PROXY / NO_PROXY variables is used, as any
+  HTTP client would (the deployment's egress proxy, docs/operations.md): the host is checked
+  before the request is handed to it, and the proxy, which resolves the host again itself,
+  refuses internal addresses at its own connect.
+
+``EgressTransport.refusal`` says why the last request was refused ("" if it was not), so the model
+client can tell a refusal from a failure worth retrying.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import httpcore
+import httpx
+
+from .egress import ApiBaseNotAllowed, environment_proxy, parse_url, resolve_allowed
+from .providers import OPENAI_SDK, Route
+
+# What a model request needs; every other header is dropped before the request leaves.
+SENT_HEADERS = frozenset({
+    "host", "accept", "accept-encoding", "connection", "content-type", "content-length", "transfer-encoding",
+    "user-agent", "authorization", "x-api-key", "anthropic-version", "anthropic-beta",
+})
+SENT_HEADER_PREFIXES = ("x-stainless-",)  # the OpenAI SDK's description of itself (version, retry count)
+CREDENTIAL_HEADERS = ("authorization", "x-api-key")
+
+
+def endpoint_client(route: Route, *, timeout_s: float) -> tuple[Any, EgressTransport]:
+    """(the client to pass to ``litellm.acompletion(client=...)``, its transport) for ``route``."""
+    transport = EgressTransport(api_key=route.api_key)
+    if route.provider.client == OPENAI_SDK:
+        import openai
+
+        http = httpx.AsyncClient(transport=transport, follow_redirects=False, trust_env=False, timeout=timeout_s)
+        # Every value given: the SDK reads what it is not given from OPENAI_* variables of the environment.
+        client = openai.AsyncOpenAI(api_key=route.api_key, base_url=route.api_base, admin_api_key="",
+                                    organization="", project="", webhook_secret="", max_retries=0,
+                                    timeout=timeout_s, http_client=http,
+                                    default_headers={"Authorization": f"Bearer {route.api_key}"})
+        return client, transport
+    from litellm.llms.custom_httpx.http_handler import AsyncHTTPHandler
+
+    return AsyncHTTPHandler(timeout=timeout_s, transport=transport, follow_redirects=False), transport
+
+
+async def endpoint_client_close(client: Any) -> None:
+    """Close a client made by ``endpoint_client`` (its connections)."""
+    close = getattr(client, "close", None)
+    if close is not None:
+        await close()
+
+
+class EgressTransport(httpx.AsyncBaseTransport):
+    """Every request of one endpoint: headers filtered, address checked and pinned, redirects refused."""
+
+    def __init__(self, *, api_key: str):
+        self.api_key = api_key
+        self.requests = 0  # requests handed to this transport (a request litellm sent elsewhere is not counted)
+        self.refusal = ""  # why the last request was refused; "" when it was not
+        self._direct = _PinnedTransport()
+        self._proxied: dict[str, httpx.AsyncHTTPTransport] = {}
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        self.requests += 1
+        self.refusal = ""
+        try:
+            response = await self._send(request)
+            if 300 <= response.status_code < 400:
+                await response.aclose()
+                location = response.headers.get("location", "nowhere")
+                raise ApiBaseNotAllowed(f"the endpoint answered {response.status_code} redirecting to "
+                                        f"{location[:200]}; redirects are never followed")
+        except ApiBaseNotAllowed as exc:
+            self.refusal = str(exc)
+            raise
+        return response
+
+    async def _send(self, request: httpx.Request) -> httpx.Response:
+        problem, host, port = parse_url(str(request.url), what="the request URL")
+        if problem:
+            raise ApiBaseNotAllowed(problem)
+        _filter_headers(request, self.api_key)
+        proxy = environment_proxy(request.url.scheme, host)
+        if proxy is None:
+            return await self._direct.handle_async_request(request)  # checked and pinned at connect
+        await resolve_allowed(host, port, proxied=True)  # the proxy connects, and refuses internal addresses itself
+        if proxy not in self._proxied:
+            self._proxied[proxy] = httpx.AsyncHTTPTransport(proxy=proxy, trust_env=False)
+        return await self._proxied[proxy].handle_async_request(request)
+
+    async def aclose(self) -> None:
+        await self._direct.aclose()
+        for transport in self._proxied.values():
+            await transport.aclose()
+
+
+def _filter_headers(request: httpx.Request, api_key: str) -> None:
+    for name in list(request.headers.keys()):
+        lowered = name.lower()
+        if lowered not in SENT_HEADERS and not lowered.startswith(SENT_HEADER_PREFIXES):
+            del request.headers[name]
+    allowed = {api_key, f"Bearer {api_key}"}
+    for name in CREDENTIAL_HEADERS:
+        if any(value not in allowed for value in request.headers.get_list(name)):
+            raise ApiBaseNotAllowed(f"the request carried a {name} header that is not the endpoint's own key; "
+                                    "it was not sent")
+
+
+class _PinnedBackend(httpcore.AsyncNetworkBackend):
+    """Opens each connection to an address of the host that the egress policy allowed, resolved once."""
+
+    def __init__(self) -> None:
+        self._inner = httpcore.AnyIOBackend()
+
+    async def connect_tcp(self, host: str, port: int, timeout: float | None = None, local_address: str | None = None,
+                          socket_options=None) -> httpcore.AsyncNetworkStream:
+        failure: Exception | None = None
+        for address in await resolve_allowed(host, port):
+            try:
+                return await self._inner.connect_tcp(address, port, timeout=timeout, local_address=local_address,
+                                                     socket_options=socket_options)
+            except (httpcore.ConnectError, httpcore.ConnectTimeout) as exc:
+                failure = exc
+        raise failure or httpcore.ConnectError(f"no address to connect to for {host}")
+
+    async def connect_unix_socket(self, path: str, timeout: float | None = None, socket_options=None):
+        raise ApiBaseNotAllowed("unix sockets are not an endpoint")
+
+    async def sleep(self, seconds: float) -> None:
+        await self._inner.sleep(seconds)
+
+
+class _PinnedTransport(httpx.AsyncHTTPTransport):
+    """httpx's transport, with a pool whose connections ``_PinnedBackend`` opens (TLS still checks the host name)."""
+
+    def __init__(self) -> None:
+        super().__init__(trust_env=False)
+        limits = httpx.Limits(max_connections=100, max_keepalive_connections=20, keepalive_expiry=5.0)
+        self._pool = httpcore.AsyncConnectionPool(
+            ssl_context=httpx.create_ssl_context(), max_connections=limits.max_connections,
+            max_keepalive_connections=limits.max_keepalive_connections, keepalive_expiry=limits.keepalive_expiry,
+            network_backend=_PinnedBackend())
