@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.db.models import Count
 from django.utils.html import format_html
 from django.utils.text import Truncator
 
-from benchmark.cases.services import release_check, release_freeze
+from benchmark.cases.services import release_check, release_exposure_warning, release_freeze
 from benchmark.models import Case, Release, ReleaseCase
 
 from .html import is_curator, pretty_json
@@ -95,6 +95,9 @@ class ReleaseAdmin(admin.ModelAdmin):
                                  actor=request.user, description=obj.description)
         obj.pk = release.pk
         obj.refresh_from_db()
+        warning = release_exposure_warning(release=release)
+        if warning:
+            self.message_user(request, warning, level=messages.WARNING)
 
     @admin.display(description="cases", ordering="case_count")
     def case_count(self, release):

@@ -1,8 +1,10 @@
 """Views of the REST API (/api/v1/): thin, they parse input, call a selector or service, serialize.
 
 Every read goes through ``benchmark.web.visibility``: smoke-test runs (and their trajectories)
-only for their submitter and staff, hidden-split answers and score details only for curators,
-endpoint details only for the owner and staff. Objects a user may not see answer 404.
+only for their submitter and staff; on a hidden release the case answers, and every run's final
+answers, observations, model text and score details, only for curators; endpoint details only
+for the owner and staff. Objects a user may not see answer 404. Submitting on a hidden release
+follows the setting ``HIDDEN_RELEASE_RUNNERS``.
 """
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ from rest_framework.views import APIView
 
 from benchmark.models import Release, Step, Trajectory
 from benchmark.web.leaderboard import default_release, leaderboard_releases, leaderboard_rows, leaderboard_sort
-from benchmark.web.visibility import answers_visible, runs_visible
+from benchmark.web.visibility import can_see_answers, runs_visible
 
 from . import serializers as s
 from .params import (
@@ -101,7 +103,7 @@ class CaseViewSet(viewsets.ReadOnlyModelViewSet):
     def get_serializer_context(self) -> dict:
         context = super().get_serializer_context()
         if not getattr(self, "swagger_fake_view", False) and "release_name" in self.kwargs:
-            context["answers"] = answers_visible(user=self.request.user, release=self.release())
+            context["answers"] = can_see_answers(user=self.request.user, release=self.release())
         return context
 
 
@@ -196,7 +198,9 @@ LIST_FIELDS = ("id", "run_id", "trial", "status", "ended", "passed", "input_toke
     retrieve=extend_schema(summary="One trajectory with its steps, answer and scores"),
 )
 class TrajectoryViewSet(viewsets.ReadOnlyModelViewSet):
-    """One (case, trial) of a run: its tool calls (steps), final answer and scores."""
+    """One (case, trial) of a run: its tool calls (steps), final answer and scores. On a hidden release,
+    unless you are a curator, the final answer, each step's arguments, observation and model text, and
+    every score's explanation and details are withheld (``answers_visible`` is false)."""
 
     permission_classes = [ReadOnly]
     pagination_class = Pagination
@@ -224,7 +228,7 @@ class TrajectoryViewSet(viewsets.ReadOnlyModelViewSet):
     def retrieve(self, request, *args, **kwargs) -> Response:
         trajectory = self.get_object()
         context = {**self.get_serializer_context(),
-                   "answers": answers_visible(user=request.user, release=trajectory.run.release)}
+                   "answers": can_see_answers(user=request.user, release=trajectory.run.release)}
         return Response(s.TrajectoryDetailSerializer(trajectory, context=context).data)
 
 

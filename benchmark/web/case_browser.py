@@ -2,7 +2,7 @@
 
 Cases are read from the release's frozen snapshots (what the runs were scored on). Answers,
 reference paths, required evidence and the constraints that name answer places are shown only
-where ``answers_visible`` allows (a public release, or a curator).
+where ``can_see_answers`` allows (a public release, or a curator).
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from django.db.models import F, Q, QuerySet
 
 from benchmark.models import CATEGORIES, LEVELS, Case, Release, ReleaseCase, Trajectory
 
-from .visibility import answers_visible, runs_visible
+from .visibility import can_see_answers, runs_visible
 
 PAGE_SIZE = 50
 QUERY_MAX_LENGTH = 200
@@ -91,7 +91,7 @@ def newest_release_of(*, case_id: str) -> Release:
 def case_view(*, entry: ReleaseCase, user) -> dict:
     """What the case page shows of a frozen case, given what ``user`` may see."""
     snap = entry.snapshot
-    visible = answers_visible(user=user, release=entry.release)
+    visible = can_see_answers(user=user, release=entry.release)
     constraints = snap.get("constraints") or {}
     shown = constraints if visible else {k: v for k, v in constraints.items() if k in QUESTION_CONSTRAINTS}
     view = {"case_id": snap["case_id"], "type": snap.get("type", ""), "category": snap["category"],

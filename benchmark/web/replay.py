@@ -5,8 +5,9 @@ observation as a table and the notes it retrieved; the agent's final answer draw
 (numbered stops, each leg routed with the answer's vehicle and mode) with its 'fetched before
 cited' flags; the case's reference answer drawn the same way; the metric values with their
 explanations. Who sees what follows ``benchmark.web.visibility``: on a hidden release a
-non-curator gets no reference, no required-evidence marks and no explanation that could
-reveal the answer (only the metric values).
+non-curator (the run's owner included) gets the verdict, the metric values and, per step, only
+the tool, error kind, latency and tokens; no reference, no final answer, no arguments,
+observations, notes or model text, no map and no explanation (``_withheld``).
 
 Queries per trajectory are bounded (no query per step): the trajectory, its steps, the run's
 visibility, the viewer's permissions, the city, the places it mentions, and one query for
@@ -28,15 +29,15 @@ from judging.types import Trajectory as JudgingTrajectory
 
 from .replay_steps import PlacePoint, Places, line, mentioned_place_ids, parsed, point, route_center, step_features
 from .replay_tables import observation_table, retrieved_notes
-from .visibility import answers_visible, run_visible
+from .visibility import can_see_answers, run_visible, scores_shown, step_shown
 
 METRICS = (("pass_rate", "Pass (PR@0.9)"), ("A", "Attribute accuracy"), ("PIoU", "Place-set IoU"),
            ("RD_distance", "Routing deviation, distance"), ("RD_time", "Routing deviation, time"),
            ("OC", "Order consistency"), ("SC", "Semantic constraint"), ("IG", "Information grounding"),
            ("TE", "Tool efficiency"), ("RP", "Reasoning purity"), ("tokens", "Tokens"),
            ("grounding", "Fetched before cited"))
-OPEN_METRICS = frozenset({"TE", "tokens", "grounding"})  # their explanations never mention the reference
 HIDDEN_EXPLANATION = "Hidden: this release keeps its answers, and what would reveal them, for curators."
+WITHHELD_STEP = "Withheld: on a hidden release what the agent sent and saw is for curators."
 VEHICLES, MODES = ("walking", "cycling", "driving"), ("time", "distance")
 
 
@@ -53,22 +54,13 @@ def replay_payload(*, trajectory: Trajectory, user) -> dict:
 
     Args:
         trajectory: a trajectory from ``trajectory_get`` (run, release and entry loaded).
-        user: the viewer; decides whether the reference and required evidence are included.
+        user: the viewer; decides whether the answers, what the agent saw and the reference are included.
     """
     run, release, snapshot = trajectory.run, trajectory.run.release, trajectory.entry.snapshot
-    show = answers_visible(user=user, release=release)
+    show = can_see_answers(user=user, release=release)
     steps = list(trajectory.steps.order_by("index"))
-    observations = [parsed(s.observation) for s in steps]
     world = _world(release.city_name)
-    answer = _normalise(trajectory.final_answer, world)
-    reference = _normalise(snapshot.get("answer"), world) if show else None
-    ids = {pid for s, o in zip(steps, observations) for pid in mentioned_place_ids([s.arguments, o])}
-    ids |= set(answer.place_ids) | set(reference.place_ids if reference else ())
-    places = _places(world, ids)
-    flags = _flags(trajectory, answer, steps, observations)
-    required = set(snapshot.get("required_evidence", {}).get("note_ids") or []) if show else None
-    drawn_answer = _drawn_answer(answer, places, world, {f["value"] for f in flags if f["kind"] == "place_id"})
-    return {
+    head = {
         "trajectory": _trajectory_head(trajectory),
         "run": {"id": run.id, "name": run.name, "agent": run.agent, "purpose": run.purpose, "verified": run.verified},
         "release": {"name": release.name, "split": release.split},
@@ -76,13 +68,46 @@ def replay_payload(*, trajectory: Trajectory, user) -> dict:
         "answers_visible": show,
         "city": {"name": release.city_name, "built": world is not None,
                  "same_version": world is not None and world.context.city_version == release.city_version},
+    }
+    return {**head, **(_shown(trajectory, steps, snapshot, world) if show else _withheld(trajectory, steps))}
+
+
+def _shown(trajectory: Trajectory, steps: list, snapshot: dict, world) -> dict:
+    """Everything: steps with their features, tables and notes, the answer, the reference, explanations."""
+    observations = [parsed(s.observation) for s in steps]
+    answer = _normalise(trajectory.final_answer, world)
+    reference = _normalise(snapshot.get("answer"), world)
+    ids = {pid for s, o in zip(steps, observations) for pid in mentioned_place_ids([s.arguments, o])}
+    ids |= set(answer.place_ids) | set(reference.place_ids)
+    places = _places(world, ids)
+    flags = _flags(trajectory, answer, steps, observations)
+    required = set(snapshot.get("required_evidence", {}).get("note_ids") or [])
+    drawn_answer = _drawn_answer(answer, places, world, {f["value"] for f in flags if f["kind"] == "place_id"})
+    return {
         "steps": _steps(steps, observations, places, world, required, drawn_answer),
         "answer": {"submitted": answer.submitted, "raw": trajectory.final_answer,
                    "text": _pretty(trajectory.final_answer), "flags": flags,
-                   "problems": list(answer.problems), **drawn_answer},
+                   "problems": list(answer.problems), "withheld": False, **drawn_answer},
         "reference": _reference(snapshot.get("answer"), reference, places, world),
-        "metrics": _metrics(trajectory.scores or {}, show),
+        "metrics": _metrics(trajectory.scores or {}, show=True),
         "missing_place_ids": sorted(ids - set(places.points)),
+    }
+
+
+def _withheld(trajectory: Trajectory, steps: list) -> dict:
+    """A hidden release for a non-curator: how each step went, the verdict and metric values, nothing else."""
+    shown = [step_shown({"index": s.index, "tool": s.tool, "arguments": s.arguments, "error_kind": s.error_kind,
+                         "latency_ms": round(s.latency_ms, 1), "model_text": s.model_text,
+                         "input_tokens": s.input_tokens, "output_tokens": s.output_tokens}, full=False) for s in steps]
+    withheld = {"summary": [WITHHELD_STEP], "columns": [], "rows": []}
+    return {
+        "steps": [{**step, "position": position, "number": position + 1, "arguments_text": "", "table": withheld,
+                   "notes": [], "features": [], "withheld": True} for position, step in enumerate(shown)],
+        "answer": {"submitted": trajectory.final_answer is not None, "raw": None, "text": "", "flags": [],
+                   "problems": [], "withheld": True, **_drawn_answer(None, Places(), None, set())},
+        "reference": None,
+        "metrics": _metrics(scores_shown(trajectory.scores or {}, full=False), show=False),
+        "missing_place_ids": [],
     }
 
 
@@ -193,7 +218,7 @@ def _steps(steps, observations, places: Places, world, required, drawn_answer: d
             "error_kind": step.error_kind, "latency_ms": round(step.latency_ms, 1), "model_text": step.model_text,
             "input_tokens": step.input_tokens, "output_tokens": step.output_tokens,
             "table": observation_table(step.tool, observation),
-            "notes": retrieved_notes(step.tool, observation, required), "features": features,
+            "notes": retrieved_notes(step.tool, observation, required), "features": features, "withheld": False,
         })
     return out
 
@@ -225,15 +250,14 @@ def _buffers(lines: list[tuple[dict, float]]) -> list[dict]:
         return [json.loads(row[0]) for row in cursor.fetchall()]
 
 
-def _metrics(scores: dict, show: bool) -> list[dict]:
+def _metrics(scores: dict, *, show: bool) -> list[dict]:
     out = []
     for name, label in METRICS:
         result = scores.get(name)
         if not isinstance(result, dict):
             continue
-        open_ = show or name in OPEN_METRICS or (name == "RP" and result.get("source") == "grounding")
         out.append({"name": name, "label": label, "value": result.get("value"), "source": result.get("source", ""),
                     "applicable": result.get("applicable", result.get("value") is not None),
-                    "explanation": str(result.get("explanation", "")) if open_ else HIDDEN_EXPLANATION,
-                    "hidden": not open_})
+                    "explanation": str(result.get("explanation", "")) if show else HIDDEN_EXPLANATION,
+                    "hidden": not show})
     return out

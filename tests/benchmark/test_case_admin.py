@@ -172,6 +172,19 @@ def test_curator_freezes_a_release_in_the_admin_and_cannot_change_it(curator_cli
     assert again.status_code == 200 and "never reused" in again.content.decode()
 
 
+def test_freezing_a_hidden_release_in_the_admin_warns_of_cases_already_public(curator_client, verification):
+    cases = [case_validate(case=case_create(document=routing_document()), actor=None) for _ in range(2)]
+    release_freeze(name="admin-public", split="public", cases=cases[:1], audit=False)
+    response = curator_client.post("/admin/benchmark/release/add/", {
+        "name": "admin-hidden", "split": "hidden", "freeze_cases": [c.pk for c in cases]}, follow=True)
+    page = response.content.decode()
+    assert Release.objects.get(name="admin-hidden").entries.count() == 2
+    assert "1 case(s) of hidden release admin-hidden are already in a public release" in page
+    message = page[page.index("1 case(s) of hidden release"):]
+    message = message[:message.index("<")]
+    assert f"{cases[0].case_id} (in admin-public)" in message and cases[1].case_id not in message
+
+
 def test_curator_adds_a_case_in_the_admin_as_a_draft_with_a_created_event(curator_client):
     doc = routing_document()
     data = {f: getattr(doc, f) for f in ("case_id", "type", "category", "level", "city_name", "city_version",

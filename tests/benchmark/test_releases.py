@@ -1,18 +1,21 @@
 import hashlib
+import io
 import json
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 from benchmark.cases.document import canonical_json
 from benchmark.cases.services import (
     CaseImportError,
+    HiddenAnswersRefused,
     case_create,
     case_update,
     case_validate,
     cases_export,
     cases_import,
+    release_exposure,
     release_freeze,
 )
 from benchmark.models import Case, CaseEvent, Release, ReleaseCase
@@ -70,8 +73,8 @@ def test_export_import_export_is_byte_identical(tmp_path, curator, verification)
     case_create(document=routing_document(answer="Kahvila Koira, Testikatu 1 ünïcode"))
     release_freeze(name="v1", split="hidden", cases=cases[:2])
     first, first_release = tmp_path / "all.jsonl", tmp_path / "v1.jsonl"
-    assert cases_export(path=first) == 4
-    assert cases_export(path=first_release, release=Release.objects.get(name="v1")) == 2
+    assert cases_export(path=first, include_hidden=True).written == 4
+    assert cases_export(path=first_release, release=Release.objects.get(name="v1"), include_hidden=True).written == 2
     hash_before = Release.objects.get(name="v1").content_hash
 
     ReleaseCase.objects.all().delete()
@@ -82,8 +85,8 @@ def test_export_import_export_is_byte_identical(tmp_path, curator, verification)
     assert imported.unchanged == [c.case_id for c in cases[:2]] and imported.created == []
 
     second, second_release = tmp_path / "all2.jsonl", tmp_path / "v1-2.jsonl"
-    cases_export(path=second)
-    cases_export(path=second_release, release=imported.release)
+    cases_export(path=second, include_hidden=True)
+    cases_export(path=second_release, release=imported.release, include_hidden=True)
     assert second.read_bytes() == first.read_bytes()
     assert second_release.read_bytes() == first_release.read_bytes()
     assert imported.release.content_hash == hash_before
@@ -141,7 +144,7 @@ def test_export_and_import_commands_round_trip(tmp_path, curator, verification, 
     release = Release.objects.get(name="v1")
     assert (release.split, release.description, release.entries.count()) == ("hidden", "first", 2)
     out = tmp_path / "v1.jsonl"
-    call_command("export_cases", str(out), "--release", "v1")
+    call_command("export_cases", str(out), "--release", "v1", "--include-hidden")
     ReleaseCase.objects.all().delete()
     Release.objects.all().delete()
     Case.objects.all().delete()
@@ -155,6 +158,57 @@ def test_freeze_release_filters_by_level(curator, verification):
     validated_cases(1, curator, level="L1", type="routing_L1")
     call_command("freeze_release", "l1-only", "--level", "L1")
     assert [e.snapshot["level"] for e in Release.objects.get(name="l1-only").entries.all()] == ["L1"]
+
+
+def test_exporting_a_hidden_release_is_refused_without_include_hidden(tmp_path, curator, verification):
+    hidden = release_freeze(name="hidden-v1", split="hidden", cases=validated_cases(2, curator))
+    out = tmp_path / "hidden.jsonl"
+    with pytest.raises(CommandError, match="release hidden-v1 is hidden.*--include-hidden"):
+        call_command("export_cases", str(out), "--release", "hidden-v1")
+    assert not out.exists()
+    with pytest.raises(HiddenAnswersRefused):
+        cases_export(path=out, release=hidden)
+    assert not out.exists()
+
+
+def test_exporting_every_case_leaves_out_hidden_only_cases_unless_asked(tmp_path, curator, verification):
+    hidden_only, shared, public_only = (validated_cases(1, curator)[0] for _ in range(3))
+    release_freeze(name="public-v1", split="public", cases=[shared, public_only])
+    release_freeze(name="hidden-v1", split="hidden", cases=[hidden_only, shared])
+    out, err = io.StringIO(), io.StringIO()
+    path = tmp_path / "all.jsonl"
+    call_command("export_cases", str(path), stdout=out, stderr=err)
+    written = [json.loads(line)["case_id"] for line in path.read_text(encoding="utf-8").splitlines()]
+    assert sorted(written) == sorted([shared.case_id, public_only.case_id])  # shared: its answer is public anyway
+    assert "wrote 2 cases" in out.getvalue() and "left out 1 case(s) of hidden releases" in out.getvalue()
+    assert err.getvalue() == ""
+    call_command("export_cases", str(path), "--include-hidden", stdout=out, stderr=err)
+    assert len(path.read_text(encoding="utf-8").splitlines()) == 3
+    assert "holds the answers of a hidden release: keep it to curators" in err.getvalue()
+
+
+def test_freezing_a_hidden_release_warns_of_cases_already_public(curator, verification):
+    cases = validated_cases(3, curator)
+    call_command("freeze_release", "public-v1", stdout=io.StringIO())
+    Case.objects.filter(pk=cases[0].pk).update(status=Case.DRAFT)  # only cases[1:] go into the next releases
+    out, err = io.StringIO(), io.StringIO()
+    call_command("freeze_release", "hidden-v1", "--split", "hidden", stdout=out, stderr=err)
+    assert "froze release hidden-v1: 2 cases" in out.getvalue()
+    warning = err.getvalue()
+    assert "2 case(s) of hidden release hidden-v1 are already in a public release" in warning
+    assert f"{cases[1].case_id} (in public-v1)" in warning and cases[0].case_id not in warning
+    assert release_exposure(release=Release.objects.get(name="hidden-v1")) == {
+        cases[1].case_id: ["public-v1"], cases[2].case_id: ["public-v1"]}
+
+
+def test_freezing_a_public_release_warns_of_cases_of_a_hidden_one_and_fresh_cases_do_not(curator, verification):
+    cases = validated_cases(2, curator)
+    err = io.StringIO()
+    call_command("freeze_release", "hidden-v1", "--split", "hidden", stdout=io.StringIO(), stderr=err)
+    assert err.getvalue() == ""  # nothing of it is public
+    call_command("freeze_release", "public-v1", stdout=io.StringIO(), stderr=err)
+    assert "2 case(s) of public release public-v1 are also in a hidden release" in err.getvalue()
+    assert f"{cases[0].case_id} (in hidden-v1)" in err.getvalue()
 
 
 def test_verify_cases_prints_failures_and_exits_1(curator, verification, capsys):

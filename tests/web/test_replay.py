@@ -181,28 +181,37 @@ def test_every_step_is_on_the_page_without_javascript(client, full_trajectory):
     assert 'class="timeline" hidden' in html  # the script reveals the timeline; without it all panels show
 
 
-def test_a_hidden_release_keeps_reference_evidence_and_explanations_for_curators(
+def test_a_hidden_release_keeps_answers_observations_and_explanations_for_curators(
         client, make_grid_release, record_trajectory, hostile_note, users):
     release = make_grid_release(split="hidden", required_evidence={"attributes": [], "note_ids": ["hostile-1"]})
-    trajectory = record_trajectory(release=release, calls=every_tool_calls("hostile-1"), answer=reference_answer())
+    trajectory = record_trajectory(release=release, calls=every_tool_calls("hostile-1"), answer=reference_answer(),
+                                   model_text="MODEL-TEXT-MARK")
     url = reverse("trajectory", args=[trajectory.pk])
-    for user in (None, users["member"]):
+    for user in (None, users["member"]):  # staff see the answers, like curators
         payload = replay_payload(trajectory=trajectory, user=user)
         assert payload["reference"] is None and payload["answers_visible"] is False
-        assert all(n["required"] is None for s in payload["steps"] for n in s["notes"])
+        assert payload["answer"]["raw"] is None and payload["answer"]["stops"] == [] and payload["answer"]["submitted"]
+        assert [s["tool"] for s in payload["steps"]] == [t for t, _ in every_tool_calls("hostile-1")] + [
+            "submit_answer"]
+        assert all(s["arguments"] is None and s["model_text"] is None and s["notes"] == [] and s["features"] == []
+                   and s["table"]["rows"] == [] and s["withheld"] for s in payload["steps"])
+        assert payload["steps"][7]["error_kind"] == "not_found"  # how each call went stays
         metrics = {m["name"]: m for m in payload["metrics"]}
-        assert metrics["PIoU"]["explanation"] == HIDDEN_EXPLANATION and metrics["PIoU"]["value"] == 1.0
-        assert metrics["TE"]["explanation"] == trajectory.scores["TE"]["explanation"]
+        assert metrics["PIoU"]["value"] == 1.0 and metrics["TE"]["value"] == trajectory.scores["TE"]["value"]
+        assert {m["explanation"] for m in payload["metrics"]} == {HIDDEN_EXPLANATION}  # TE's gives |reference path|
         client.logout()
         if user:
             client.force_login(user)
         html = client.get(url).content.decode()
         assert "Reference answer" not in html and "required evidence</span>" not in html
-        assert trajectory.scores["PIoU"]["explanation"] not in html
-    client.force_login(users["curator"])
-    html = client.get(url).content.decode()
-    assert "Reference answer" in html and "required evidence</span>" in html
-    assert replay_payload(trajectory=trajectory, user=users["curator"])["reference"]["stops"][1]["place_id"] == "N4"
+        for secret in ("812.4", "buns", "MODEL-TEXT-MARK", trajectory.scores["TE"]["explanation"]):
+            assert secret not in html
+    for reader in ("staff", "curator"):
+        client.force_login(users[reader])
+        html = client.get(url).content.decode()
+        assert "Reference answer" in html and "required evidence</span>" in html and "MODEL-TEXT-MARK" in html
+    curator_view = replay_payload(trajectory=trajectory, user=users["curator"])
+    assert curator_view["reference"]["stops"][1]["place_id"] == "N4" and curator_view["answer"]["raw"]["vehicle"]
 
 
 @pytest.mark.parametrize("viewer, status", [(None, 404), ("member", 404), ("submitter", 200), ("staff", 200)])

@@ -12,11 +12,11 @@ from .cases import (
     case_update,
     case_validate,
 )
-from .releases import release_check, release_freeze
-from .transfer import CaseImportError, ImportResult, cases_export, cases_import
+from .releases import release_check, release_exposure, release_exposure_warning, release_freeze
+from .transfer import CaseImportError, ExportResult, HiddenAnswersRefused, ImportResult, cases_export, cases_import
 
 __all__ = [
-    "CaseImportError", "CaseVerificationError", "ImportResult", "case_create", "case_duplicate_as_draft",
-    "case_reject", "case_reverify", "case_update", "case_validate", "cases_export", "cases_import",
-    "release_check", "release_freeze",
+    "CaseImportError", "CaseVerificationError", "ExportResult", "HiddenAnswersRefused", "ImportResult", "case_create",
+    "case_duplicate_as_draft", "case_reject", "case_reverify", "case_update", "case_validate", "cases_export",
+    "cases_import", "release_check", "release_exposure", "release_exposure_warning", "release_freeze",
 ]

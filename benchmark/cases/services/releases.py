@@ -1,4 +1,7 @@
-"""Freezing releases: named, hashed snapshots of validated cases from one city version."""
+"""Freezing releases: named, hashed snapshots of validated cases from one city version.
+
+A case frozen in both a public and a hidden release has its answer public: ``release_exposure``
+names such cases so that whoever freezes the second release is warned."""
 from __future__ import annotations
 
 import hashlib
@@ -100,3 +103,32 @@ def release_store(*, name: str, split: str, entries: list[tuple[Case, dict]], ac
 def release_content_hash(snapshots: list[dict]) -> str:
     """sha256 of the canonical JSON of the ordered snapshots: equal content, equal hash."""
     return hashlib.sha256(canonical_json(snapshots).encode()).hexdigest()
+
+
+def release_exposure(*, release: Release) -> dict[str, list[str]]:
+    """The cases of ``release`` that are also in a release of the other split: {case_id: [release names]}.
+
+    For a hidden release these cases are already public, so their answers are not hidden; for a
+    public release they reveal the answers of the hidden releases named.
+    """
+    other = Release.PUBLIC if release.split == Release.HIDDEN else Release.HIDDEN
+    rows = (ReleaseCase.objects.filter(case__in=release.entries.values("case"), release__split=other)
+            .order_by("case__case_id", "release__name").values_list("case__case_id", "release__name"))
+    exposed: dict[str, list[str]] = {}
+    for case_id, name in rows:
+        exposed.setdefault(case_id, []).append(name)
+    return exposed
+
+
+def release_exposure_warning(*, release: Release) -> str:
+    """A warning for whoever froze ``release`` naming its cases shared with the other split; '' when none."""
+    exposed = release_exposure(release=release)
+    if not exposed:
+        return ""
+    listed = "; ".join(f"{case_id} (in {', '.join(names)})" for case_id, names in list(exposed.items())[:20])
+    more = f"; and {len(exposed) - 20} more" if len(exposed) > 20 else ""
+    if release.split == Release.HIDDEN:
+        return (f"warning: {len(exposed)} case(s) of hidden release {release.name} are already in a public release, "
+                f"so their answers are not hidden: {listed}{more}")
+    return (f"warning: {len(exposed)} case(s) of public release {release.name} are also in a hidden release, whose "
+            f"answers they now make public: {listed}{more}")

@@ -28,21 +28,53 @@ class ImportResult:
     release: Release | None
 
 
-def cases_export(*, path: str | Path, release: Release | None = None) -> int:
-    """Write cases to ``path`` as JSONL and return how many lines were written.
+@dataclass(frozen=True)
+class ExportResult:
+    written: int
+    withheld: list[str]  # case_ids left out: they are in a hidden release and in no public one
+    holds_hidden_answers: bool  # the file holds answers that only curators may see
+
+
+class HiddenAnswersRefused(ValueError):
+    """An export would write the answers of a hidden release without ``include_hidden``."""
+
+
+def cases_export(*, path: str | Path, release: Release | None = None, include_hidden: bool = False) -> ExportResult:
+    """Write cases to ``path`` as JSONL.
+
+    A hidden release keeps its answers for curators, so its cases are written only with
+    ``include_hidden`` (a file for curators): exporting a hidden release without it is refused,
+    and an export of every case leaves out those in a hidden release and in no public one.
 
     Args:
         path: the file to write (UTF-8, one document per line, "\\n" line ends).
         release: export the release's frozen snapshots (in position order) instead of
             every case (ordered by case_id).
+        include_hidden: write the answers of hidden releases too.
+
+    Raises:
+        HiddenAnswersRefused: ``release`` is hidden and ``include_hidden`` is false (nothing is written).
     """
+    withheld: list[str] = []
     if release is not None:
+        if release.split == Release.HIDDEN and not include_hidden:
+            raise HiddenAnswersRefused(f"release {release.name} is hidden: its snapshots hold the answers curators "
+                                       "keep; pass --include-hidden (include_hidden=True) to write them to a file "
+                                       "for curators")
         lines = [canonical_json(e.snapshot) for e in release.entries.order_by("position")]
+        holds_hidden = release.split == Release.HIDDEN
     else:
-        lines = [case_document(c).to_json() for c in Case.objects.order_by("case_id")]
+        hidden_only = set(Case.objects.filter(releases__split=Release.HIDDEN).exclude(releases__split=Release.PUBLIC)
+                          .values_list("case_id", flat=True))
+        cases = Case.objects.order_by("case_id")
+        if not include_hidden:
+            withheld = sorted(hidden_only)
+            cases = cases.exclude(case_id__in=withheld)
+        lines = [case_document(c).to_json() for c in cases]
+        holds_hidden = include_hidden and bool(hidden_only)
     with open(path, "w", encoding="utf-8", newline="\n") as out:
         out.writelines(line + "\n" for line in lines)
-    return len(lines)
+    return ExportResult(written=len(lines), withheld=withheld, holds_hidden_answers=holds_hidden)
 
 
 def cases_import(*, path: str | Path, release_name: str | None = None, split: str = Release.PUBLIC,

@@ -2,12 +2,14 @@
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
-from benchmark.cases.services import release_freeze
+from benchmark.cases.services import release_exposure_warning, release_freeze
 from benchmark.models import CATEGORIES, LEVELS, Case, Release
 
 
 class Command(BaseCommand):
-    help = "Freeze every validated case (optionally of one category and level) as release NAME."
+    help = ("Freeze every validated case (optionally of one category and level) as release NAME; warns when some are "
+            "also in a release of the other split (a hidden case already public, or a public one revealing a hidden "
+            "release's answers).")
 
     def add_arguments(self, parser):
         parser.add_argument("name")
@@ -27,3 +29,6 @@ class Command(BaseCommand):
         except ValidationError as exc:
             raise CommandError("; ".join(exc.messages)) from None
         self.stdout.write(f"froze release {release.name}: {release.entries.count()} cases, {release.content_hash}")
+        warning = release_exposure_warning(release=release)
+        if warning:  # a case in a public and a hidden release has its answer public
+            self.stderr.write(self.style.WARNING(warning))
