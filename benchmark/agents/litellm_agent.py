@@ -114,13 +114,12 @@ class _Conversation:
             first = position == 0
             function = call["function"]
             arguments, problem = _arguments(function.get("arguments"))
+            # Unreadable arguments are an invalid_parameter step; the model is told exactly what the step records.
             observation, _ = await self.task.tools.call(
                 function["name"], arguments, model_text=text if first else "",
-                input_tokens=usage[0] if first else 0, output_tokens=usage[1] if first else 0)
-            if problem:  # the toolbox recorded an invalid_parameter step; tell the model why
-                observation = {"error": {"kind": "invalid_parameter", "parameter": "arguments",
-                                         "message": f"the arguments are not valid JSON ({problem}); "
-                                                    "call the tool again with a JSON object"}}
+                input_tokens=usage[0] if first else 0, output_tokens=usage[1] if first else 0,
+                arguments_problem=(f"the arguments are not valid JSON ({problem}); call the tool again with a JSON "
+                                   "object") if problem else "")
             self.messages.append({"role": "tool", "tool_call_id": call.get("id") or "",
                                   "content": json.dumps(observation, ensure_ascii=False, default=str)})
             if self.task.tools.has_submitted:

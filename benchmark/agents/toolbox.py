@@ -4,7 +4,9 @@ The MCP server is the one users connect to (environment.mcp_server); here it run
 same process (``Client(server)``) so an evaluation pays no network hop. Each call becomes a
 step (tool, arguments, observation, error kind, latency, and the model's text and tokens for
 that turn). The tool budget is enforced here: past it, calls are refused and the agent is
-told so.
+told so. Arguments the gateway would refuse (a NUL, NaN, a huge number, deep nesting) are
+refused here, before the in-process client would mangle them (it sends NaN as null and cannot
+send a deep value at all); a call that fails in the client is still a recorded step.
 """
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from typing import Any
 from mcp import Client
 
 from environment.mcp_server import build_server
+from environment.tools.gateway import argument_error, argument_problem
 
 
 @dataclass
@@ -70,32 +73,48 @@ class Toolbox:
         return len(self.steps)
 
     async def call(self, tool: str, arguments: Any, *, model_text: str = "", input_tokens: int = 0,
-                   output_tokens: int = 0) -> tuple[Any, bool]:
-        """Call ``tool``; returns (observation, is_error). Raises BudgetExhausted past the budget."""
+                   output_tokens: int = 0, arguments_problem: str = "") -> tuple[Any, bool]:
+        """Call ``tool``; returns (observation, is_error). Raises BudgetExhausted past the budget.
+
+        ``arguments_problem``: why the agent could not read the model's arguments (e.g. not valid JSON);
+        the tool is then not called, and the step records the very error the agent returns to the model.
+        """
         if self.used >= self.budget:
             raise BudgetExhausted(f"the tool budget of {self.budget} calls is spent")
         started = time.perf_counter()
-        if not isinstance(arguments, dict):
-            observation = {"error": {"kind": "invalid_parameter",
-                                     "message": "tool arguments must be a JSON object", "parameter": "arguments"}}
+        problem = argument_problem(arguments) if isinstance(arguments, dict) else None
+        if arguments_problem or not isinstance(arguments, dict):
+            observation = {"error": {"kind": "invalid_parameter", "parameter": "arguments",
+                                     "message": arguments_problem or "tool arguments must be a JSON object"}}
             is_error, kind = True, "invalid_parameter"
+        elif problem is not None:
+            observation, is_error, kind = {"error": argument_error(problem)}, True, "invalid_parameter"
         else:
-            result = await self._client.call_tool(tool, arguments)
-            observation = result.structured_content
-            if observation is None:
-                text = "".join(getattr(c, "text", "") for c in result.content)
-                observation = _parse(text)
-            is_error = bool(result.is_error)
-            kind = (result.meta or {}).get("error_kind", "") if getattr(result, "meta", None) else ""
-            if is_error and not kind:
-                kind = (observation or {}).get("error", {}).get("kind", "other") if isinstance(observation, dict) \
-                    else "other"
+            observation, is_error, kind = await self._send(tool, arguments)
         self.steps.append(StepRecord(len(self.steps), tool, arguments, observation, kind,
                                      round((time.perf_counter() - started) * 1000, 3), model_text, input_tokens,
                                      output_tokens))
         if tool == "submit_answer" and not is_error:
             self.submitted, self.has_submitted = observation.get("result"), True
         return observation, is_error
+
+    async def _send(self, tool: str, arguments: dict) -> tuple[Any, bool, str]:
+        """(observation, is_error, error kind) of a call through the MCP client."""
+        try:
+            result = await self._client.call_tool(tool, arguments)
+        except Exception as exc:  # the call is still a step: the agent and the replay see what went wrong
+            message = f"the tool call could not be made: {type(exc).__name__}"
+            return {"error": {"kind": "other", "message": message}}, True, "other"
+        observation = result.structured_content
+        if observation is None:
+            text = "".join(getattr(c, "text", "") for c in result.content)
+            observation = _parse(text)
+        is_error = bool(result.is_error)
+        kind = (result.meta or {}).get("error_kind", "") if getattr(result, "meta", None) else ""
+        if is_error and not kind:
+            kind = (observation or {}).get("error", {}).get("kind", "other") if isinstance(observation, dict) \
+                else "other"
+        return observation, is_error, kind
 
 
 def _parse(text: str) -> Any:

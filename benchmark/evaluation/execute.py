@@ -28,7 +28,8 @@ from benchmark.cases.document import CaseDocument
 from benchmark.models import ModelCall, Step, Trajectory
 
 from .egress import ApiBaseNotAllowed
-from .runs import trajectory_claim, trajectory_heartbeat
+from .preflight import MissingApiKey
+from .runs import run_fail, trajectory_claim, trajectory_heartbeat
 from .secrets import SecretDecryptionError
 
 log = logging.getLogger(__name__)
@@ -47,6 +48,9 @@ def trajectory_execute(*, trajectory_id: int, claimant: str = "") -> str:
     try:  # here, not in the loop: it reads the database and resolves the endpoint's host (both block)
         llm, refused = _llm_for(trajectory, config, calls), ""
     except (ApiBaseNotAllowed, SecretDecryptionError) as exc:  # the endpoint may not be reached
+        llm, refused = None, str(exc)
+    except MissingApiKey as exc:  # every case would fail alike: the run fails now, its queued cases cancelled
+        run_fail(run_id=trajectory.run_id, error=str(exc))
         llm, refused = None, str(exc)
     outcome, toolbox = run_in_process_loop(_run(trajectory, document, config, llm, refused))
     trajectory_finish(trajectory=trajectory, steps=toolbox.steps, final_answer=outcome.final_answer,
@@ -89,9 +93,17 @@ def trajectory_finish(*, trajectory: Trajectory, steps: Sequence[StepRecord], fi
     a trajectory is recorded and scored the same way whoever produced it. ``steps`` replace any
     steps already stored; when the trajectory did not end ``submitted``, the answer scored is
     the last accepted ``submit_answer`` among the steps. Completes the run when it was the last.
+    What PostgreSQL cannot hold is repaired first and noted in the error (``hygiene``).
     """
+    from .hygiene import count, trajectory_storable
     from .runs import run_maybe_finish
 
+    # Repaired for PostgreSQL (a NUL in a model's text, NaN in an answer) before it is scored, so the
+    # scores are those of what is stored, and a bad value cannot fail the transaction below.
+    storable = trajectory_storable(steps=steps, final_answer=final_answer, error=error, model_calls=model_calls)
+    steps, final_answer, error, model_calls = (storable.steps, storable.final_answer, storable.error,
+                                               storable.model_calls)
+    input_tokens, output_tokens = count(input_tokens), count(output_tokens)
     document = CaseDocument.model_validate(trajectory.entry.snapshot)
     scores, passed = _score(document, steps=steps, final_answer=final_answer, ended=ended,
                             input_tokens=input_tokens, output_tokens=output_tokens)
@@ -105,10 +117,10 @@ def trajectory_finish(*, trajectory: Trajectory, steps: Sequence[StepRecord], fi
         trajectory.model_calls.all().delete()
         Step.objects.bulk_create([Step(trajectory=trajectory, **vars(s)) for s in steps])
         ModelCall.objects.bulk_create([ModelCall(trajectory=trajectory, **c) for c in model_calls])
-        trajectory.final_answer = _jsonable(final_answer)
-        trajectory.ended, trajectory.error = ended, error[:5000]
-        trajectory.input_tokens = input_tokens or sum(s.input_tokens for s in steps)
-        trajectory.output_tokens = output_tokens or sum(s.output_tokens for s in steps)
+        trajectory.final_answer = final_answer
+        trajectory.ended, trajectory.error = ended, error
+        trajectory.input_tokens = input_tokens or count(sum(s.input_tokens for s in steps))
+        trajectory.output_tokens = output_tokens or count(sum(s.output_tokens for s in steps))
         trajectory.scores, trajectory.passed = scores, passed
         trajectory.status, trajectory.finished_at = Trajectory.DONE, timezone.now()
         trajectory.save()
@@ -288,12 +300,3 @@ def _cache():
 
     return DatabaseJudgeCache()
 
-
-def _jsonable(value: Any) -> Any:
-    import json
-
-    try:
-        json.dumps(value)
-        return value
-    except (TypeError, ValueError):
-        return repr(value)

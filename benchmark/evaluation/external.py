@@ -8,7 +8,8 @@ is recorded as a step exactly like a built-in agent's; the run's tool budget is 
 successful ``submit_answer`` closes the case, which is scored like any other trajectory.
 
 A token works on one case at a time: ``next_case`` returns the case it holds until that case is
-finished. Issue more tokens (``run_token_create``) to answer a run's cases in parallel.
+finished. Issue more tokens (``run_token_create``) to answer a run's cases in parallel. Cancelling
+the run (``run_cancel``) revokes its tokens.
 """
 from __future__ import annotations
 
@@ -132,7 +133,8 @@ def external_tool_call(*, token: str | None, tool: str, arguments: Any) -> ToolR
                               ended=BUDGET_EXHAUSTED, error=f"the tool budget of {budget} calls is spent")
             return ToolReply({"error": {"kind": BUDGET_EXHAUSTED, "message": message}}, BUDGET_EXHAUSTED, False, True)
         call = call_tool("agent", tool, arguments, city=trajectory.entry.snapshot["city_name"])
-        step = StepRecord(len(steps), tool, arguments, call.observation(), call.error_kind, call.latency_ms)
+        # The call as the gateway recorded it: arguments it refused (a NUL, NaN) are stored repaired.
+        step = StepRecord(len(steps), call.tool, call.arguments, call.observation(), call.error_kind, call.latency_ms)
         Step.objects.create(trajectory=trajectory, **vars(step))
         Trajectory.objects.filter(id=trajectory.id).update(claimed_at=timezone.now())
         if tool == "submit_answer" and call.ok:
@@ -150,6 +152,8 @@ def _authorize(token: str | None) -> RunToken:
         raise RunTokenRefused("unknown run token: use the token printed by 'manage.py external_run'")
     if grant.revoked:
         raise RunTokenRefused(f"this run token of run {grant.run_id} was revoked")
+    if grant.run.status in (EvaluationRun.CANCELLED, EvaluationRun.FAILED):
+        raise RunTokenRefused(f"run {grant.run_id} was {grant.run.status}: its tokens no longer work")
     return grant
 
 

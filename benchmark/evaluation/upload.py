@@ -11,8 +11,12 @@ The file is JSONL, one line per (case, trial) of the release::
 ``answer`` is the ``result`` given to ``submit_answer``; ``ended`` is one of
 ``Trajectory.ENDINGS``; ``trial`` (default 0), the token counts and each step's
 ``error_kind``, ``latency_ms`` and ``text`` are optional. Every line is validated before
-anything is written; then one run of the ``upload`` agent is created with
-``verified=False`` and each trajectory is scored exactly as a run's trajectories are.
+anything is written, its hygiene too (``environment.inputs``: no NUL, NaN, Infinity or huge
+numbers anywhere; the answer and each step's arguments within the tool-argument limits; a
+step's text and every string within ``MODEL_TEXT_CHARS``, its observation within
+``OBSERVATION_CHARS`` of JSON), each problem named by line and field. Then one run of the
+``upload`` agent is created with ``verified=False`` and each trajectory is scored exactly as a
+run's trajectories are.
 """
 from __future__ import annotations
 
@@ -26,10 +30,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from benchmark.agents.toolbox import StepRecord
 from benchmark.models import EvaluationRun, Release, ReleaseCase, Trajectory
+from environment.inputs import OBSERVATION_CHARS, TOOL_ARGUMENTS, UPLOAD_LINE, Problem, check_json, parse_json
 
 from .execute import trajectory_finish
 
 MAX_ERRORS = 50
+MAX_COUNT = 2**31 - 1  # a token count, as stored
 Ending = Literal["submitted", "budget_exhausted", "model_error", "timeout", "invalid_answer", "no_submission"]
 
 
@@ -41,8 +47,8 @@ class UploadStep(BaseModel):
     error_kind: str = Field("", max_length=20)
     latency_ms: float = Field(0, ge=0)
     text: str = ""
-    input_tokens: int = Field(0, ge=0)
-    output_tokens: int = Field(0, ge=0)
+    input_tokens: int = Field(0, ge=0, le=MAX_COUNT)
+    output_tokens: int = Field(0, ge=0, le=MAX_COUNT)
 
 
 class UploadLine(BaseModel):
@@ -52,8 +58,8 @@ class UploadLine(BaseModel):
     answer: Any
     ended: Ending
     trajectory: list[UploadStep]
-    input_tokens: int = Field(0, ge=0)
-    output_tokens: int = Field(0, ge=0)
+    input_tokens: int = Field(0, ge=0, le=MAX_COUNT)
+    output_tokens: int = Field(0, ge=0, le=MAX_COUNT)
 
 
 class UploadError(ValueError):
@@ -88,7 +94,7 @@ def upload_parse(*, release: Release, text: str) -> list[tuple[ReleaseCase, Uplo
     """Every line of an upload, validated against the format and the release; raises UploadError."""
     entries = {entry.snapshot["case_id"]: entry for entry in release.entries.all()}
     parsed, errors, seen = [], [], {}
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(text.split("\n"), start=1):  # not splitlines: U+2028 may be inside a string
         if not raw.strip():
             continue
         line, problems = _parse_line(number, raw)
@@ -111,17 +117,34 @@ def upload_parse(*, release: Release, text: str) -> list[tuple[ReleaseCase, Uplo
 
 
 def _parse_line(number: int, raw: str) -> tuple[UploadLine | None, list[str]]:
-    try:
-        data = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        return None, [f"line {number}: not valid JSON: {exc.msg} at column {exc.colno}"]
-    if not isinstance(data, dict):
+    data, problems = parse_json(raw, limits=UPLOAD_LINE)
+    if not problems and not isinstance(data, dict):
         return None, [f"line {number}: a line must be a JSON object, got {type(data).__name__}"]
+    problems = problems or _limit_problems(data)
+    if problems:
+        return None, [f"line {number}, field {p.path!r}: {p.reason}" if p.path
+                      else f"line {number}: {p.reason.removeprefix('is ')}" for p in problems]
     try:
         return UploadLine.model_validate(data), []
     except ValidationError as exc:
         return None, [f"line {number}, field {'.'.join(str(p) for p in e['loc']) or '(line)'!r}: {e['msg']}"
                       for e in exc.errors(include_url=False)]
+
+
+def _limit_problems(data: dict) -> list[Problem]:
+    """The answer and each step's arguments are tool arguments; an observation has a size limit."""
+    problems = check_json(data.get("answer"), field="answer", limits=TOOL_ARGUMENTS)
+    steps = data.get("trajectory")
+    for index, step in enumerate(steps if isinstance(steps, list) else []):
+        if not isinstance(step, dict):
+            continue
+        at = f"trajectory[{index}]"
+        problems += check_json(step.get("arguments"), field=f"{at}.arguments", limits=TOOL_ARGUMENTS)
+        size = len(json.dumps(step.get("observation"), ensure_ascii=False))
+        if size > OBSERVATION_CHARS:
+            problems.append(Problem(f"{at}.observation", None,
+                                    f"is {size:,} characters of JSON (the limit is {OBSERVATION_CHARS:,})"))
+    return problems
 
 
 def _steps(line: UploadLine) -> list[StepRecord]:

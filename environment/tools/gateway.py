@@ -1,9 +1,11 @@
 """The one tool gateway: every caller (MCP server, CLI, evaluation runner) calls tools here.
 
-It validates arguments against the tool's schema, runs the tool, turns every failure into
-a structured error the agent can read (never a stack trace), labels the outcome with an
-error kind (invalid_parameter / not_found / empty_result / truncated / other), measures
-latency and hands the record to an optional recorder.
+It checks the arguments' hygiene (``environment.inputs``: no NUL, NaN, Infinity, huge numbers,
+deep nesting or overlong text) and validates them against the tool's schema, runs the tool,
+turns every failure into a structured error the agent can read (never a stack trace), labels
+the outcome with an error kind (invalid_parameter / not_found / empty_result / truncated /
+other), measures latency and hands the record to an optional recorder. The record's arguments
+are a storable copy (``environment.inputs.storable``), so recording a refused call cannot fail.
 """
 from __future__ import annotations
 
@@ -16,6 +18,8 @@ from typing import Any
 
 from django.db import InterfaceError, OperationalError, connection
 from pydantic import ValidationError
+
+from environment.inputs import TOOL_ARGUMENTS, Problem, check_json, clean_text, parse_json, storable
 
 from .context import CityNotBuilt, ToolContext, city_context
 from .errors import EMPTY_RESULT, INVALID_PARAMETER, NOT_FOUND, OTHER, TRUNCATED, ToolError
@@ -30,7 +34,7 @@ DATABASE_RETRY_WAITS_S = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
 
 @dataclass(frozen=True)
 class ToolCall:
-    """One call through the gateway: what was asked and what came back."""
+    """One call through the gateway: what was asked (as stored: see ``storable``) and what came back."""
 
     toolset: str
     tool: str
@@ -73,6 +77,7 @@ def call_tool(
     """
     started = time.perf_counter()
     version, city_version = "", context.city_version if context else ""
+    recorded = storable(arguments, limits=TOOL_ARGUMENTS)[0]
     try:
         tool = _resolve(toolset, name)
         version = tool.version
@@ -87,10 +92,10 @@ def call_tool(
     except CityNotBuilt as exc:
         result, error, kind = None, {"kind": OTHER, "message": str(exc)}, OTHER
     except Exception:  # a bug must not crash the caller or leak a trace to the agent
-        log.exception("tool %s/%s failed on %r", toolset, name, arguments)
+        log.exception("tool %s/%s failed on %r", toolset, name, recorded)
         result, error, kind = None, {"kind": OTHER, "message": f"internal error in tool {name!r}"}, OTHER
     call = ToolCall(
-        toolset=toolset, tool=name, arguments=arguments, ok=error is None, result=result, error=error,
+        toolset=toolset, tool=stored_name(name), arguments=recorded, ok=error is None, result=result, error=error,
         error_kind=kind, latency_ms=round((time.perf_counter() - started) * 1000, 3), tool_version=version,
         city_version=city_version,
     )
@@ -132,21 +137,53 @@ def _resolve(toolset: str, name: str):
 
 def _validate(tool, arguments: Any) -> dict:
     if isinstance(arguments, str):
-        try:
-            arguments = json.loads(arguments) if arguments.strip() else {}
-        except json.JSONDecodeError as exc:
-            raise ToolError(INVALID_PARAMETER, f"arguments are not valid JSON: {exc.msg} at position {exc.pos}",
-                            allowed="a JSON object of parameters") from None
+        if not arguments.strip():
+            arguments = {}
+        else:
+            arguments, problems = parse_json(arguments, limits=TOOL_ARGUMENTS)
+            if problems:
+                raise _argument_error(tool, problems[0])
     if arguments is None:
         arguments = {}
     if not isinstance(arguments, dict):
         raise ToolError(INVALID_PARAMETER, f"arguments must be a JSON object, got {type(arguments).__name__}",
                         allowed=_allowed_params(tool))
+    problem = argument_problem(arguments)
+    if problem is not None:
+        raise _argument_error(tool, problem)
     try:
         model = tool.params_model.model_validate(arguments)
     except ValidationError as exc:
         raise _validation_error(tool, exc) from None
     return {name: getattr(model, name) for name in type(model).model_fields}
+
+
+def argument_problem(arguments: dict) -> Problem | None:
+    """The first hygiene problem of a call's arguments (NUL, NaN, Infinity, huge, deep, too long), or None."""
+    problems = check_json(arguments, limits=TOOL_ARGUMENTS)
+    return problems[0] if problems else None
+
+
+def argument_error(problem: Problem) -> dict:
+    """The error an agent reads for an argument with ``problem`` (as ``ToolCall.error``)."""
+    return _argument_error(None, problem).to_dict()
+
+
+def stored_name(name: Any) -> str:
+    """A tool name as a call log or a step can store it (whatever the caller sent)."""
+    return clean_text(str(name), field="tool")[0][:40]
+
+
+def _argument_error(tool, problem: Problem) -> ToolError:
+    if not problem.path:  # the arguments as a whole
+        reason = problem.reason
+        for singular, plural in (("is ", "are "), ("holds ", "hold ")):
+            if reason.startswith(singular):
+                reason = plural + reason.removeprefix(singular)
+        return ToolError(INVALID_PARAMETER, f"arguments {reason}", allowed="a JSON object of parameters")
+    allowed = tool.parameters.get(problem.parameter, {}).get("description") if tool is not None else None
+    return ToolError(INVALID_PARAMETER, f"argument {problem.path!r} {problem.reason}", parameter=problem.parameter,
+                     allowed=allowed)
 
 
 def _allowed_params(tool) -> str:
@@ -184,4 +221,5 @@ def _result_kind(result: Any) -> str:
     return ""
 
 
-__all__ = ["ToolCall", "call_tool", "Recorder", "EMPTY_RESULT", "NOT_FOUND", "TRUNCATED"]
+__all__ = ["ToolCall", "argument_error", "argument_problem", "call_tool", "stored_name", "Recorder", "EMPTY_RESULT",
+           "NOT_FOUND", "TRUNCATED"]

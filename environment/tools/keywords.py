@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 OPERATORS = ("AND", "OR", "NOT")
 MAX_TERMS = 32
+MAX_NESTING = 16  # parentheses and NOTs inside each other; the parser and the compiler recurse that deep
 _TOKEN = re.compile(r'"([^"]*)"|(\()|(\))|([^\s(),"]+)|(")')
 
 
@@ -94,7 +95,7 @@ def _tokenize(text: str) -> list[tuple[str, str]]:
 
 class _Parser:
     def __init__(self, tokens):
-        self.tokens, self.pos = tokens, 0
+        self.tokens, self.pos, self.depth = tokens, 0, 0
 
     def peek(self) -> str | None:
         return self.tokens[self.pos][0] if self.pos < len(self.tokens) else None
@@ -125,14 +126,23 @@ class _Parser:
             last = self.tokens[-1][1]
             raise KeywordError(f"expression ends after {last!r}; a word or phrase must follow")
         kind, value = self.take()
+        if kind in ("NOT", "("):
+            return self.nested(kind)
+        if kind in ("WORD", "PHRASE"):
+            return Term(value, phrase=kind == "PHRASE")
+        raise KeywordError(f"unexpected {value!r} at token {self.pos}; expected a word, phrase, NOT or '('")
+
+    def nested(self, kind: str):
+        """What follows NOT or '(' (the opening token is taken), at most MAX_NESTING levels deep."""
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise KeywordError(f"parentheses and NOT are nested deeper than {MAX_NESTING} levels")
         if kind == "NOT":
-            return Op("NOT", (self.unary(),))
-        if kind == "(":
+            inner = Op("NOT", (self.unary(),))
+        else:
             inner = self.expr()
             if self.peek() != ")":
                 raise KeywordError("missing closing parenthesis ')'")
             self.take()
-            return inner
-        if kind in ("WORD", "PHRASE"):
-            return Term(value, phrase=kind == "PHRASE")
-        raise KeywordError(f"unexpected {value!r} at token {self.pos}; expected a word, phrase, NOT or '('")
+        self.depth -= 1
+        return inner

@@ -74,7 +74,8 @@ def _params_model(func: Callable, name: str) -> type[BaseModel]:
             hint = base
         default = ... if param.default is inspect.Parameter.empty else param.default
         fields[pname] = (hint, Field(default, description=description))
-    config = ConfigDict(extra="forbid", arbitrary_types_allowed=False)
+    # allow_inf_nan: "NaN" or "Infinity" is no rating, distance or cost (and no JSON number either).
+    config = ConfigDict(extra="forbid", arbitrary_types_allowed=False, allow_inf_nan=False)
     return create_model(f"{name}_params", __config__=config, **fields)
 
 

@@ -1,0 +1,51 @@
+"""Bad JSON sent to the API: a 400 naming the field, never a server error (a NUL, NaN, a huge number,
+a body nested 100,000 deep)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from benchmark.models import ModelEndpoint
+
+SUBMISSION = {"name": "input model", "model": "openai/gpt-4o-mini", "api_base": "http://127.0.0.1:9/v1",
+              "api_key": "sk-input-test", "concurrency": 2, "release": "api-public"}
+
+
+def post_raw(client, body: str):
+    client.raise_request_exception = False
+    return client.post("/api/v1/runs/", data=body, content_type="application/json")
+
+
+def test_a_nul_in_params_is_a_400_naming_the_field(world, as_user):
+    response = as_user(world.other).post("/api/v1/runs/", {**SUBMISSION, "params": {"stop": "end\x00"}},
+                                         format="json")
+    assert response.status_code == 400
+    assert response.json() == {"params": ["params.stop contains a NUL character (not allowed)"]}
+    assert not ModelEndpoint.objects.filter(name="input model").exists()
+
+
+@pytest.mark.parametrize("value, field, reason", [
+    ("NaN", "params.temperature", "is NaN"),
+    ("-Infinity", "params.temperature", "is Infinity"),
+    ("1" + "0" * 5000, "params.temperature", "is a number with 5,001 digits"),
+], ids=["nan", "infinity", "5000-digit"])
+def test_nan_infinity_and_huge_numbers_are_a_400_naming_the_field(world, as_user, value, field, reason):
+    body = json.dumps({**SUBMISSION, "params": {"temperature": 0}})
+    body = body.replace('"temperature": 0', f'"temperature": {value}')  # what json.dumps would refuse to write
+    response = post_raw(as_user(world.other), body)
+    assert response.status_code == 400
+    assert response.json()["params"][0].startswith(f"{field} {reason}")
+
+
+def test_a_body_nested_100000_deep_is_a_400(world, as_user):
+    body = '{"params": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    response = post_raw(as_user(world.other), body)
+    assert response.status_code == 400
+    assert response.json()["detail"] == "JSON parse error - the body is nested deeper than 16 levels (not allowed)"
+
+
+def test_a_deep_params_object_is_a_400_naming_the_field(world, as_user):
+    deep = {"stop": [[[[[[[[[[[[[[[[[["x"]]]]]]]]]]]]]]]]]]}
+    response = as_user(world.other).post("/api/v1/runs/", {**SUBMISSION, "params": deep}, format="json")
+    assert response.status_code == 400 and response.json()["params"][0].startswith("params.stop[0]")
