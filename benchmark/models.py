@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 CATEGORIES = [
     ("place_perception", "Place Perception"),
@@ -135,9 +136,14 @@ class HumanScore(models.Model):
 
 
 class ModelEndpoint(models.Model):
-    """A model behind litellm. The API key is encrypted at rest and never rendered back."""
+    """A model behind litellm. The API key is encrypted at rest and never rendered back.
 
-    name = models.CharField(max_length=100, unique=True)
+    Names are unique per owner (another user's names cannot be probed). An endpoint that runs
+    still reference is deleted softly: ``deleted_at`` is set and its key wiped, so the runs keep
+    their endpoint and the name is free again.
+    """
+
+    name = models.CharField(max_length=100)
     model = models.CharField(max_length=200, help_text="litellm model string, e.g. openai/gpt-4o-mini")
     api_base = models.URLField(max_length=500, blank=True)
     api_key_encrypted = models.TextField(blank=True, editable=False)
@@ -146,6 +152,11 @@ class ModelEndpoint(models.Model):
     requests_per_minute = models.PositiveIntegerField(null=True, blank=True, help_text="Across all workers.")
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     created_at = models.DateTimeField(auto_now_add=True)
+    deleted_at = models.DateTimeField(null=True, blank=True, help_text="Set when its owner deleted it.")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["owner", "name"], condition=models.Q(deleted_at__isnull=True),
+                                               nulls_distinct=False, name="endpoint_name_unique_per_owner")]
 
     def __str__(self) -> str:
         return self.name
@@ -175,6 +186,7 @@ class EvaluationRun(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    error = models.TextField(blank=True, default="", db_default="", help_text="Why a failed run failed.")
 
     def __str__(self) -> str:
         return f"{self.name} on {self.release_id}"
@@ -258,6 +270,20 @@ class RunToken(models.Model):
 
     def __str__(self) -> str:
         return f"token {self.token_hash[:12]} of run {self.run_id}"
+
+
+class ApiToken(models.Model):
+    """A user's REST API token (``Authorization: Token <token>``), one per user.
+
+    Only the token's SHA-256 is kept: the token itself is shown once, when it is created.
+    """
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_token")
+    key_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"API token {self.key_hash[:12]} of user {self.user_id}"
 
 
 class RunRescore(models.Model):

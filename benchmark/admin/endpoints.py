@@ -47,7 +47,8 @@ class ModelEndpointForm(forms.ModelForm):
             endpoint_check(name=data.get("name"), model=data.get("model"), api_base=data.get("api_base", ""),
                            params=data.get("params"), concurrency=data.get("concurrency"),
                            requests_per_minute=data.get("requests_per_minute"), api_key=data.get("api_key"),
-                           endpoint=self.instance if self.instance.pk is not None else None)
+                           endpoint=self.instance if self.instance.pk is not None else None,
+                           owner=data.get("owner"))
         except ValidationError as exc:
             self.add_error(None, exc)
         return data

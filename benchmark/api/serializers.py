@@ -1,12 +1,11 @@
 """Serializers of the REST API. They only shape data: who may see what is decided in the views
-through ``benchmark.web.visibility`` and passed in the serializer context (``answers``, ``user``).
+through ``benchmark.web.visibility`` and passed in the serializer context (``answers``, ``user``);
+what a reader without ``answers`` may not see is cut by that module's ``trajectory_shown``.
 
 An endpoint's API key is never a field of any response; it appears only, write-only, in the
 submission serializer.
 """
 from __future__ import annotations
-
-from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
@@ -15,11 +14,7 @@ from rest_framework import serializers
 from benchmark.evaluation.endpoints import MAX_API_KEY_LENGTH, MAX_CONCURRENCY, MAX_REQUESTS_PER_MINUTE
 from benchmark.evaluation.redaction import redact
 from benchmark.models import EvaluationRun, Release, ReleaseCase, Step, Trajectory
-from benchmark.web.visibility import endpoint_details_visible
-
-# Score fields shown to everyone; explanation and details (which quote reference answers) only
-# where the release's answers are visible.
-SCORE_PUBLIC_FIELDS = ("value", "applicable", "source")
+from benchmark.web.visibility import endpoint_details_visible, trajectory_shown
 
 
 class ReleaseSerializer(serializers.ModelSerializer):
@@ -88,7 +83,7 @@ class RunSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = EvaluationRun
-        fields = ["id", "name", "agent", "model", "release", "purpose", "status", "verified", "created_at",
+        fields = ["id", "name", "agent", "model", "release", "purpose", "status", "error", "verified", "created_at",
                   "started_at", "finished_at", "overall", "n"]
 
     def get_model(self, run: EvaluationRun) -> str:
@@ -163,6 +158,9 @@ class SubmissionSerializer(serializers.Serializer):
     api_key = serializers.CharField(max_length=MAX_API_KEY_LENGTH, required=False, allow_blank=True, default="",
                                     write_only=True, style={"input_type": "password"},
                                     help_text="Stored encrypted; never returned.")
+    no_key = serializers.BooleanField(required=False, default=False,
+                                      help_text="Your server at api_base takes no API key (an empty api_key without "
+                                                "this is refused; the site's own keys are never used).")
     concurrency = serializers.IntegerField(min_value=1, max_value=MAX_CONCURRENCY, default=4)
     requests_per_minute = serializers.IntegerField(min_value=1, max_value=MAX_REQUESTS_PER_MINUTE, required=False,
                                                    allow_null=True, default=None)
@@ -170,10 +168,17 @@ class SubmissionSerializer(serializers.Serializer):
                                    help_text="Extra litellm parameters, e.g. {\"max_tokens\": 2048}")
     release = serializers.SlugRelatedField(slug_field="name", queryset=Release.objects.all(), required=False,
                                            allow_null=True, default=None,
-                                           help_text="Release name; the newest public release when omitted.")
+                                           help_text="Release name; the newest public release when omitted. A hidden "
+                                                     "release only for curators and staff, unless the site's "
+                                                     "HIDDEN_RELEASE_RUNNERS is \"all\".")
 
 
 class StepSerializer(serializers.ModelSerializer):
+    # null on a hidden release unless you are a curator (``benchmark.web.visibility.step_shown``)
+    arguments = serializers.JSONField(allow_null=True, read_only=True)
+    observation = serializers.JSONField(allow_null=True, read_only=True)
+    model_text = serializers.CharField(allow_null=True, read_only=True)
+
     class Meta:
         model = Step
         fields = ["index", "tool", "arguments", "observation", "error_kind", "latency_ms", "model_text",
@@ -195,29 +200,35 @@ class TrajectorySerializer(serializers.ModelSerializer):
 
 
 class TrajectoryDetailSerializer(TrajectorySerializer):
+    """A trajectory with its steps, answer and scores. On a hidden release, unless you are a curator,
+    ``final_answer`` and each step's ``arguments``, ``observation`` and ``model_text`` are null and
+    ``scores`` carry only each metric's value, applicable and source."""
+
     question = serializers.CharField(source="entry.snapshot.question", read_only=True)
+    answers_visible = serializers.SerializerMethodField(help_text="False for a hidden release unless you are a "
+                                                                  "curator: then the answer, what the agent saw and "
+                                                                  "the score explanations are withheld (null).")
     error = serializers.SerializerMethodField()
     scores = serializers.SerializerMethodField(help_text="metric -> {value, applicable, source} and, where the "
                                                          "release's answers are visible, explanation and details")
     steps = StepSerializer(many=True, read_only=True)
 
     class Meta(TrajectorySerializer.Meta):
-        fields = [*TrajectorySerializer.Meta.fields, "question", "final_answer", "error", "scores", "steps"]
+        fields = [*TrajectorySerializer.Meta.fields, "question", "answers_visible", "final_answer", "error", "scores",
+                  "steps"]
+
+    def get_answers_visible(self, trajectory: Trajectory) -> bool:
+        return bool(self.context.get("answers"))
 
     def get_error(self, trajectory: Trajectory) -> str:
         return redact(trajectory.error or "")
 
     @extend_schema_field(OpenApiTypes.OBJECT)
     def get_scores(self, trajectory: Trajectory) -> dict:
-        return scores_for(trajectory.scores or {}, full=bool(self.context.get("answers")))
+        return trajectory.scores or {}
 
-
-def scores_for(scores: dict[str, Any], *, full: bool) -> dict:
-    """A trajectory's scores as shown: whole, or only the public fields of each metric."""
-    if full:
-        return scores
-    return {name: {k: v for k, v in result.items() if k in SCORE_PUBLIC_FIELDS}
-            for name, result in scores.items() if isinstance(result, dict)}
+    def to_representation(self, trajectory: Trajectory) -> dict:
+        return trajectory_shown(super().to_representation(trajectory), full=bool(self.context.get("answers")))
 
 
 class ScoreRowSerializer(serializers.Serializer):

@@ -2,7 +2,7 @@
 from django.urls import path
 from rest_framework.routers import SimpleRouter
 
-from . import views
+from . import endpoints, views
 from .params import SLUG
 
 router = SimpleRouter()
@@ -10,6 +10,7 @@ router.register("releases", views.ReleaseViewSet, basename="release")
 router.register(rf"releases/(?P<release_name>{SLUG})/cases", views.CaseViewSet, basename="case")
 router.register("runs", views.RunViewSet, basename="run")
 router.register("trajectories", views.TrajectoryViewSet, basename="trajectory")
+router.register("endpoints", endpoints.OwnEndpointViewSet, basename="endpoint")
 
 urlpatterns = [
     *router.urls,

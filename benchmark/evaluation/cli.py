@@ -7,15 +7,29 @@ from typing import TextIO
 from benchmark.models import EvaluationRun, Release
 
 from .driver import run_queued, run_summary, run_sync
-from .runs import run_cancel, run_create, run_resume
+from .preflight import run_preflight
+from .runs import run_cancel, run_create, run_progress, run_reopen, run_resume
+
+
+class RunInterrupted(Exception):
+    """Ctrl-C while the command ran or followed a run; the message says what goes on and how to resume."""
 
 
 def evaluate_command(opts: dict, *, progress: TextIO | None) -> str:
+    """Run the evaluate command (see its --help); returns what it prints.
+
+    Raises:
+        ValueError, LookupError, ValidationError: a request that cannot be carried out (the message says why).
+        RunInterrupted: Ctrl-C; the message says what became of the run and how to go on.
+    """
     if opts.get("cancel"):
         run = _run(opts["cancel"])
         return f"Run {run.id} cancelled; {run_cancel(run=run)} queued cases will not run."
     if opts.get("resume"):
         run = _run(opts["resume"])
+        if opts.get("sync"):  # this process runs the cases: nothing is sent to the workers
+            run_reopen(run=run)
+            return _follow(run, opts, progress, note=f"Resumed run {run.id} in this process.")
         queued = run_resume(run=run)
         return _follow(run, opts, progress, already_queued=True, note=f"Resumed run {run.id}: {queued} cases queued.")
     if opts.get("replay"):
@@ -32,15 +46,34 @@ def evaluate_command(opts: dict, *, progress: TextIO | None) -> str:
 
 
 def _follow(run: EvaluationRun, opts: dict, progress, *, already_queued: bool = False, note: str = "") -> str:
-    if opts.get("sync"):
-        run_sync(run=run, concurrency=opts.get("concurrency") or 1, progress=progress)
-    elif not already_queued:
-        run_queued(run=run, progress=progress, wait=not opts.get("no_wait"))
-    elif not opts.get("no_wait"):
-        run_queued(run=run, progress=progress)
+    run_preflight(run=run)  # a missing API key fails the run here, not once per case after retries
+    try:
+        if opts.get("sync"):
+            run_sync(run=run, concurrency=opts.get("concurrency") or 1, progress=progress)
+        elif not already_queued:
+            run_queued(run=run, progress=progress, wait=not opts.get("no_wait"))
+        elif not opts.get("no_wait"):
+            run_queued(run=run, progress=progress)
+    except KeyboardInterrupt:
+        raise RunInterrupted(interrupted_message(run=run, sync=bool(opts.get("sync")))) from None
     if opts.get("no_wait") and not opts.get("sync"):
         return (note + "\n" if note else "") + f"Run {run.id} queued ({run.trajectories.count()} cases)."
     return (note + "\n" if note else "") + run_summary(run=run)
+
+
+def interrupted_message(*, run: EvaluationRun, sync: bool) -> str:
+    """What Ctrl-C left of ``run``, and the commands that go on with it or stop it."""
+    p = run_progress(run=run)
+    left = p["queued"] + p["running"]
+    state = f"{p['done']} of {p['total']} cases done, {left} left"
+    stop = f"Cancel it with: manage.py evaluate --cancel {run.id}"
+    if sync:
+        return (f"Interrupted: run {run.id} stopped in this process ({state}); its unfinished cases stay queued "
+                f"(where Celery workers run, the housekeeping sweep hands them to the workers).\n"
+                f"Resume it here with: manage.py evaluate --resume {run.id} --sync\n"
+                f"or on the workers with: manage.py evaluate --resume {run.id}\n{stop}")
+    return (f"Stopped following run {run.id}; the run goes on on the workers ({state}).\n"
+            f"Follow it again with: manage.py evaluate --resume {run.id} (nothing is run twice)\n{stop}")
 
 
 def _run(run_id: int) -> EvaluationRun:

@@ -6,6 +6,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TextIO
 
 from django.db import close_old_connections, connection
+from django.utils import timezone
 
 from benchmark.models import EvaluationRun, Trajectory
 
@@ -13,10 +14,16 @@ from .runs import run_enqueue, run_progress
 
 
 def run_sync(*, run: EvaluationRun, concurrency: int, progress: TextIO | None) -> None:
-    """Execute every unfinished trajectory in this process, ``concurrency`` at a time (threads)."""
+    """Execute every unfinished trajectory in this process, ``concurrency`` at a time (threads).
+
+    The run is marked started (``started_at``) as a queued run is, so that when this process is
+    interrupted the housekeeping sweep sends its queued cases to the workers, if there are any.
+    On Ctrl-C the cases not yet begun are left queued and the ones in flight finish; then
+    KeyboardInterrupt goes on up.
+    """
     from .execute import trajectory_execute
 
-    EvaluationRun.objects.filter(id=run.id).update(status=EvaluationRun.RUNNING)
+    EvaluationRun.objects.filter(id=run.id).update(status=EvaluationRun.RUNNING, started_at=timezone.now())
     ids = list(run.trajectories.filter(status__in=[Trajectory.QUEUED, Trajectory.RUNNING]).values_list("id",
                                                                                                       flat=True))
 
@@ -28,14 +35,22 @@ def run_sync(*, run: EvaluationRun, concurrency: int, progress: TextIO | None) -
 
     bar = _bar(run, progress)
     with ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
-        for _ in pool.map(one, ids):
-            _update(bar, run)
-    close_old_connections()
-    _close(bar, run)
+        try:
+            for _ in pool.map(one, ids):
+                _update(bar, run)
+        except KeyboardInterrupt:
+            pool.shutdown(wait=False, cancel_futures=True)  # what has not begun stays queued
+            if progress is not None:
+                progress.write(f"\nInterrupted: waiting for the cases of run {run.id} in flight to finish...\n")
+            raise
+        finally:
+            close_old_connections()
+            _close(bar, run)
 
 
 def run_queued(*, run: EvaluationRun, progress: TextIO | None, poll_s: float = 1.0, wait: bool = True) -> None:
-    """Queue the run for the workers and follow it until it ends (Ctrl-C stops following, not the run)."""
+    """Queue the run for the workers and follow it until it ends (Ctrl-C stops following, not the run:
+    KeyboardInterrupt goes on up)."""
     run_enqueue(run=run)
     if not wait:
         return
@@ -76,7 +91,7 @@ def run_summary(*, run: EvaluationRun) -> str:
     run.refresh_from_db()
     t2 = (run.aggregates or {}).get("table2")
     lines = [f"Run {run.id} ({run.agent}{' ' + run.endpoint.model if run.endpoint else ''}) on "
-             f"{run.release.name}: {run.status}"]
+             f"{run.release.name}: {run.status}" + (f" ({run.error})" if run.error else "")]
     if not t2 or not t2.get("n"):
         return "\n".join(lines + ["no case was scored"])
     several = "pass_hat_k" in t2  # only runs with several trials per case have these columns

@@ -14,7 +14,7 @@ from django.db import transaction
 from django.db.models import Count, F, Func, Q, Sum
 from django.utils import timezone
 
-from benchmark.models import EvaluationRun, Release, Step, Trajectory
+from benchmark.models import EvaluationRun, Release, RunToken, Step, Trajectory
 
 ACTIVE = (Trajectory.QUEUED, Trajectory.RUNNING)
 SELF_DRIVEN_AGENTS = ("external", "upload")  # their cases arrive over MCP or in a file, never from workers
@@ -28,10 +28,20 @@ def run_create(*, agent: str, release: Release, endpoint=None, config: dict | No
                limit: int | None = None, category: str | None = None, level: str | None = None,
                created_by=None, replay_of: EvaluationRun | None = None,
                case_ids: list[str] | None = None) -> EvaluationRun:
-    """A queued run with one trajectory row per (release case, trial), filtered and limited."""
+    """A queued run with one trajectory row per (release case, trial), filtered and limited.
+
+    Raises:
+        ValueError: an unknown agent, a deleted endpoint, a limit under 1, trials or tool budget out of
+            range, or no case matching the filters (the message says which).
+    """
     from benchmark.agents import get_agent
 
     get_agent(agent)  # unknown agents fail here, with the list of registered ones
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+        raise ValueError(f"limit must be a whole number of cases, 1 or more (leave it out for every case), "
+                         f"got {limit!r}")
+    if endpoint is not None and endpoint.deleted_at is not None:
+        raise ValueError(f"endpoint {endpoint.name!r} was deleted by its owner; it cannot be run again")
     config = {"temperature": 0.0, "tool_budget": 30, "trials": 1, "seed": 0, **(config or {})}
     if not 1 <= int(config["trials"]) <= 20:
         raise ValueError(f"trials must be between 1 and 20, got {config['trials']}")
@@ -44,7 +54,7 @@ def run_create(*, agent: str, release: Release, endpoint=None, config: dict | No
         entries = entries.filter(case__level=level)
     if case_ids is not None:  # e.g. a submission's smoke test: chosen cases
         entries = entries.filter(case__case_id__in=case_ids)
-    entries = list(entries[:limit] if limit else entries)
+    entries = list(entries if limit is None else entries[:limit])
     if not entries:
         raise ValueError("no case of the release matches the filters")
     config.update({k: v for k, v in (("limit", limit), ("category", category), ("level", level)) if v})
@@ -98,10 +108,47 @@ def trajectory_heartbeat(*, trajectory_id: int) -> None:
 
 
 def run_cancel(*, run: EvaluationRun) -> int:
-    """Stop a run: queued trajectories are cancelled; the ones in flight finish and are kept."""
+    """Stop a run: queued trajectories are cancelled; the ones in flight on workers finish and are kept.
+
+    The run's tokens (external agents) are revoked, and the cases those agents hold are cancelled
+    too: nobody can finish them any more.
+    """
     with transaction.atomic():
         EvaluationRun.objects.filter(id=run.id).update(status=EvaluationRun.CANCELLED, finished_at=timezone.now())
-        return run.trajectories.filter(status=Trajectory.QUEUED).update(status=Trajectory.CANCELLED)
+        RunToken.objects.filter(run_id=run.id, revoked=False).update(revoked=True)
+        stopped = [Trajectory.QUEUED, Trajectory.RUNNING] if run.agent in SELF_DRIVEN_AGENTS else [Trajectory.QUEUED]
+        return run.trajectories.filter(status__in=stopped).update(status=Trajectory.CANCELLED)
+
+
+def run_fail(*, run_id: int, error: str) -> bool:
+    """End a queued or running run as FAILED with ``error`` (a cause no retry can fix, e.g. a missing API key).
+
+    Its queued cases are cancelled; cases in flight end on their own. False when the run had already ended.
+    """
+    with transaction.atomic():
+        changed = EvaluationRun.objects.filter(id=run_id, status__in=[EvaluationRun.QUEUED, EvaluationRun.RUNNING]
+                                               ).update(status=EvaluationRun.FAILED, error=error[:5000],
+                                                        finished_at=timezone.now())
+        if changed:
+            Trajectory.objects.filter(run_id=run_id, status=Trajectory.QUEUED).update(status=Trajectory.CANCELLED)
+    return changed == 1
+
+
+def run_reopen(*, run: EvaluationRun) -> None:
+    """Make a cancelled, failed or interrupted run RUNNING again with its cancelled cases queued (nothing is sent).
+
+    Raises:
+        ValueError: the run is completed, or its endpoint was deleted.
+    """
+    run.refresh_from_db(fields=["status", "endpoint"])
+    if run.status == EvaluationRun.COMPLETED:
+        raise ValueError(f"run {run.id} is completed: nothing is left to resume")
+    if run.endpoint_id and run.endpoint.deleted_at is not None:
+        raise ValueError(f"run {run.id} cannot be resumed: its endpoint {run.endpoint.name!r} was deleted")
+    with transaction.atomic():
+        run.trajectories.filter(status=Trajectory.CANCELLED).update(status=Trajectory.QUEUED)
+        EvaluationRun.objects.filter(id=run.id).update(status=EvaluationRun.RUNNING, finished_at=None, error="")
+    run.refresh_from_db()
 
 
 def run_resume(*, run: EvaluationRun) -> int:
@@ -109,11 +156,12 @@ def run_resume(*, run: EvaluationRun) -> int:
 
     Rows still RUNNING under a fresh lease are left to their worker; dead workers' rows are
     reclaimed once their lease expires (the tasks re-check the claim).
+
+    Raises:
+        ValueError: see ``run_reopen``.
     """
     with transaction.atomic():
-        run.trajectories.filter(status=Trajectory.CANCELLED).update(status=Trajectory.QUEUED)
-        EvaluationRun.objects.filter(id=run.id).update(status=EvaluationRun.RUNNING, finished_at=None)
-        run.refresh_from_db()
+        run_reopen(run=run)
         return run_enqueue(run=run)
 
 

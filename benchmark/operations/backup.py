@@ -39,7 +39,8 @@ def backup_models() -> list:
     """The models whose tables a backup holds: every table of the benchmark app, and the users they reference.
 
     Group memberships travel in the manifest by group name (groups and permissions are created by
-    migrations); API tokens, sessions and the admin log are not backed up.
+    migrations). API tokens are backed up as the SHA-256 hashes they are stored as (a backup gives no
+    working token); sessions and the admin log are not backed up.
     """
     models = [get_user_model()]
     for label in RESULT_APPS:

@@ -14,8 +14,8 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
-from rest_framework.authtoken.models import Token
 
+from benchmark.accounts import api_token_create, api_token_of, api_token_revoke
 from benchmark.evaluation.endpoints import MAX_CONCURRENCY, MAX_REQUESTS_PER_MINUTE
 from benchmark.evaluation.runs import run_progress
 from benchmark.models import EvaluationRun, Release
@@ -28,7 +28,7 @@ from benchmark.submissions import (
     submissions_per_day,
 )
 
-from .visibility import run_visible
+from .visibility import can_run_on, run_visible
 
 ACTIVE = (EvaluationRun.QUEUED, EvaluationRun.RUNNING)
 
@@ -45,6 +45,9 @@ class SubmissionForm(forms.Form):
     api_key = forms.CharField(required=False, label="API key", strip=True,
                               widget=forms.PasswordInput(render_value=False, attrs={"autocomplete": "off"}),
                               help_text="Stored encrypted; never shown again.")
+    no_key = forms.BooleanField(required=False, label="My server takes no API key",
+                                help_text="Only with an API base URL; an empty key without this is refused (the "
+                                          "site's own keys are never used).")
     concurrency = forms.IntegerField(min_value=1, max_value=MAX_CONCURRENCY, initial=4,
                                      help_text="Requests in flight at once.")
     requests_per_minute = forms.IntegerField(min_value=1, max_value=MAX_REQUESTS_PER_MINUTE, required=False,
@@ -54,13 +57,21 @@ class SubmissionForm(forms.Form):
     release = forms.ModelChoiceField(queryset=Release.objects.order_by("-created_at", "-id"), to_field_name="name",
                                      required=False, empty_label=None)
 
+    def __init__(self, *args, user=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Offer only the releases this user may run on (hidden ones: HIDDEN_RELEASE_RUNNERS); a posted hidden
+        # release is still read, so the service can say why it is refused.
+        if user is not None and not self.is_bound:
+            allowed = [r.pk for r in self.fields["release"].queryset if can_run_on(user=user, release=r)]
+            self.fields["release"].queryset = self.fields["release"].queryset.filter(pk__in=allowed)
+
     def clean_params(self) -> dict | None:
         text = self.cleaned_data["params"].strip()
         if not text:
             return None
         try:
             value = json.loads(text)
-        except ValueError as exc:
+        except (ValueError, RecursionError) as exc:  # RecursionError: nested too deep to parse
             raise ValidationError(f"params must be a JSON object such as {{\"max_tokens\": 2048}} ({exc})") from None
         if not isinstance(value, dict):
             raise ValidationError(f"params must be a JSON object such as {{\"max_tokens\": 2048}}, not a "
@@ -73,11 +84,11 @@ class SubmissionForm(forms.Form):
 def submit(request: HttpRequest) -> HttpResponse:
     """The submission form and the user's submissions with their smoke-test reports."""
     if request.method == "POST":
-        form = SubmissionForm(request.POST)
+        form = SubmissionForm(request.POST, user=request.user)
         if form.is_valid() and _create(request, form):
             return redirect("submit")
     else:
-        form = SubmissionForm(initial={"release": _default_release_name()})
+        form = SubmissionForm(initial={"release": _default_release_name()}, user=request.user)
     return render(request, "web/submit.html", {
         "form": form, "submissions": submissions_of(user=request.user), "limit": submissions_per_day(),
         "staff_exempt": request.user.is_staff,
@@ -133,18 +144,14 @@ def api_token(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         action = request.POST.get("action")
         if action not in ("create", "revoke"):
-            return render(request, "web/token.html", {"token": _token(request.user), "error":
+            return render(request, "web/token.html", {"token": api_token_of(user=request.user), "error":
                           "unknown action: use create or revoke"}, status=400)
-        Token.objects.filter(user=request.user).delete()
         if action == "create":
-            created = Token.objects.create(user=request.user).key
+            created = api_token_create(user=request.user)
         else:
+            api_token_revoke(user=request.user)
             messages.success(request, "Your API token was revoked.")
             return redirect("api-token")
-    response = render(request, "web/token.html", {"token": _token(request.user), "created": created})
+    response = render(request, "web/token.html", {"token": api_token_of(user=request.user), "created": created})
     response["Cache-Control"] = "no-store"  # the page showing a new token must not be cached
     return response
-
-
-def _token(user) -> Token | None:
-    return Token.objects.filter(user=user).first()

@@ -16,9 +16,10 @@ import pytest
 import schemathesis
 from django.core.wsgi import get_wsgi_application
 from hypothesis import HealthCheck, settings
-from rest_framework.authtoken.models import Token
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import response_schema_conformance
+
+from benchmark.accounts import api_token_create
 
 schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", get_wsgi_application())
 CHECKS = [not_a_server_error, response_schema_conformance]
@@ -39,7 +40,7 @@ def in_test_transaction():
 
 @pytest.fixture
 def token(world) -> str:
-    return Token.objects.create(user=world.owner).key
+    return api_token_create(user=world.owner)
 
 
 def existing(world, path: str) -> dict[str, object]:

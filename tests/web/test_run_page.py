@@ -3,6 +3,7 @@ reasons and filters, visibility of smoke tests and endpoint details, escaping, b
 import re
 
 import pytest
+from django.template.defaultfilters import floatformat
 from django.test import override_settings
 
 from benchmark.models import EvaluationRun, ModelEndpoint
@@ -52,7 +53,8 @@ def test_overall_interval_cells_and_category_breakdown(client, run):
     html = client.get(f"/runs/{run.id}/").content.decode()
     overall = run.aggregates["table2"]["overall"]
     assert f"<strong>{overall['value']:.1f}%</strong>" in html
-    assert f"[{overall['low']:.1f}, {overall['high']:.1f}]" in html
+    # as the template rounds (Django's floatformat rounds 54.55 half up; Python's :.1f gives 54.5)
+    assert f"[{floatformat(overall['low'], 1)}, {floatformat(overall['high'], 1)}]" in html
     assert "Pass rate per cell (table 2)" in html and "Per category" in html
     assert html.count('<span class="muted">n/a</span>') == 1  # Trip Design has no L0
 
@@ -186,3 +188,10 @@ def test_a_running_run_shows_the_live_progress_partial(client, release):
     assert "css/submit.css" in html and "js/progress.js" in html
     done = client.get(f"/runs/{run_with_results(release, name='done').id}/").content.decode()
     assert "run-progress" not in done and "css/submit.css" not in done
+
+
+def test_a_failed_run_says_why_on_its_page_and_in_the_api(client, run):
+    run.status, run.error = "failed", "the endpoint has no API key: add one, or mark it keyless (no_key)"
+    run.save(update_fields=["status", "error"])
+    assert "Why it stopped" in client.get(f"/runs/{run.id}/").content.decode()
+    assert client.get(f"/api/v1/runs/{run.id}/").json()["error"] == run.error

@@ -10,9 +10,9 @@ from datetime import timedelta
 import pytest
 import redis
 from django.contrib.auth.models import User
-from rest_framework.authtoken.models import Token
 
-from benchmark.models import Case, EvaluationRun, ModelEndpoint, Release
+from benchmark.accounts import api_token_hash
+from benchmark.models import ApiToken, Case, EvaluationRun, ModelEndpoint, Release
 from benchmark.submissions import looks_like_tool_call, smoke_case_ids, smoke_report, submission_create
 from tests.api.data import CELLS, SECRET, release, user
 from tests.fakes.openai_server import FakeOpenAI, error, reply
@@ -124,14 +124,15 @@ def test_without_a_public_release_a_submission_says_so(db, settings):
 def test_the_token_is_shown_once_on_creation_and_can_be_revoked(client, submitter):
     assert "You have no API token yet" in client.get("/accounts/token/").content.decode()
     created = client.post("/accounts/token/", {"action": "create"})
-    key = Token.objects.get(user=submitter).key
-    assert key in created.content.decode() and created["Cache-Control"] == "no-store"
+    key = re.search(r'class="token-value">([^<]+)<', created.content.decode()).group(1)
+    assert ApiToken.objects.get(user=submitter).key_hash == api_token_hash(key)  # only its hash is stored
+    assert created["Cache-Control"] == "no-store"
     later = client.get("/accounts/token/").content.decode()
     assert key not in later and "You have an API token" in later
     client.post("/accounts/token/", {"action": "create"})
-    assert Token.objects.get(user=submitter).key != key  # replaced
+    assert ApiToken.objects.get(user=submitter).key_hash != api_token_hash(key)  # replaced
     assert client.post("/accounts/token/", {"action": "revoke"}).status_code == 302
-    assert not Token.objects.filter(user=submitter).exists()
+    assert not ApiToken.objects.filter(user=submitter).exists()
     assert client.post("/accounts/token/", {"action": "steal"}).status_code == 400
 
 
@@ -270,3 +271,14 @@ def test_a_model_error_is_reported_with_the_key_redacted(flow):
     assert errors[0].message.startswith("the endpoint failed: AuthenticationError")
     assert SECRET not in str(report.to_dict()) and "[redacted]" in errors[0].message
     assert not EvaluationRun.objects.filter(endpoint=smoke.endpoint, purpose="evaluation").exists()
+
+
+def test_a_keyless_endpoint_must_say_so(client, submitter):
+    """An empty key is refused unless the user ticks "no API key": the site's own keys are never used."""
+    keyless = {**FORM, "api_key": "", "name": "keyless"}
+    refused = client.post("/submit/", keyless)
+    assert refused.status_code == 200 and "no_key" in refused.content.decode()
+    assert not EvaluationRun.objects.filter(created_by=submitter).exists()
+    accepted = client.post("/submit/", {**keyless, "no_key": "on"})
+    assert accepted.status_code == 302
+    assert EvaluationRun.objects.get(created_by=submitter).endpoint.name == "keyless"

@@ -2,6 +2,8 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
+INTERRUPTED = 130  # the shell's exit status for a command ended by Ctrl-C (128 + SIGINT)
+
 
 class Command(BaseCommand):
     help = "Evaluate an agent or a model endpoint on a release (in-process with --sync, or on Celery workers)."
@@ -13,7 +15,7 @@ class Command(BaseCommand):
         who.add_argument("--api-base", default="", help="Endpoint API base URL.")
         who.add_argument("--api-key-env", help="Environment variable that holds the endpoint's API key.")
         parser.add_argument("--release", help="Release name (default: the newest release).")
-        parser.add_argument("--limit", type=int)
+        parser.add_argument("--limit", type=int, help="Only the first N cases (N >= 1); every case when left out.")
         parser.add_argument("--category", choices=["place_perception", "nearby_discovery", "routing", "trip_design"])
         parser.add_argument("--level", choices=["L0", "L1", "L2"])
         parser.add_argument("--trials", type=int, default=1)
@@ -37,10 +39,16 @@ class Command(BaseCommand):
     def handle(self, *args, **opts):
         from django.core.exceptions import ValidationError
 
-        from benchmark.evaluation.cli import evaluate_command
+        from benchmark.evaluation.cli import RunInterrupted, evaluate_command
 
         try:
             output = evaluate_command(opts, progress=None if opts["no_progress"] else sys.stderr)
         except (ValueError, ValidationError, LookupError) as exc:
             raise CommandError(str(exc)) from None
+        except RunInterrupted as exc:  # Ctrl-C: say what became of the run, without a traceback
+            self.stderr.write(str(exc))
+            raise SystemExit(INTERRUPTED) from None
+        except KeyboardInterrupt:
+            self.stderr.write("Interrupted before a run was started.")
+            raise SystemExit(INTERRUPTED) from None
         self.stdout.write(output)
