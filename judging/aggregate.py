@@ -11,9 +11,11 @@ trials of one case are not independent evidence). They are seeded and the rows a
 """
 from __future__ import annotations
 
-import random
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+
+import numpy as np
 
 CELL_ORDER = (
     ("place_perception", "L0"), ("place_perception", "L1"), ("place_perception", "L2"),
@@ -58,22 +60,26 @@ def cluster_bootstrap(clusters: Sequence[Sequence[float]], *, seed: int = 0,
     """Pooled mean of all values with a percentile bootstrap 95% interval that resamples whole clusters.
 
     Each resample draws ``len(clusters)`` clusters with replacement and takes the pooled mean of
-    the values they bring. With one value per cluster this is the plain bootstrap draw for draw
-    (the same random numbers, the same sums), so one-trial runs keep their intervals.
+    the values they bring. The draws come from numpy's PCG64 generator seeded with ``seed``,
+    vectorised in blocks (a 667-case run takes milliseconds), so the same clusters in the same
+    order always give the same interval.
 
     Raises:
         ValueError: no cluster, or a cluster without values.
     """
     if not clusters or not all(clusters):
         raise ValueError("no values to aggregate")
-    sums, sizes = [sum(c) for c in clusters], [len(c) for c in clusters]
-    randrange, n = random.Random(seed).randrange, len(clusters)
+    sums = np.array([math.fsum(c) for c in clusters], dtype=np.float64)
+    sizes = np.array([len(c) for c in clusters], dtype=np.float64)
+    rng, n = np.random.default_rng(seed), len(clusters)
+    block = max(1, min(samples, 2_000_000 // n))  # at most ~16 MB of indices at a time
     means = []
-    for _ in range(samples):
-        drawn = [randrange(n) for _ in range(n)]
-        means.append(sum(map(sums.__getitem__, drawn)) / sum(map(sizes.__getitem__, drawn)))
-    means.sort()
-    return Interval(sum(sums) / sum(sizes), means[int(0.025 * samples)], means[int(0.975 * samples) - 1])
+    for start in range(0, samples, block):
+        drawn = rng.integers(0, n, size=(min(block, samples - start), n))
+        means.append(sums[drawn].sum(axis=1) / sizes[drawn].sum(axis=1))
+    ordered = np.sort(np.concatenate(means))
+    return Interval(float(sums.sum() / sizes.sum()), float(ordered[int(0.025 * samples)]),
+                    float(ordered[int(0.975 * samples) - 1]))
 
 
 def trials_by_case(scores: Sequence[CaseScore]) -> dict[str, list[CaseScore]]:

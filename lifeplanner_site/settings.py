@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -61,7 +62,7 @@ INSTALLED_APPS = [
     "django.contrib.gis",
     "django.contrib.postgres",
     "rest_framework",
-    "rest_framework.authtoken",
+    "axes",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "leaflet",
@@ -80,6 +81,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: answers a locked-out sign-in with the lockout page (429)
 ]
 
 ROOT_URLCONF = "lifeplanner_site.urls"
@@ -100,6 +102,8 @@ TEMPLATES = [
 WSGI_APPLICATION = "lifeplanner_site.wsgi.application"
 ASGI_APPLICATION = "lifeplanner_site.asgi.application"
 
+# The DEBUG error page hides every setting and environment variable named like a URL or a database.
+DEFAULT_EXCEPTION_REPORTER_FILTER = "lifeplanner_site.middleware.SafeErrorPageFilter"
 DATABASE_URL = env_str("DATABASE_URL", "postgis://lifeplanner:lifeplanner@127.0.0.1:5432/lifeplanner")
 DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 60))}
 if DATABASES["default"]["ENGINE"] != "django.contrib.gis.db.backends.postgis":
@@ -186,14 +190,30 @@ if MODEL_CALL_RETENTION_DAYS < 0:
 # (Authorization: Token <key>) or a signed-in session.
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "benchmark.api.authentication.HashedTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    # JSON bodies are checked like every input (environment.inputs): too deep, NaN or NUL is a 400 naming the field.
+    "DEFAULT_PARSER_CLASSES": ["benchmark.api.params.JSONParser", "rest_framework.parsers.FormParser",
+                               "rest_framework.parsers.MultiPartParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 100,
 }
+# Request budgets (benchmark/web/throttle.py; docs/operations.md "Threat model"). A rate is "N/period" or None (no
+# limit); on by default when DEBUG is off. Pages: anonymous clients only. Counters live in the default cache:
+# per process unless CACHE_URL points at Redis (then shared by every web worker).
+_THROTTLE = not DEBUG
+PAGE_THROTTLE_RATES = {"compare": env_str("THROTTLE_COMPARE", "30/min") if _THROTTLE else None}
+API_THROTTLE_RATES = {"anon": env_str("THROTTLE_API_ANON", "120/min") if _THROTTLE else None,
+                      "user": env_str("THROTTLE_API_USER", "600/min") if _THROTTLE else None}
+REST_FRAMEWORK["DEFAULT_THROTTLE_CLASSES"] = ["benchmark.web.throttle.AnonApiThrottle",
+                                              "benchmark.web.throttle.UserApiThrottle"]
+CACHE_URL = env_str("CACHE_URL", "")
+if CACHE_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL,
+                          "KEY_PREFIX": "lp"}}
 SPECTACULAR_SETTINGS = {
     "TITLE": "LifePlanner API",
     "DESCRIPTION": "Releases, cases, runs, trajectories, scores and the leaderboard of the LifePlanner benchmark.",
@@ -208,16 +228,40 @@ SPECTACULAR_SETTINGS = {
 SUBMISSIONS_PER_DAY = env_int("SUBMISSIONS_PER_DAY", 3)
 if SUBMISSIONS_PER_DAY < 1:
     raise ValueError(f"SUBMISSIONS_PER_DAY must be 1 or more, got {SUBMISSIONS_PER_DAY}")
+# Who may start a run on a hidden release (benchmark/web/visibility.py): "staff" (curators and staff) or "all"
+# (any signed-in user). Either way the answers, and every run's answers and score details there, stay curators'.
+HIDDEN_RELEASE_RUNNERS = env_choice("HIDDEN_RELEASE_RUNNERS", "staff", ("staff", "all"))
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+
+# --- Accounts and tokens (docs/operations.md, "Accounts and tokens") -------------------------------------------
+# Sign-in throttling by django-axes: after LOGIN_FAILURE_LIMIT wrong passwords for one username, that username is
+# locked out for LOGIN_LOCKOUT_MINUTES (each further failure starts the wait again), whatever the password; the
+# admin's sign-in is covered too. By username, not by address: behind a proxy every client has the proxy's address.
+# Failed attempts are kept in the database (shared by every web process); `manage.py axes_reset` lifts lockouts.
+# REST API tokens (benchmark.api.authentication): only their SHA-256 is stored; a token is shown once.
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
+if AXES_FAILURE_LIMIT < 1:
+    raise ImproperlyConfigured(f"LOGIN_FAILURE_LIMIT must be 1 or more, got {AXES_FAILURE_LIMIT}")
+LOGIN_LOCKOUT_MINUTES = env_int("LOGIN_LOCKOUT_MINUTES", 15)
+if LOGIN_LOCKOUT_MINUTES < 1:
+    raise ImproperlyConfigured(f"LOGIN_LOCKOUT_MINUTES must be 1 or more, got {LOGIN_LOCKOUT_MINUTES}")
+AXES_COOLOFF_TIME = timedelta(minutes=LOGIN_LOCKOUT_MINUTES)
+AXES_LOCKOUT_PARAMETERS = ["username"]
+AXES_RESET_ON_SUCCESS = True
+AXES_DISABLE_ACCESS_LOG = True  # keep failed attempts only, not a row per successful sign-in
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_VERBOSE = False
 
 # The city the tools answer from, by City.name.
 LIFEPLANNER_CITY = env_str("LIFEPLANNER_CITY", "helsinki")
 # Where generated artefacts (bench output, caches) go.
 LIFEPLANNER_VAR_DIR = Path(env_str("LIFEPLANNER_VAR_DIR", str(BASE_DIR / "var")))
 
-SILENCED_SYSTEM_CHECKS = ["gis.W001"]  # Debian's GDAL 3.6 is older than Django 5.2 prefers; it works.
+SILENCED_SYSTEM_CHECKS = ["gis.W001",  # Debian's GDAL 3.6 is older than Django 5.2 prefers; it works.
+                          "axes.W006"]  # sign-in lockouts are by username on purpose (see "Accounts and tokens")
 
 # LOG_FORMAT=json writes one JSON object per line (lifeplanner_site/logging.py), for a log collector; plain is
 # for people. Either way the handler redacts secrets first.

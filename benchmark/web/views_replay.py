@@ -8,9 +8,10 @@ from django.utils.cache import get_conditional_response
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET
 
-from .compare import USAGE, CompareError, compare_case_get, compare_runs_get, runs_compare
+from .compare import USAGE, CompareError, compare_case_get, compare_runs_get, runs_compare_cached
 from .replay import replay_map_data, replay_payload, trajectory_get
 from .streets import city_streets_geojson, city_version_get
+from .throttle import page_throttled
 
 TRACK_COLORS = {"A": "#1f6fb2", "B": "#c0392b"}
 NOT_VISIBLE = "No trajectory {pk}, or it belongs to a run you cannot see."
@@ -63,9 +64,12 @@ def compare_page(request):
     params = request.GET
     if not params.get("a") and not params.get("b"):
         return render(request, "web/compare.html", {"params": params, "usage": USAGE})
+    limited = page_throttled(request, "compare")
+    if limited is not None:
+        return limited
     try:
         a, b = compare_runs_get(a=params.get("a"), b=params.get("b"), user=request.user)
-        comparison = runs_compare(a=a, b=b)
+        comparison = runs_compare_cached(a=a, b=b)
         tracks = []
         if params.get("case"):
             pair = compare_case_get(a=a, b=b, case_id=params["case"], trial=params.get("trial"))

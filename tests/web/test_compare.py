@@ -96,3 +96,22 @@ def test_a_case_neither_run_holds_is_not_found(client, web_runs):
     assert response.status_code == 404
     assert f"run {a.id} has no trajectory for case &#x27;no-such-case&#x27;, trial 0" in response.content.decode()
     assert "trial must be a whole number" in compare(client, a=a.id, b=b.id, case="x", trial="first").content.decode()
+
+
+def test_a_cached_comparison_is_replaced_when_a_run_is_rescored(web_runs):
+    from django.core.cache import cache
+
+    from benchmark.models import RunRescore
+    from benchmark.web.compare import runs_compare_cached
+
+    cache.clear()
+    a, b = web_runs["reference"], web_runs["heuristic"]
+    first = runs_compare_cached(a=a, b=b)
+    assert runs_compare_cached(a=a, b=b) == first == runs_compare(a=a, b=b)
+    trajectory = b.trajectories.filter(passed=False).first()
+    trajectory.passed = True
+    trajectory.save(update_fields=["passed"])
+    assert runs_compare_cached(a=a, b=b) == first, "the fingerprint has not moved: the cached answer stands"
+    RunRescore.objects.create(run=b, reason="test", versions={})
+    assert runs_compare_cached(a=a, b=b) == runs_compare(a=a, b=b) != first
+    cache.clear()

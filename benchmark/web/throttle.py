@@ -1,0 +1,99 @@
+"""A request budget per anonymous client for the pages that cost CPU (the compare page), and the API's.
+
+Rates are "N/second|minute|hour|day" strings from ``settings.PAGE_THROTTLE_RATES`` and
+``settings.API_THROTTLE_RATES`` (read on every request, so tests and operators can change them);
+a rate of None means no limit. Counters live in Django's cache (per process with the default
+local-memory cache; shared between processes when ``CACHE_URL`` points at Redis). Signed-in users
+are not throttled on pages; the API throttles them at their own, higher rate.
+"""
+from __future__ import annotations
+
+import time
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+from rest_framework.throttling import SimpleRateThrottle
+
+_PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def parse_rate(rate: str | None) -> tuple[int, int] | None:
+    """(requests, seconds) of a rate such as "30/min"; None for no limit.
+
+    Raises:
+        ValueError: a rate that is not "N/period" with a period of second, minute, hour or day.
+    """
+    if rate is None:
+        return None
+    count, _, period = str(rate).partition("/")
+    if not count.strip().isdigit() or not period.strip() or period.strip()[0] not in _PERIODS:
+        raise ValueError(f"throttle rate {rate!r} must look like '30/min' (periods: second, minute, hour, day)")
+    return int(count), _PERIODS[period.strip()[0]]
+
+
+def client_ip(request: HttpRequest) -> str:
+    """The client's address: REMOTE_ADDR, or the first X-Forwarded-For hop when the site is behind a
+    trusted proxy (``settings.BEHIND_TLS_PROXY``), which overwrites that header."""
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    if getattr(settings, "BEHIND_TLS_PROXY", False) and forwarded:
+        return forwarded.split(",")[0].strip()
+    return request.META.get("REMOTE_ADDR", "unknown")
+
+
+def page_throttled(request: HttpRequest, scope: str) -> HttpResponse | None:
+    """A 429 answer when an anonymous client has used its budget for ``scope``; None to go on."""
+    if request.user.is_authenticated:
+        return None
+    limit = parse_rate((getattr(settings, "PAGE_THROTTLE_RATES", {}) or {}).get(scope))
+    if limit is None:
+        return None
+    count, seconds = limit
+    window = int(time.time() // seconds)
+    key = f"throttle:{scope}:{client_ip(request)}:{window}"
+    cache.add(key, 0, seconds + 1)
+    try:
+        used = cache.incr(key)
+    except ValueError:  # expired between add and incr
+        cache.set(key, 1, seconds + 1)
+        used = 1
+    if used <= count:
+        return None
+    wait = seconds - int(time.time()) % seconds
+    response = HttpResponse(f"Too many requests for this page: at most {count} per {seconds} s without signing "
+                            f"in. Try again in {wait} s.", status=429, content_type="text/plain")
+    response["Retry-After"] = str(wait)
+    return response
+
+
+class _SettingsRateThrottle(SimpleRateThrottle):
+    """DRF's rate throttle with its rate read from ``settings.API_THROTTLE_RATES`` at request time (DRF's
+    own classes read theirs once, at import)."""
+
+    def get_rate(self):
+        return (getattr(settings, "API_THROTTLE_RATES", {}) or {}).get(self.scope)
+
+    def allow_request(self, request, view):
+        self.rate = self.get_rate()
+        if self.rate is None:
+            return True
+        self.num_requests, self.duration = parse_rate(self.rate)
+        return super().allow_request(request, view)
+
+
+class AnonApiThrottle(_SettingsRateThrottle):
+    scope = "anon"
+
+    def get_cache_key(self, request, view):
+        if request.user and request.user.is_authenticated:
+            return None
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+class UserApiThrottle(_SettingsRateThrottle):
+    scope = "user"
+
+    def get_cache_key(self, request, view):
+        if not (request.user and request.user.is_authenticated):
+            return None
+        return self.cache_format % {"scope": self.scope, "ident": request.user.pk}
