@@ -2,7 +2,8 @@
 # Serve the site on http://127.0.0.1:8000 with a Celery worker; Ctrl-C stops both.
 set -euo pipefail
 PY=.venv/bin/python
-# The demo may point endpoints at a model served on this machine (vLLM, Ollama, the scripted endpoint).
+# The demo may point endpoints at a model served on this machine (vLLM or Ollama as openai/<model> with their
+# api_base, the scripted endpoint).
 export ALLOW_PRIVATE_ENDPOINTS=1
 # All three queues (settings.CELERY_TASK_ROUTES) and, with -B, the scheduler (housekeeping sweep, retention).
 mkdir -p var
