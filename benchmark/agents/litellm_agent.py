@@ -18,8 +18,6 @@ from .answer_format import ANSWER_FORMAT
 from .base import AgentOutcome, AgentTask, agent
 from .toolbox import BudgetExhausted
 
-DEFAULT_TIMEOUT_S = 600
-
 # Figure 9, verbatim but for the marked additions to the answer format (see answer_format.py).
 SYSTEM_PROMPT = """You are a geographic information assistant. Use the available tools to answer the user's question.
 
@@ -57,7 +55,7 @@ async def litellm_agent(task: AgentTask) -> AgentOutcome:
         return AgentOutcome(ended="model_error", error="the litellm agent needs a model endpoint")
     conversation = _Conversation(task)
     try:
-        async with asyncio.timeout(getattr(task.config, "timeout_s", DEFAULT_TIMEOUT_S)):
+        async with asyncio.timeout(task.config.timeout_s):
             ended, error = await conversation.run()
     except TimeoutError:
         ended, error = "timeout", "the agent ran out of time"

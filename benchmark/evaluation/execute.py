@@ -34,7 +34,6 @@ from .secrets import SecretDecryptionError
 
 log = logging.getLogger(__name__)
 HEARTBEAT_SECONDS = 20
-DEFAULT_TIMEOUT_S = 600
 
 
 def trajectory_execute(*, trajectory_id: int, claimant: str = "") -> str:
@@ -149,7 +148,7 @@ async def _run(trajectory: Trajectory, document: CaseDocument, config: RunConfig
                     return AgentOutcome(ended="model_error", error=refused), toolbox
                 task = AgentTask(question=document.question, case=document, trial=trajectory.trial, config=config,
                                  tools=toolbox, llm=llm)
-                outcome = await asyncio.wait_for(agent(task), timeout=run.config.get("timeout_s", DEFAULT_TIMEOUT_S))
+                outcome = await asyncio.wait_for(agent(task), timeout=config.timeout_s)
             except asyncio.TimeoutError:
                 outcome = AgentOutcome(final_answer=toolbox.submitted, ended="timeout",
                                        error="the agent ran out of time")

@@ -98,10 +98,6 @@ def _case(row: tuple) -> dict:
     return case
 
 
-def _number(value) -> float | None:
-    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
-
-
 def _thin_scores(metrics: dict, details: dict) -> dict:
     """The parts of the stored scores that failure_reasons reads, in the stored shape."""
     scores = {name: {"value": value, "details": {}} for name, value in metrics.items()}

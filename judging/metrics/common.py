@@ -12,10 +12,6 @@ def reference_of(case: CaseSpec) -> PredictedAnswer:
     return normalise_answer(case.answer)
 
 
-def cell_label(case: CaseSpec) -> str:
-    return f"{case.category} {case.level}"
-
-
 def nothing_submitted(name: str, predicted: PredictedAnswer | None = None, /, **details) -> MetricResult:
     """The result of an outcome metric when the agent never called submit_answer, or submitted an
     answer that cannot be read at all (``predicted.invalid`` says why)."""

@@ -219,3 +219,11 @@ def test_the_step_of_broken_json_arguments_records_the_message_the_model_saw(run
     assert step.observation == told
     assert "not valid JSON" in told["error"]["message"] and "call the tool again" in told["error"]["message"]
     assert outcome.ended == "submitted"
+
+
+def test_a_runs_timeout_reaches_the_agent():
+    """RunConfig carries timeout_s, so the agent's clock is the run's (it used to fall back to 600 s always)."""
+    from benchmark.agents.base import DEFAULT_TIMEOUT_S, RunConfig
+
+    assert RunConfig.from_dict({"timeout_s": 5}).timeout_s == 5
+    assert RunConfig.from_dict({}).timeout_s == DEFAULT_TIMEOUT_S == 600

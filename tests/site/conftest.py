@@ -8,6 +8,7 @@ containers' commands and settings are exercised.
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import shlex
 import subprocess
@@ -102,9 +103,15 @@ class Stack:
             kill_process_group(process, sig=signal.SIGTERM, timeout=20)
 
 
+def _interpolated(value: str) -> str:
+    """A compose value with ``${NAME:-default}`` read as compose reads it (the variable, else the default)."""
+    return re.sub(r"\$\{(\w+):-([^}]*)\}", lambda m: os.environ.get(m.group(1), m.group(2)), value)
+
+
 def node_env(service: str, spec: dict) -> dict[str, str]:
     """The service's own compose environment for this machine: a unique node name, one process per pool."""
-    own = {k: str(v) for k, v in (spec.get("environment") or {}).items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    own = {k: _interpolated(str(v)) for k, v in (spec.get("environment") or {}).items()
+           if k not in ("DATABASE_URL", "REDIS_URL")}
     if "CELERY_NODE_NAME" in own:
         own["CELERY_NODE_NAME"] = f"{own['CELERY_NODE_NAME']}-test{os.getpid()}"
     own["CELERY_CONCURRENCY"] = "1"

@@ -66,12 +66,12 @@ def test_the_beat_schedule_names_registered_housekeeping_tasks():
 # --- time limits ----------------------------------------------------------------------------------------------
 
 def test_the_evaluation_task_limits_come_from_the_longest_case():
-    from benchmark.agents import litellm_agent
-    from benchmark.evaluation import execute, llm
+    from benchmark.agents import base
+    from benchmark.evaluation import llm
     from judging.judges.config import JudgeConfig
 
     # The agent's wall clock is the one in the code, and it is what bounds the conversation.
-    assert settings.EVALUATION_AGENT_SECONDS == execute.DEFAULT_TIMEOUT_S == litellm_agent.DEFAULT_TIMEOUT_S
+    assert settings.EVALUATION_AGENT_SECONDS == base.DEFAULT_TIMEOUT_S == base.RunConfig().timeout_s
     assert 30 * llm.DEFAULT_TIMEOUT_S * llm.RetryPolicy().max_attempts > settings.EVALUATION_AGENT_SECONDS
     assert (settings.JUDGE_DEFAULT_TIMEOUT_S, settings.JUDGE_DEFAULT_RETRIES) == (
         JudgeConfig.timeout_s, JudgeConfig.num_retries)

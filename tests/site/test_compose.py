@@ -131,6 +131,12 @@ def test_the_image_installs_what_make_setup_installs_for_the_app():
         assert package in services_sh and re.search(rf"apt-get install [^\n]*\b{package}\b", dockerfile), package
     assert "pip install -q -r requirements.lock" in dockerfile
     assert "DEBUG=0" in dockerfile and "manage.py collectstatic --noinput" in dockerfile
+    assert re.search(r"apt-get install [^\n]*\bpostgresql-client\b", dockerfile), "backup_results runs pg_dump"
+
+
+def test_compose_without_an_env_file_runs_with_debug_off():
+    compose = (DOCKER / "compose.yml").read_text()
+    assert re.search(r"^  DEBUG: \$\{DEBUG:-0\}$", compose, re.M)
 
 
 # --- docker/.env.example documents the settings -------------------------------------------------------------
