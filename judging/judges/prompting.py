@@ -30,7 +30,7 @@ TRAJECTORY_CHARS = 40_000  # the whole trajectory block
 # How untrusted data is written into a prompt. Part of the cache key: the template version alone
 # no longer says what a judge saw.
 RENDERING = "json-ascii.1"
-# Printable ASCII but "<" and ">", and newlines: everything else inside a block is written as \uXXXX.
+# Printable ASCII but "<" and ">", and newlines: everything else inside a block is written as a \u escape (\u00e9).
 _NOT_BLOCK_SAFE = re.compile(r"[^\n\x20-\x3b=\x3f-\x7e]")
 
 
@@ -58,7 +58,7 @@ def encode_untrusted(value: Any, *, indent: int | None = None) -> str:
     """Untrusted data as the judge reads it: JSON, printable ASCII only, ``<`` and ``>`` escaped.
 
     ``json.loads`` gives the value back exactly, so the judge sees every character that was
-    written (zero-width and look-alike characters show as ``\\uXXXX``), yet the text holds no
+    written (zero-width and look-alike characters show as ``\\u`` escapes such as ``\\u200b``), yet the text holds no
     angle bracket and no raw newline inside a string, so it can form no boundary marker.
     """
     text = json.dumps(value, ensure_ascii=True, indent=indent, default=str)

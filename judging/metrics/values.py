@@ -21,13 +21,13 @@ forms are listed with examples in docs/metrics.md.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections import Counter
 from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
 from environment.opening import parse_hours
+from environment.text import fold as fold_accents
 from judging.answers import to_float
 
 NUMBER_TOLERANCE = 0.05
@@ -64,9 +64,8 @@ MAX_READ = 2000  # longer texts are not read as a yes/no or a time (a careful gr
 
 
 def fold(text: str) -> str:
-    """Case-, accent- and whitespace-insensitive form of a text (typographic apostrophes made plain)."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold().translate(_APOSTROPHES))
-    return " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).split())
+    """``environment.text.fold`` (case and accents) with whitespace collapsed and typographic apostrophes plain."""
+    return " ".join(fold_accents(text.translate(_APOSTROPHES)).split())
 
 
 def same_text(a: Any, b: Any) -> bool:
