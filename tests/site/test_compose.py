@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from tests.processes import REPO
+from tests.processes import REPO, wait_for
 from tests.processes import child_env as database_env
 from tests.site.conftest import DOCKER, app_services, compose_file, entrypoint_args, env_file_values, node_env
 
@@ -80,7 +80,11 @@ def test_every_health_check_of_the_compose_file_passes_on_the_stack(stack):
         result = stack.run(entrypoint_args(check), **node_env(name, spec))
         assert result.returncode == 0, f"{name}: {result.stdout}{result.stderr}"
         if name == "web":
-            assert json.loads(result.stdout)["status"] == "ok"
+            # "degraded" while a worker on a loaded machine misses the 1 s ping; it must come back to "ok"
+            def web_ok(check=check, name=name, spec=spec) -> bool:
+                answer = stack.run(entrypoint_args(check), **node_env(name, spec))
+                return answer.returncode == 0 and json.loads(answer.stdout)["status"] == "ok"
+            wait_for(web_ok, 60, "web /health/ to report ok", interval=2.0)
         if name.startswith("worker-"):
             assert "pong" in result.stdout
 
