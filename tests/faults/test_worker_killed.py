@@ -14,12 +14,13 @@ def test_a_worker_killed_mid_run_loses_nothing_and_duplicates_nothing(drill, dja
         d = drill(cases=8, trials=2, delay_s=0.3).start(concurrency=12)
         victim = d.worker(concurrency=3)
         d.enqueue()
-        d.wait_done(2)  # the victim is up and busy
-        d.worker(concurrency=3)
-        d.wait_done(5)
+        d.wait_done(5)  # the victim is up and busy; 11 cases are left, so it holds some in flight
+        # Alone, every case running now is the victim's: a survivor started before the kill could be
+        # the one holding them all, and the drill would prove nothing.
         kill_process_group(victim)
         killed_at = time.monotonic()
         orphans = set(d.run.trajectories.filter(status=Trajectory.RUNNING).values_list("id", flat=True))
+        d.worker(concurrency=3)
         seconds = d.wait_completed()
         recovered_s = time.monotonic() - killed_at
         d.check()
