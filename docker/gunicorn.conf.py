@@ -12,7 +12,7 @@ if os.environ.get("LOG_FORMAT", "plain").strip().lower() == "json":
     logconfig_dict = {
         "version": 1,
         "disable_existing_loggers": False,
-        "filters": {"redact_secrets": {"()": "benchmark.evaluation.redaction.SecretRedactingFilter"}},
+        "filters": {"redact_secrets": {"()": "benchmark.endpoints.redaction.SecretRedactingFilter"}},
         "formatters": {"json": {"()": "lifeplanner_site.logging.JsonFormatter"}},
         "handlers": {"error_console": _HANDLER, "console": _HANDLER},
         "loggers": {

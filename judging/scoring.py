@@ -4,7 +4,7 @@
 uploaded runs): it reads the answer once, takes SC and RP from the judges when they are
 configured and score, else from the rule checks and the grounding check, and adds the
 'fetched before cited' flags. It keeps no state between calls; the world it is given must be
-safe to share between threads (``benchmark.scoring.world.CityWorld`` is).
+safe to share between threads (``benchmark.runs.scoring.world.CityWorld`` is).
 """
 from __future__ import annotations
 

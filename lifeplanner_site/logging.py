@@ -17,7 +17,7 @@ class JsonFormatter(logging.Formatter):
     """``{"time", "level", "logger", "message", "process", ["exception"], [extra fields]}`` on one line."""
 
     def format(self, record: logging.LogRecord) -> str:
-        from benchmark.evaluation.redaction import redact
+        from benchmark.endpoints.redaction import redact
 
         entry = {
             "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),

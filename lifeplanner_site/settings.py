@@ -69,6 +69,15 @@ INSTALLED_APPS = [
     "environment",
     "judging",
     "benchmark",
+    # The benchmark apps: each imports only apps listed above it (docs/architecture.md; .importlinter).
+    "benchmark.accounts",
+    "benchmark.cases",
+    "benchmark.endpoints",
+    "benchmark.runs",
+    "benchmark.submissions",
+    "benchmark.operations",
+    "benchmark.web",
+    "benchmark.api",
 ]
 
 MIDDLEWARE = [
@@ -228,7 +237,7 @@ SPECTACULAR_SETTINGS = {
 SUBMISSIONS_PER_DAY = env_int("SUBMISSIONS_PER_DAY", 3)
 if SUBMISSIONS_PER_DAY < 1:
     raise ValueError(f"SUBMISSIONS_PER_DAY must be 1 or more, got {SUBMISSIONS_PER_DAY}")
-# Who may start a run on a hidden release (benchmark/web/visibility.py): "staff" (curators and staff) or "all"
+# Who may start a run on a hidden release (benchmark/runs/visibility.py): "staff" (curators and staff) or "all"
 # (any signed-in user). Either way the answers, and every run's answers and score details there, stay curators'.
 HIDDEN_RELEASE_RUNNERS = env_choice("HIDDEN_RELEASE_RUNNERS", "staff", ("staff", "all"))
 LOGIN_URL = "login"
@@ -270,7 +279,7 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     # On the handler, so records from child loggers (LiteLLM's) are redacted too.
-    "filters": {"redact_secrets": {"()": "benchmark.evaluation.redaction.SecretRedactingFilter"}},
+    "filters": {"redact_secrets": {"()": "benchmark.endpoints.redaction.SecretRedactingFilter"}},
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
                    "json": {"()": "lifeplanner_site.logging.JsonFormatter"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT,
@@ -298,7 +307,7 @@ LEAFLET_CONFIG = {
 JUDGE_MODELS = json.loads(env_str("JUDGE_MODELS", "[]"))
 
 # --- Time limits of one (case, trial), from the longest case (docs/operations.md) -------------------------------
-# The agent: a run's wall clock (config "timeout_s", 600 s by default, benchmark/evaluation/execute.py) ends the
+# The agent: a run's wall clock (config "timeout_s", 600 s by default, benchmark/runs/execute.py) ends the
 # conversation; 30 tool calls after model requests of up to 120 s, each tried up to 5 times, would take far longer.
 EVALUATION_AGENT_SECONDS = 600
 # Scoring: rule metrics take milliseconds; each judge then answers SC and RP, each on the answer as given and on its
@@ -327,7 +336,7 @@ if not DEBUG and CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] <= EVALUA
         f"CELERY_VISIBILITY_TIMEOUT ({CELERY_BROKER_TRANSPORT_OPTIONS['visibility_timeout']} s) must be above the "
         f"evaluation task's hard time limit ({EVALUATION_TIME_LIMIT} s), or running cases are delivered twice")
 
-# Model endpoints (benchmark/evaluation/egress.py): refuse api_base URLs that resolve to loopback,
+# Model endpoints (benchmark/endpoints/egress.py): refuse api_base URLs that resolve to loopback,
 # private, link-local (cloud metadata) and other internal addresses. The local demo turns this on
 # (scripts/demo.sh sets ALLOW_PRIVATE_ENDPOINTS=1) so endpoints can point at a model on 127.0.0.1.
 ALLOW_PRIVATE_ENDPOINTS = env_bool("ALLOW_PRIVATE_ENDPOINTS", False)

@@ -6,9 +6,9 @@ import os
 from collections import Counter
 
 from benchmark.cases.document import CaseDocument
-from benchmark.models import ReleaseCase
-from benchmark.scoring.restated import restate
-from benchmark.scoring.services import answer_score
+from benchmark.cases.models import ReleaseCase
+from benchmark.runs.scoring.restated import restate
+from benchmark.runs.scoring.services import answer_score
 
 release = os.environ.get("RELEASE", "helsinki-v2")
 counts = Counter()

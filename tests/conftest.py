@@ -67,8 +67,8 @@ def helsinki_ctx(helsinki):
 @pytest.fixture(scope="session")
 def generated_cases(helsinki, django_db_blocker):
     """Two cases per cell (22) written by the data engine on Helsinki, seed 7: (documents, reports)."""
-    from benchmark.engine.commands import cell_counts
-    from benchmark.engine.runner import generate_cases
+    from benchmark.cases.engine.generate_flow import cell_counts
+    from benchmark.cases.engine.runner import generate_cases
     from environment.tools.context import city_context
 
     with django_db_blocker.unblock():

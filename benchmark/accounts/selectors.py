@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from django.db.models import Count, QuerySet
 
-from benchmark.models import ApiToken, ModelEndpoint
+from benchmark.accounts.models import ApiToken
+from benchmark.endpoints.models import ModelEndpoint
 
 from .services import api_token_hash
 

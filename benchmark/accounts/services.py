@@ -7,7 +7,9 @@ import secrets
 from django.db import transaction
 from django.utils import timezone
 
-from benchmark.models import ApiToken, EvaluationRun, ModelEndpoint
+from benchmark.accounts.models import ApiToken
+from benchmark.endpoints.models import ModelEndpoint
+from benchmark.runs.models import EvaluationRun
 
 TOKEN_PREFIX = "lpt_"
 ACTIVE_RUNS = (EvaluationRun.QUEUED, EvaluationRun.RUNNING)
@@ -60,7 +62,7 @@ def endpoint_key_remove(*, endpoint: ModelEndpoint) -> bool:
     """Wipe the endpoint's stored API key; False when it had none.
 
     Runs still in progress then stop at their next case with a clear message when the model
-    needs a key (see ``benchmark.evaluation.preflight``).
+    needs a key (see ``benchmark.runs.preflight``).
     """
     return ModelEndpoint.objects.filter(id=endpoint.id).exclude(api_key_encrypted="").update(
         api_key_encrypted="") == 1

@@ -6,10 +6,10 @@ from rest_framework.authentication import TokenAuthentication
 
 
 class HashedTokenAuthentication(TokenAuthentication):
-    """DRF's token header, checked against ``benchmark.models.ApiToken`` (hashes; tokens are never stored)."""
+    """DRF's token header, checked against ``benchmark.accounts.models.ApiToken`` (hashes; tokens are never stored)."""
 
     def authenticate_credentials(self, key: str):
-        from benchmark.accounts import api_token_user
+        from benchmark.accounts.selectors import api_token_user
 
         user = api_token_user(token=key)
         if user is None:

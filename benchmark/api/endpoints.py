@@ -11,8 +11,9 @@ from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
-from benchmark.accounts import EndpointInUse, endpoint_delete, endpoint_key_remove, endpoints_of
-from benchmark.models import ModelEndpoint
+from benchmark.accounts.selectors import endpoints_of
+from benchmark.accounts.services import EndpointInUse, endpoint_delete, endpoint_key_remove
+from benchmark.endpoints.models import ModelEndpoint
 
 from .params import Pagination
 from .serializers import ErrorSerializer

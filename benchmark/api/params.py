@@ -10,7 +10,8 @@ from rest_framework import parsers
 from rest_framework.exceptions import ParseError, ValidationError
 from rest_framework.pagination import LimitOffsetPagination
 
-from benchmark.models import CATEGORIES, LEVELS, EvaluationRun, Trajectory
+from benchmark.cases.models import CATEGORIES, LEVELS
+from benchmark.runs.models import EvaluationRun, Trajectory
 from environment.inputs import REQUEST_JSON, parse_json
 
 SLUG = r"[-a-zA-Z0-9_]+"

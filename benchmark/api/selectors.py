@@ -4,7 +4,7 @@ from __future__ import annotations
 from django.db.models import JSONField
 from django.db.models.expressions import RawSQL
 
-from benchmark.models import EvaluationRun, Trajectory
+from benchmark.runs.models import EvaluationRun, Trajectory
 
 # Each metric's value, taken out of the scores document in the database: the documents (explanations,
 # details) are far larger than the values and need not be sent or parsed.

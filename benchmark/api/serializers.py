@@ -1,5 +1,5 @@
 """Serializers of the REST API. They only shape data: who may see what is decided in the views
-through ``benchmark.web.visibility`` and passed in the serializer context (``answers``, ``user``);
+through ``benchmark.runs.visibility`` and passed in the serializer context (``answers``, ``user``);
 what a reader without ``answers`` may not see is cut by that module's ``trajectory_shown``.
 
 An endpoint's API key is never a field of any response; it appears only, write-only, in the
@@ -11,10 +11,11 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from benchmark.evaluation.endpoints import MAX_API_KEY_LENGTH, MAX_CONCURRENCY, MAX_REQUESTS_PER_MINUTE
-from benchmark.evaluation.redaction import redact
-from benchmark.models import EvaluationRun, Release, ReleaseCase, Step, Trajectory
-from benchmark.web.visibility import endpoint_details_visible, trajectory_shown
+from benchmark.cases.models import Release, ReleaseCase
+from benchmark.endpoints.redaction import redact
+from benchmark.endpoints.services import MAX_API_KEY_LENGTH, MAX_CONCURRENCY, MAX_REQUESTS_PER_MINUTE
+from benchmark.runs.models import EvaluationRun, Step, Trajectory
+from benchmark.runs.visibility import endpoint_details_visible, trajectory_shown
 
 
 class ReleaseSerializer(serializers.ModelSerializer):
@@ -135,7 +136,7 @@ class RunDetailSerializer(RunSerializer):
 
     @extend_schema_field(ProgressSerializer)
     def get_progress(self, run: EvaluationRun) -> dict:
-        from benchmark.evaluation.runs import run_progress
+        from benchmark.runs.services import run_progress
 
         return run_progress(run=run)
 
@@ -143,7 +144,7 @@ class RunDetailSerializer(RunSerializer):
     def get_smoke(self, run: EvaluationRun) -> dict | None:
         if run.purpose != EvaluationRun.SMOKE:
             return None
-        from benchmark.submissions import smoke_report
+        from benchmark.submissions.smoke import smoke_report
 
         return smoke_report(run=run).to_dict()
 
@@ -174,7 +175,7 @@ class SubmissionSerializer(serializers.Serializer):
 
 
 class StepSerializer(serializers.ModelSerializer):
-    # null on a hidden release unless you are a curator (``benchmark.web.visibility.step_shown``)
+    # null on a hidden release unless you are a curator (``benchmark.runs.visibility.step_shown``)
     arguments = serializers.JSONField(allow_null=True, read_only=True)
     observation = serializers.JSONField(allow_null=True, read_only=True)
     model_text = serializers.CharField(allow_null=True, read_only=True)

@@ -1,6 +1,6 @@
 """Views of the REST API (/api/v1/): thin, they parse input, call a selector or service, serialize.
 
-Every read goes through ``benchmark.web.visibility``: smoke-test runs (and their trajectories)
+Every read goes through ``benchmark.runs.visibility``: smoke-test runs (and their trajectories)
 only for their submitter and staff; on a hidden release the case answers, and every run's final
 answers, observations, model text and score details, only for curators; endpoint details only
 for the owner and staff. Objects a user may not see answer 404. Submitting on a hidden release
@@ -21,9 +21,10 @@ from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from benchmark.models import Release, Step, Trajectory
-from benchmark.web.leaderboard import default_release, leaderboard_releases, leaderboard_rows, leaderboard_sort
-from benchmark.web.visibility import can_see_answers, runs_visible
+from benchmark.cases.models import Release
+from benchmark.runs.leaderboard import default_release, leaderboard_releases, leaderboard_rows, leaderboard_sort
+from benchmark.runs.models import Step, Trajectory
+from benchmark.runs.visibility import can_see_answers, runs_visible
 
 from . import serializers as s
 from .params import (
@@ -152,7 +153,7 @@ class RunViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Create
         return {**super().get_serializer_context(), "user": self.request.user}
 
     def create(self, request, *args, **kwargs) -> Response:
-        from benchmark.submissions import SubmissionLimitReached, submission_create
+        from benchmark.submissions.services import SubmissionLimitReached, submission_create
 
         serializer = s.SubmissionSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)

@@ -10,8 +10,7 @@ from environment.tools.context import CityNotBuilt, ToolContext, city_context
 from environment.tools.gateway import call_tool
 from judging.grounding import leaf_values
 
-from .document import CaseDocument, ToolStep, observation_digest
-from .verify import normalise_question
+from .document import CaseDocument, ToolStep, normalise_question, observation_digest
 
 
 def run_checks(doc: CaseDocument, *, other_questions: frozenset[str],

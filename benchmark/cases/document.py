@@ -75,3 +75,8 @@ def canonical_json(data: Any) -> str:
 
 def observation_digest(observation: Any) -> str:
     return hashlib.sha256(canonical_json(observation).encode()).hexdigest()
+
+
+def normalise_question(text: str) -> str:
+    """A question as compared for duplicates: lower case, whitespace collapsed."""
+    return " ".join(text.lower().split())

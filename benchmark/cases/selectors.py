@@ -5,11 +5,11 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
-from benchmark.models import Case, Release
+from benchmark.cases.models import Case, Release
 
 from . import verify as verification
-from .document import CaseDocument
-from .verify import VerificationResult, normalise_question
+from .document import CaseDocument, normalise_question
+from .verify import VerificationResult
 
 DOCUMENT_FIELDS = tuple(CaseDocument.model_fields)
 

@@ -105,7 +105,7 @@ def _open_at(tool, spec, doc) -> list[str]:
 
 
 def _fact_choice(tool, spec, doc) -> list[str]:
-    from benchmark.engine.common import has_fact
+    from benchmark.cases.engine.common import has_fact
 
     holders = [r["place_id"] for r in (_record(tool, n) for n in spec["names"]) if has_fact(r, spec["fact"])]
     return [] if holders == [spec["expected"]] else [f"{spec['fact']} is held by {holders}, not only the answer"]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .checks import run_checks
 from .document import CaseDocument
 
 
@@ -35,11 +36,5 @@ def verify_case(doc: CaseDocument, *, other_questions: frozenset[str] = frozense
 
     ``replay=False`` skips replaying the engine path (the data engine uses it for a case whose calls it has
     just made; validation always replays both paths)."""
-    from .checks import run_checks
-
     failures, checks = run_checks(doc, other_questions=other_questions, replay_engine=replay)
     return VerificationResult(ok=not failures, failures=failures, checks=checks)
-
-
-def normalise_question(text: str) -> str:
-    return " ".join(text.lower().split())

@@ -28,7 +28,8 @@ from .dbtools import Target, client_version, run_client, table_fingerprint
 
 FORMAT = 1
 MANIFEST, DUMP = "manifest.json", "results.dump"
-RESULT_APPS = ("benchmark",)
+# The apps whose tables hold the benchmark's data (their tables keep the benchmark_ prefix).
+RESULT_APPS = ("accounts", "cases", "endpoints", "runs", "operations")
 
 
 class BackupError(ValueError):
@@ -36,7 +37,7 @@ class BackupError(ValueError):
 
 
 def backup_models() -> list:
-    """The models whose tables a backup holds: every table of the benchmark app, and the users they reference.
+    """The models whose tables a backup holds: every table of the benchmark apps, and the users they reference.
 
     Group memberships travel in the manifest by group name (groups and permissions are created by
     migrations). API tokens are backed up as the SHA-256 hashes they are stored as (a backup gives no
@@ -122,14 +123,15 @@ def _manifest(tables: dict[str, str]) -> dict:
 
 def applied_migrations() -> dict[str, list[str]]:
     """app label -> applied migration names, for the apps whose tables a backup holds."""
-    labels = sorted({m._meta.app_label for m in backup_models()})
+    # benchmark holds the tables' history up to 0011, when its models moved to the apps.
+    labels = sorted({m._meta.app_label for m in backup_models()} | {"benchmark"})
     applied = MigrationRecorder(connection).applied_migrations()
     return {label: sorted(name for app, name in applied if app == label) for label in labels}
 
 
 def result_cities() -> dict[str, str]:
     """City name -> the version this database holds, for every city a case or release was written on."""
-    from benchmark.models import Case, Release
+    from benchmark.cases.models import Case, Release
     from environment.models import City
 
     names = set(Case.objects.values_list("city_name", flat=True)) | set(

@@ -2,7 +2,7 @@
 
 Every DONE trajectory is scored again from what is stored (its steps, final answer, ending
 and tokens) through the same function that scored it when it finished
-(``benchmark.evaluation.execute._score``), so a re-score and a first score cannot drift
+(``benchmark.runs.execute._score``), so a re-score and a first score cannot drift
 apart. Scoring happens outside any transaction (judges may be slow); the new scores, the
 run's aggregates and the ``RunRescore`` record are then written together, in one
 transaction, under the run's row lock.
@@ -17,12 +17,13 @@ from pathlib import Path
 
 from django.db import transaction
 
-from benchmark.models import EvaluationRun, RunRescore, Trajectory
+from benchmark.operations.models import RunRescore
+from benchmark.runs.models import EvaluationRun, Trajectory
 
 ACTIVE_RUN = (EvaluationRun.QUEUED, EvaluationRun.RUNNING)
 VERDICT = "pass_rate"  # the metric that carries the pass verdict (Trajectory.passed)
 REPO = Path(__file__).resolve().parents[2]
-SCORING_CODE = ("judging", "benchmark/scoring", "benchmark/evaluation/aggregates.py")
+SCORING_CODE = ("judging", "benchmark/scoring", "benchmark/runs/aggregates.py")
 
 
 class RescoreFailed(ValueError):
@@ -122,7 +123,7 @@ def thread_check(run: EvaluationRun, threads: int) -> tuple[int, list[str]]:
     (trajectories, descriptions of those whose scores differ byte for byte). Saves nothing."""
     import json
 
-    from benchmark.scoring import world
+    from benchmark.runs.scoring import world
 
     trajectories = list(_finished(run))
     outputs = []
@@ -135,7 +136,7 @@ def thread_check(run: EvaluationRun, threads: int) -> tuple[int, list[str]]:
 
 def _rescore_one(trajectory: Trajectory, selected: set[str] | None) -> _Rescored:
     from benchmark.cases.document import CaseDocument
-    from benchmark.evaluation.execute import _score as trajectory_score  # the one scoring path
+    from benchmark.runs.execute import _score as trajectory_score  # the one scoring path
 
     document = CaseDocument.model_validate(trajectory.entry.snapshot)
     fresh, fresh_passed = trajectory_score(
@@ -171,7 +172,7 @@ def _value(scores: dict, name: str):
 
 
 def _save(run: EvaluationRun, rescored: list[_Rescored], record: RunRescore) -> RunRescore:
-    from benchmark.evaluation.aggregates import run_aggregates
+    from benchmark.runs.aggregates import run_aggregates
 
     with transaction.atomic():
         locked = EvaluationRun.objects.select_for_update().get(id=run.id)
@@ -193,7 +194,7 @@ def _save(run: EvaluationRun, rescored: list[_Rescored], record: RunRescore) -> 
 
 def _aggregates_after(run: EvaluationRun, rescored: list[_Rescored]) -> dict:
     """The aggregates the re-score would write, computed inside a transaction that is rolled back."""
-    from benchmark.evaluation.aggregates import run_aggregates
+    from benchmark.runs.aggregates import run_aggregates
 
     if not (run.aggregates or run.status == EvaluationRun.COMPLETED):
         return run.aggregates or {}
@@ -221,10 +222,10 @@ def scoring_versions() -> dict:
 
 def scoring_code_hash() -> str:
     """SHA-256 over the metric, judge, prompt, scoring and aggregate sources, and the scoring functions
-    of ``benchmark.evaluation.execute`` (not the rest of that module: running cases is not scoring)."""
+    of ``benchmark.runs.execute`` (not the rest of that module: running cases is not scoring)."""
     import inspect
 
-    from benchmark.evaluation import execute
+    from benchmark.runs import execute
 
     digest = hashlib.sha256()
     for path in sorted(_scoring_files()):

@@ -17,10 +17,10 @@ from django.db.models import F, Func, IntegerField, Q, Sum, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from benchmark.models import EvaluationRun, ModelCall
+from benchmark.runs.models import EvaluationRun, ModelCall
+from benchmark.runs.recording import PRUNED_MARK
 
 FINISHED = (EvaluationRun.COMPLETED, EvaluationRun.CANCELLED, EvaluationRun.FAILED)
-PRUNED_MARK = "recording_pruned_at"
 
 
 @dataclass
@@ -73,11 +73,6 @@ def model_calls_prune(*, older_than_days: int | None = None, dry_run: bool = Fal
             entry["calls"] = _prune_run(run)
         report.runs.append(entry)
     return report
-
-
-def recording_pruned(run: EvaluationRun) -> str:
-    """When the run's recorded model responses were pruned (ISO time), or "" if they were not."""
-    return str((run.config or {}).get(PRUNED_MARK) or "")
 
 
 def _checked_days(value, name: str) -> int:

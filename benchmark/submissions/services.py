@@ -22,10 +22,11 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from benchmark.evaluation.endpoints import endpoint_create
-from benchmark.evaluation.runs import run_create, run_enqueue
-from benchmark.models import CATEGORIES, EvaluationRun, Release
-from benchmark.web.visibility import release_run_check
+from benchmark.cases.models import CATEGORIES, Release
+from benchmark.endpoints.services import endpoint_create
+from benchmark.runs.models import EvaluationRun
+from benchmark.runs.services import run_create, run_enqueue
+from benchmark.runs.visibility import release_run_check
 
 from .smoke import SmokeReport, full_run_of, smoke_report
 
@@ -99,6 +100,12 @@ def submission_limit_check(*, user) -> None:
                   .order_by("-created_at").values_list("created_at", flat=True)[:limit])
     if len(recent) >= limit:
         raise SubmissionLimitReached(limit=limit, retry_at=recent[-1] + WINDOW)
+
+
+def smoke_run_finished(sender, *, run: EvaluationRun, **_) -> None:
+    """The ``runs.signals.run_finished`` receiver: a finished smoke test moves its submission on."""
+    if run.purpose == EvaluationRun.SMOKE:
+        submission_smoke_finished(run=run)
 
 
 def submission_smoke_finished(*, run: EvaluationRun) -> EvaluationRun | None:

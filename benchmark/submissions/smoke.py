@@ -11,8 +11,8 @@ from datetime import timedelta
 from django.db.models import Count
 from django.utils import timezone
 
-from benchmark.evaluation.redaction import REDACTED, redact
-from benchmark.models import EvaluationRun, ModelCall, Trajectory
+from benchmark.endpoints.redaction import REDACTED, redact
+from benchmark.runs.models import EvaluationRun, ModelCall, Trajectory
 
 SNIPPET_CHARS = 200
 
@@ -190,8 +190,8 @@ def _redacted(text: str, run: EvaluationRun) -> str:
     """``text`` with the endpoint's key (when it can be decrypted) and key-like strings redacted."""
     if not text:
         return ""
-    from benchmark.evaluation.endpoints import endpoint_api_key
-    from benchmark.evaluation.secrets import SecretDecryptionError
+    from benchmark.endpoints.secrets import SecretDecryptionError
+    from benchmark.endpoints.services import endpoint_api_key
 
     try:
         key = endpoint_api_key(run.endpoint) if run.endpoint_id else None

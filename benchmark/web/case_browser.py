@@ -11,9 +11,9 @@ from dataclasses import dataclass
 
 from django.db.models import F, Q, QuerySet
 
-from benchmark.models import CATEGORIES, LEVELS, Case, Release, ReleaseCase, Trajectory
-
-from .visibility import can_see_answers, runs_visible
+from benchmark.cases.models import CATEGORIES, LEVELS, Case, Release, ReleaseCase
+from benchmark.runs.models import Trajectory
+from benchmark.runs.visibility import can_see_answers, runs_visible
 
 PAGE_SIZE = 50
 QUERY_MAX_LENGTH = 200

@@ -11,11 +11,11 @@ from django.core.cache import cache
 from django.db import connection
 from django.db.models import Count, Max
 
-from benchmark.evaluation.aggregates import run_case_scores
-from benchmark.models import EvaluationRun, RunRescore, Trajectory
+from benchmark.operations.models import RunRescore
+from benchmark.runs.aggregates import run_case_scores
+from benchmark.runs.models import EvaluationRun, Trajectory
+from benchmark.runs.visibility import runs_visible
 from judging.aggregate import CaseScore, paired_comparison
-
-from .visibility import runs_visible
 
 USAGE = "compare two runs with /compare/?a=<run id>&b=<run id> (optionally &case=<case_id>&trial=<n>)"
 

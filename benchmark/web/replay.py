@@ -4,7 +4,7 @@ One document per trajectory (``replay_payload``): each tool call with its map fe
 observation as a table and the notes it retrieved; the agent's final answer drawn on the map
 (numbered stops, each leg routed with the answer's vehicle and mode) with its 'fetched before
 cited' flags; the case's reference answer drawn the same way; the metric values with their
-explanations. Who sees what follows ``benchmark.web.visibility``: on a hidden release a
+explanations. Who sees what follows ``benchmark.runs.visibility``: on a hidden release a
 non-curator (the run's owner included) gets the verdict, the metric values and, per step, only
 the tool, error kind, latency and tokens; no reference, no final answer, no arguments,
 observations, notes or model text, no map and no explanation (``_withheld``).
@@ -20,7 +20,8 @@ from typing import Any
 
 from django.db import connection
 
-from benchmark.models import Trajectory
+from benchmark.runs.models import Trajectory
+from benchmark.runs.visibility import can_see_answers, run_visible, scores_shown, step_shown
 from environment.tools.context import CityNotBuilt
 from judging.answers import PredictedAnswer, normalise_answer
 from judging.grounding import fetched_before_cited
@@ -29,7 +30,6 @@ from judging.types import Trajectory as JudgingTrajectory
 
 from .replay_steps import PlacePoint, Places, line, mentioned_place_ids, parsed, point, route_center, step_features
 from .replay_tables import observation_table, retrieved_notes
-from .visibility import can_see_answers, run_visible, scores_shown, step_shown
 
 METRICS = (("pass_rate", "Pass (PR@0.9)"), ("A", "Attribute accuracy"), ("PIoU", "Place-set IoU"),
            ("RD_distance", "Routing deviation, distance"), ("RD_time", "Routing deviation, time"),
@@ -138,7 +138,7 @@ def _pretty(value: Any) -> str:
 
 
 def _world(city_name: str):
-    from benchmark.scoring.world import city_world
+    from benchmark.runs.scoring.world import city_world
 
     try:
         return city_world(city_name)

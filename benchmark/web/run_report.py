@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from django.db import connection
 from django.db.models import Count
 
-from benchmark.models import CATEGORIES, LEVELS, Case, EvaluationRun, ReleaseCase, Step, Trajectory
+from benchmark.cases.models import CATEGORIES, LEVELS, Case, ReleaseCase
+from benchmark.runs.models import EvaluationRun, Step, Trajectory
 from judging.aggregate import CELL_ORDER, TABLE3_METRICS, CaseScore, has_several_trials, table3, trials_summary
 
 from .failures import REASON_CODES, REASON_LABELS, failure_reasons

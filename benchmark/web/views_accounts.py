@@ -11,7 +11,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from benchmark.accounts import EndpointInUse, endpoint_delete, endpoint_key_remove, endpoints_of, owned_endpoint
+from benchmark.accounts.selectors import endpoints_of, owned_endpoint
+from benchmark.accounts.services import EndpointInUse, endpoint_delete, endpoint_key_remove
 
 
 @login_required

@@ -12,13 +12,15 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
 
-from benchmark.models import CATEGORIES, LEVELS, EvaluationRun, Release, ReleaseCase
-from benchmark.selectors import city_summaries
+from benchmark.cases.models import CATEGORIES, LEVELS, Release, ReleaseCase
+from benchmark.runs import leaderboard
+from benchmark.runs.models import EvaluationRun
+from benchmark.runs.visibility import endpoint_details_visible, run_visible, runs_visible
+from benchmark.web.selectors import city_summaries
 
-from . import case_browser, leaderboard, run_report
+from . import case_browser, run_report
 from .failures import REASONS
 from .plots import EXCEEDANCE_AT, exceedance_svg, exceedance_table, failures_svg, legend, tokens_svg
-from .visibility import endpoint_details_visible, run_visible, runs_visible
 
 FAILED_PAGE_SIZE = 50
 PROGRESS_TEMPLATE = "web/_progress.html"

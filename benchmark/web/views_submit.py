@@ -15,20 +15,21 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
-from benchmark.accounts import api_token_create, api_token_of, api_token_revoke
-from benchmark.evaluation.endpoints import MAX_CONCURRENCY, MAX_REQUESTS_PER_MINUTE
-from benchmark.evaluation.runs import run_progress
-from benchmark.models import EvaluationRun, Release
-from benchmark.submissions import (
+from benchmark.accounts.selectors import api_token_of
+from benchmark.accounts.services import api_token_create, api_token_revoke
+from benchmark.cases.models import Release
+from benchmark.endpoints.services import MAX_CONCURRENCY, MAX_REQUESTS_PER_MINUTE
+from benchmark.runs.models import EvaluationRun
+from benchmark.runs.services import run_progress
+from benchmark.runs.visibility import can_run_on, run_visible
+from benchmark.submissions.services import (
     SubmissionLimitReached,
-    full_run_of,
     submission_create,
     submission_default_release,
     submissions_of,
     submissions_per_day,
 )
-
-from .visibility import can_run_on, run_visible
+from benchmark.submissions.smoke import full_run_of
 
 ACTIVE = (EvaluationRun.QUEUED, EvaluationRun.RUNNING)
 

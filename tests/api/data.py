@@ -6,7 +6,8 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import Group, User
 
-from benchmark.models import EvaluationRun, Release, Step, Trajectory
+from benchmark.cases.models import Release
+from benchmark.runs.models import EvaluationRun, Step, Trajectory
 from tests.benchmark.factories import routing_document
 
 SECRET = "sk-test-secret-0123456789abcdefXYZ"
@@ -53,8 +54,8 @@ def release(name: str, *, split: str = Release.PUBLIC, cells=CELLS) -> Release:
 def finished_run(release_: Release, *, name: str, created_by: User | None = None, endpoint=None,
                  purpose: str = EvaluationRun.EVALUATION) -> EvaluationRun:
     """A completed run whose trajectories each made two tool calls and submitted; every other one passed."""
-    from benchmark.evaluation.aggregates import run_aggregates
-    from benchmark.evaluation.runs import run_create
+    from benchmark.runs.aggregates import run_aggregates
+    from benchmark.runs.services import run_create
 
     run = run_create(agent="litellm" if endpoint else "reference", release=release_, endpoint=endpoint, name=name,
                      created_by=created_by)
@@ -89,7 +90,7 @@ def _finish(trajectory: Trajectory, *, passed: bool) -> None:
 
 
 def endpoint(name: str, owner: User):
-    from benchmark.evaluation.endpoints import endpoint_create
+    from benchmark.endpoints.services import endpoint_create
 
     return endpoint_create(name=name, model="openai/gpt-4o-mini", api_base="http://127.0.0.1:9/v1", api_key=SECRET,
                            params={"max_tokens": 512}, concurrency=2, owner=owner)

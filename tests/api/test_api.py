@@ -8,8 +8,9 @@ import pytest
 from django.http import HttpRequest
 from rest_framework.test import APIClient
 
-from benchmark.accounts import api_token_create
-from benchmark.models import EvaluationRun, ModelEndpoint
+from benchmark.accounts.services import api_token_create
+from benchmark.endpoints.models import ModelEndpoint
+from benchmark.runs.models import EvaluationRun
 from tests.api.data import SECRET, finished_run
 
 pytestmark = pytest.mark.django_db

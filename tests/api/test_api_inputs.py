@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from benchmark.models import ModelEndpoint
+from benchmark.endpoints.models import ModelEndpoint
 
 SUBMISSION = {"name": "input model", "model": "openai/gpt-4o-mini", "api_base": "http://127.0.0.1:9/v1",
               "api_key": "sk-input-test", "concurrency": 2, "release": "api-public"}

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from benchmark.models import EvaluationRun, ModelEndpoint
+from benchmark.endpoints.models import ModelEndpoint
+from benchmark.runs.models import EvaluationRun
 from tests.api.data import SECRET, endpoint, finished_run
 
 pytestmark = pytest.mark.django_db

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import response_schema_conformance
 
-from benchmark.accounts import api_token_create
+from benchmark.accounts.services import api_token_create
 
 schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", get_wsgi_application())
 CHECKS = [not_a_server_error, response_schema_conformance]

@@ -46,5 +46,5 @@ def staff_user(username: str, *, curator: bool = False, perms: tuple[str, ...] =
     if curator:
         user.groups.add(Group.objects.get(name="Curators"))
     for codename in perms:
-        user.user_permissions.add(Permission.objects.get(content_type__app_label="benchmark", codename=codename))
+        user.user_permissions.add(Permission.objects.get(codename=codename))
     return user

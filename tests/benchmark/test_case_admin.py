@@ -4,8 +4,8 @@ import re
 import pytest
 from django.contrib.auth.models import Group
 
+from benchmark.cases.models import Case, Release
 from benchmark.cases.services import case_create, case_validate, release_freeze
-from benchmark.models import Case, Release
 from tests.benchmark.factories import routing_document, staff_user
 
 pytestmark = pytest.mark.django_db

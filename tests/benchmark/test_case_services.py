@@ -1,6 +1,8 @@
 import pytest
 from django.core.exceptions import ValidationError
 
+from benchmark.cases.document import normalise_question
+from benchmark.cases.models import Case
 from benchmark.cases.selectors import case_document
 from benchmark.cases.services import (
     CaseVerificationError,
@@ -11,8 +13,6 @@ from benchmark.cases.services import (
     case_update,
     case_validate,
 )
-from benchmark.cases.verify import normalise_question
-from benchmark.models import Case
 from tests.benchmark.factories import routing_document, staff_user
 
 pytestmark = pytest.mark.django_db

@@ -7,10 +7,10 @@ from django.core.management import call_command
 
 from benchmark.cases.checks import answer_note_ids
 from benchmark.cases.document import CELLS, TABLE4, CaseDocument
+from benchmark.cases.engine.generate_flow import cell_counts
+from benchmark.cases.engine.runner import generate_cases
+from benchmark.cases.models import Case
 from benchmark.cases.verify import verify_case
-from benchmark.engine.commands import cell_counts
-from benchmark.engine.runner import generate_cases
-from benchmark.models import Case
 from environment.build.corpus.vocab import ALL_SPECS
 from environment.tools.registry import tools_for
 
@@ -151,7 +151,7 @@ def test_a_changed_observation_is_caught(generated):
 
 
 def test_a_duplicate_question_is_caught(generated):
-    from benchmark.cases.verify import normalise_question
+    from benchmark.cases.document import normalise_question
 
     document = generated[0][0]
     result = verify_case(document, other_questions=frozenset({normalise_question(document.question)}))
@@ -181,7 +181,7 @@ def test_generate_cases_command_stores_drafts_and_validates(helsinki):
 
 
 def test_generate_cases_can_freeze_a_release_once(helsinki):
-    from benchmark.models import Release
+    from benchmark.cases.models import Release
 
     args = ["--cell", "nearby_L1", "--count", "2", "--seed", "21", "--no-progress", "--release", "engine-test-v1"]
     out = io.StringIO()
@@ -203,18 +203,18 @@ def test_questions_use_the_right_articles_and_no_leftover_slots(generated):
 
 
 def test_a_name_ending_in_a_full_stop_gets_no_second_one():
-    from benchmark.engine.phrasing import fill
+    from benchmark.cases.engine.phrasing import fill
 
     assert fill("I have to visit {a}. Then {b}...", a="Virgin Oil Co.", b="home") == \
         "I have to visit Virgin Oil Co. Then home..."
 
 
 def test_every_question_bank_uses_only_slots_the_recipes_fill():
-    import benchmark.engine.wording.nearby as nearby
-    import benchmark.engine.wording.place as place
-    import benchmark.engine.wording.routing as routing
-    import benchmark.engine.wording.trip as trip
-    from benchmark.engine.phrasing import slot_names
+    import benchmark.cases.engine.wording.nearby as nearby
+    import benchmark.cases.engine.wording.place as place
+    import benchmark.cases.engine.wording.routing as routing
+    import benchmark.cases.engine.wording.trip as trip
+    from benchmark.cases.engine.phrasing import slot_names
 
     known = {"n", "day", "nouns", "options", "all", "x", "y", "o", "d", "b", "time", "date", "by", "going", "Going",
              "go", "delay", "dwell", "people_a", "people_b", "a", "plan_a", "Plan_a", "plan_b", "budget", "noun",

@@ -15,7 +15,7 @@ def test_home_lists_built_cities_with_their_counts(client, grid_city):
 
 
 def test_home_without_runs_says_how_to_make_one(client):
-    from benchmark.models import EvaluationRun
+    from benchmark.runs.models import EvaluationRun
 
     EvaluationRun.objects.update(purpose=EvaluationRun.SMOKE)  # runs other modules committed (rolled back after)
     html = client.get("/").content.decode()

@@ -1,4 +1,4 @@
-"""The housekeeping sweep (benchmark/housekeeping.py), in process: what it re-queues, gives up on, completes."""
+"""The housekeeping sweep (benchmark/runs/housekeeping.py), in process: what it re-queues, gives up on, completes."""
 from __future__ import annotations
 
 from datetime import timedelta
@@ -6,8 +6,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from benchmark.housekeeping import broker_messages_waiting, housekeeping_sweep
-from benchmark.models import EvaluationRun, Trajectory
+from benchmark.runs.dispatch import broker_messages_waiting
+from benchmark.runs.housekeeping import housekeeping_sweep
+from benchmark.runs.models import EvaluationRun, Trajectory
 
 pytestmark = pytest.mark.django_db
 
@@ -23,7 +24,7 @@ def release(grid_city):
 
 def a_run(release, *, agent: str = "reference", status: str = EvaluationRun.RUNNING, trajectory: str,
           claimed_ago_s: float = 3600, attempts: int = 1) -> EvaluationRun:
-    from benchmark.evaluation.runs import run_create
+    from benchmark.runs.services import run_create
 
     run = run_create(agent="reference", release=release)
     EvaluationRun.objects.filter(id=run.id).update(agent=agent, status=status)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from benchmark.engine.intents import INTENTS, Intent, intent_for
+from benchmark.cases.engine.intents import INTENTS, Intent, intent_for
 from environment.build.corpus.vocab import ALL_SPECS, LONG_TERM, SHORT_TERM, STATIC
 
 EXPECTED = {s.key for s in STATIC + LONG_TERM}

@@ -7,9 +7,9 @@ from django.contrib.auth.models import Group, User
 from django.core.management import call_command
 
 from benchmark.cases.services import case_create
-from benchmark.models import HumanScore, JudgeRecord
-from benchmark.scoring.cache import DatabaseJudgeCache
-from benchmark.scoring.services import answer_score
+from benchmark.runs.models import HumanScore, JudgeRecord
+from benchmark.runs.scoring.cache import DatabaseJudgeCache
+from benchmark.runs.scoring.services import answer_score
 from judging.judges import JudgeConfig
 from tests.fakes.openai_server import FakeOpenAI, reply
 

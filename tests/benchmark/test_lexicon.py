@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
+from benchmark.cases.engine.intents import INTENTS, fitting_phrases
 from benchmark.cases.lexicon import ACCEPT, ERRANDS, MIGHT, NOUN, errand_noun, indefinite, nouns_for
 from benchmark.cases.needs import NEEDS, need_of, visited_indoors
-from benchmark.engine.intents import INTENTS, fitting_phrases
 from environment.build.corpus.vocab import ALL_SPECS
 
 

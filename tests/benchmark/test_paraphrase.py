@@ -1,8 +1,8 @@
 """Question paraphrasing through litellm against a local fake OpenAI-compatible server."""
 import pytest
 
-from benchmark.engine.paraphrase import Paraphraser, keeps_meaning
-from benchmark.engine.runner import generate_cases
+from benchmark.cases.engine.paraphrase import Paraphraser, keeps_meaning
+from benchmark.cases.engine.runner import generate_cases
 from tests.fakes.openai_server import FakeOpenAI, reply
 
 pytestmark = pytest.mark.django_db

@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
 
 from benchmark.cases.document import canonical_json
+from benchmark.cases.models import Case, CaseEvent, Release, ReleaseCase
 from benchmark.cases.services import (
     CaseImportError,
     HiddenAnswersRefused,
@@ -18,7 +19,6 @@ from benchmark.cases.services import (
     release_exposure,
     release_freeze,
 )
-from benchmark.models import Case, CaseEvent, Release, ReleaseCase
 from tests.benchmark.factories import routing_document, staff_user
 
 pytestmark = pytest.mark.django_db

@@ -5,7 +5,7 @@ import json
 import pytest
 from django.core.management import call_command
 
-from benchmark.scoring.services import answer_score
+from benchmark.runs.scoring.services import answer_score
 from environment.tools.gateway import call_tool
 from judging.types import Step, Trajectory
 
@@ -143,7 +143,7 @@ def test_scoring_at_sixteen_threads_equals_one_thread_byte_for_byte(generated_ca
 
     from django.db import connection
 
-    from benchmark.scoring import world as worlds
+    from benchmark.runs.scoring import world as worlds
 
     jobs = []
     for document in generated_cases[0]:
@@ -179,7 +179,7 @@ def test_scoring_at_sixteen_threads_equals_one_thread_byte_for_byte(generated_ca
 def test_reference_answers_restated_as_people_write_them_pass_every_case(generated_cases):
     """The value alone, yes/no in a sentence, units, a type's leaf, a street address, am/pm, commas in hours,
     totals rounded to the unit, "on foot" and "fastest": a careful grader accepts them all."""
-    from benchmark.scoring.restated import restate
+    from benchmark.runs.scoring.restated import restate
 
     changed = 0
     for document in generated_cases[0]:

@@ -30,7 +30,8 @@ def _assert_test_database() -> None:
 
 
 def _remove_eval_release() -> None:
-    from benchmark.models import Case, EvaluationRun, Release
+    from benchmark.cases.models import Case, Release
+    from benchmark.runs.models import EvaluationRun
 
     EvaluationRun.objects.filter(release__name="eval-fixture").delete()
     Release.objects.filter(name="eval-fixture").delete()
@@ -50,7 +51,7 @@ def run_url(eval_release):
 @pytest.fixture
 def autocommit_db(django_db_blocker, eval_release):
     """Autocommit access to the test database; removes the external and uploaded runs afterwards."""
-    from benchmark.models import EvaluationRun
+    from benchmark.runs.models import EvaluationRun
 
     with django_db_blocker.unblock():
         yield

@@ -9,7 +9,8 @@ import pytest
 import redis
 from django.core.management import CommandError, call_command
 
-from benchmark.models import EvaluationRun, ModelEndpoint
+from benchmark.endpoints.models import ModelEndpoint
+from benchmark.runs.models import EvaluationRun
 from tests import processes
 
 BROKER = "redis://127.0.0.1:6379/9"  # a database of its own, so that no other worker takes the run's tasks

@@ -8,7 +8,7 @@ import pytest
 import redis
 from django.conf import settings
 
-from benchmark.models import EvaluationRun, Trajectory
+from benchmark.runs.models import EvaluationRun, Trajectory
 from tests.processes import celery_broker, child_env, kill_process_group, start_celery_worker, wait_for
 
 # No django_db mark: these tests work in autocommit (via django_db_blocker) so that the worker
@@ -36,7 +36,7 @@ def broker(settings):
 
 @pytest.fixture
 def committed_run(eval_release, django_db_blocker):
-    from benchmark.evaluation.runs import run_create
+    from benchmark.runs.services import run_create
 
     with django_db_blocker.unblock():
         run = run_create(agent="reference", release=eval_release, config={"trials": 2}, name="kill drill")
@@ -52,7 +52,7 @@ def test_a_worker_killed_mid_run_is_resumed_with_exactly_one_trajectory_per_case
 
 
 def _kill_drill(run):
-    from benchmark.evaluation.runs import run_enqueue, run_resume
+    from benchmark.runs.services import run_enqueue, run_resume
 
     total = run.trajectories.count()
     assert total == 44  # 22 cases x 2 trials
@@ -86,8 +86,8 @@ def _kill_drill(run):
 
 
 def test_a_redelivered_task_does_nothing_twice(committed_run, django_db_blocker):
-    from benchmark.evaluation.execute import trajectory_execute
-    from benchmark.models import EvaluationRun as Run
+    from benchmark.runs.execute import trajectory_execute
+    from benchmark.runs.models import EvaluationRun as Run
 
     run = committed_run
     with django_db_blocker.unblock():

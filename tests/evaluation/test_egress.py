@@ -14,11 +14,11 @@ from types import SimpleNamespace
 import pytest
 from django.core.exceptions import ValidationError
 
-from benchmark.evaluation.egress import ApiBaseNotAllowed, assert_api_base_allowed, check_api_base
-from benchmark.evaluation.endpoints import endpoint_create, endpoint_for_cli, endpoint_update
-from benchmark.evaluation.llm import EndpointSpec, LLMClient, ModelError, RetryPolicy
-from benchmark.evaluation.providers import ALLOWED_PARAMS, NO_KEY, PROVIDERS, endpoint_route
-from benchmark.models import ModelEndpoint
+from benchmark.endpoints.egress import ApiBaseNotAllowed, assert_api_base_allowed, check_api_base
+from benchmark.endpoints.llm import EndpointSpec, LLMClient, ModelError, RetryPolicy
+from benchmark.endpoints.models import ModelEndpoint
+from benchmark.endpoints.providers import ALLOWED_PARAMS, NO_KEY, PROVIDERS, endpoint_route
+from benchmark.endpoints.services import endpoint_create, endpoint_for_cli, endpoint_update
 from tests.fakes.openai_server import FakeOpenAI, error, reply
 
 KEY = "sk-user-key-0123456789abcdef"
@@ -373,8 +373,8 @@ def test_behind_a_proxy_a_host_the_worker_cannot_resolve_is_left_to_the_proxy(mo
 # --- the run-time path of a stored endpoint ------------------------------------------------------------------
 
 def factory_client(endpoint: ModelEndpoint):
-    from benchmark.agents import RunConfig
-    from benchmark.evaluation.llm_factory import llm_client
+    from benchmark.runs.agents import RunConfig
+    from benchmark.runs.llm_factory import llm_client
 
     trajectory = SimpleNamespace(run=SimpleNamespace(replay_of_id=None, endpoint=endpoint))
     return llm_client(trajectory=trajectory, config=RunConfig(), calls=[])

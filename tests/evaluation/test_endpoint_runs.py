@@ -8,9 +8,10 @@ import re
 import pytest
 from django.core.management import call_command
 
-from benchmark.evaluation.fake_endpoint import ScriptedEndpoint
-from benchmark.evaluation.llm import full_requests
-from benchmark.models import EvaluationRun, ModelCall, ModelEndpoint, Step, Trajectory
+from benchmark.endpoints.fake_endpoint import ScriptedEndpoint
+from benchmark.endpoints.llm import full_requests
+from benchmark.endpoints.models import ModelEndpoint
+from benchmark.runs.models import EvaluationRun, ModelCall, Step, Trajectory
 
 SECRET = "sk-live-test-0123456789abcdef"
 

@@ -6,8 +6,11 @@ import pytest
 from cryptography.fernet import Fernet
 from django.core.exceptions import ValidationError
 
-import benchmark.admin.endpoints  # noqa: F401  registers the admin (until benchmark.admin imports it)
-from benchmark.evaluation.endpoints import (
+import benchmark.endpoints.admin  # noqa: F401  registers the admin (until benchmark.admin imports it)
+from benchmark.endpoints.models import ModelEndpoint
+from benchmark.endpoints.redaction import SecretRedactingFilter, register_secret
+from benchmark.endpoints.secrets import SecretDecryptionError, decrypt_secret, encrypt_secret
+from benchmark.endpoints.services import (
     UNCHANGED,
     ApiBaseNotAllowed,
     assert_api_base_allowed,
@@ -18,9 +21,6 @@ from benchmark.evaluation.endpoints import (
     endpoint_keys_rotate,
     endpoint_update,
 )
-from benchmark.evaluation.redaction import SecretRedactingFilter, register_secret
-from benchmark.evaluation.secrets import SecretDecryptionError, decrypt_secret, encrypt_secret
-from benchmark.models import ModelEndpoint
 
 KEY = "sk-live-4f9a0c1e2b3d4f5a6b7c"
 PUBLIC = "http://93.184.216.34/v1"  # an IP literal: resolving it needs no network

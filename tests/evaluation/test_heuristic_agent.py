@@ -8,9 +8,9 @@ from datetime import datetime
 
 import pytest
 
-from benchmark.agents.base import AGENTS, AgentTask, RunConfig
-from benchmark.agents.heuristic import heuristic_agent
-from benchmark.agents.toolbox import Toolbox
+from benchmark.runs.agents.base import AGENTS, AgentTask, RunConfig
+from benchmark.runs.agents.heuristic import heuristic_agent
+from benchmark.runs.agents.toolbox import Toolbox
 
 SIMPLE_NAME = re.compile(r"[A-Z][a-z]{3,}(?: [A-Z][a-z]{2,})?")  # no "to", "and", commas or punctuation to trip on
 

@@ -16,13 +16,14 @@ import pytest
 from django.core.management import CommandError, call_command
 from mcp import Client
 
-from benchmark.agents.base import AgentTask, RunConfig
-from benchmark.agents.litellm_agent import litellm_agent
-from benchmark.agents.toolbox import Toolbox
-from benchmark.evaluation.external import external_run_create
-from benchmark.evaluation.llm import EndpointSpec, LLMClient, RetryPolicy
-from benchmark.evaluation.upload import UploadError, run_upload
-from benchmark.models import EvaluationRun, ModelEndpoint, Step, Trajectory
+from benchmark.endpoints.llm import EndpointSpec, LLMClient, RetryPolicy
+from benchmark.endpoints.models import ModelEndpoint
+from benchmark.runs.agents.base import AgentTask, RunConfig
+from benchmark.runs.agents.litellm_agent import litellm_agent
+from benchmark.runs.agents.toolbox import Toolbox
+from benchmark.runs.external import external_run_create
+from benchmark.runs.models import EvaluationRun, Step, Trajectory
+from benchmark.runs.upload import UploadError, run_upload
 from environment.tools.gateway import call_tool
 from tests.fakes.openai_server import FakeOpenAI, reply
 
@@ -130,7 +131,7 @@ async def _external_session(server) -> dict:
 
 
 def test_an_external_agents_bad_arguments_are_tool_errors_and_recorded_steps(autocommit_db, eval_release):
-    from benchmark.evaluation.mcp_runs import build_run_server
+    from benchmark.runs.mcp_runs import build_run_server
 
     run, token = external_run_create(release=eval_release, name="external bad input", limit=1)
     replies = asyncio.run(_external_session(build_run_server(default_token=token)))

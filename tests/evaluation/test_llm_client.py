@@ -11,8 +11,8 @@ import pytest
 from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from benchmark.evaluation.limits import ConcurrencySemaphore, EndpointLimits, RateLimiter
-from benchmark.evaluation.llm import EndpointSpec, LLMClient, ModelError, RetryPolicy, full_requests
+from benchmark.endpoints.limits import ConcurrencySemaphore, EndpointLimits, RateLimiter
+from benchmark.endpoints.llm import EndpointSpec, LLMClient, ModelError, RetryPolicy, full_requests
 from tests.fakes.openai_server import FakeOpenAI, error, reply
 from tests.fakes.tcp_proxy import TcpProxy
 

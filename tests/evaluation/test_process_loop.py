@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from benchmark.evaluation.execute import run_in_process_loop
+from benchmark.runs.execute import run_in_process_loop
 from tests import processes
 
 
@@ -99,9 +99,10 @@ WARM_UP = """
 import sys, threading
 import django
 django.setup()
-from benchmark.evaluation.execute import worker_warm_up
+from benchmark.runs.execute import worker_warm_up
 worker_warm_up()
-print(sorted(m for m in ("litellm", "litellm.llms.openai.openai", "benchmark.scoring.services") if m in sys.modules))
+names = ("litellm", "litellm.llms.openai.openai", "benchmark.runs.scoring.services")
+print(sorted(m for m in names if m in sys.modules))
 print(threading.active_count())
 """
 
@@ -111,5 +112,5 @@ def test_the_worker_warm_up_loads_litellm_and_leaves_no_thread_to_break_a_fork()
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     loaded, threads = done.stdout.split("\n")[:2]
-    assert loaded == "['benchmark.scoring.services', 'litellm', 'litellm.llms.openai.openai']"
+    assert loaded == "['benchmark.runs.scoring.services', 'litellm', 'litellm.llms.openai.openai']"
     assert threads == "1"  # nothing a forked pool process would inherit half-alive

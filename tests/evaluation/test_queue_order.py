@@ -6,7 +6,7 @@ import json
 
 import redis
 
-from benchmark.evaluation.runs import run_create, run_enqueue
+from benchmark.runs.services import run_create, run_enqueue
 from tests.processes import celery_broker
 
 BROKER = "redis://127.0.0.1:6379/12"  # a database of its own, flushed by the test

@@ -6,9 +6,9 @@ import io
 import pytest
 from django.core.management import CommandError, call_command
 
-from benchmark.evaluation.driver import run_summary, run_sync
-from benchmark.evaluation.runs import run_cancel, run_create, run_enqueue, run_resume
-from benchmark.models import EvaluationRun, Trajectory
+from benchmark.runs.driver import run_summary, run_sync
+from benchmark.runs.models import EvaluationRun, Trajectory
+from benchmark.runs.services import run_cancel, run_create, run_enqueue, run_resume
 
 
 def test_cancel_then_resume_completes_every_case_once(eval_release, django_db_blocker):

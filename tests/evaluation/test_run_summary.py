@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from benchmark.evaluation.driver import run_summary
+from benchmark.runs.driver import run_summary
 from tests.web.board_factories import release_with_cases, run_with_results
 from tests.web.trial_factories import run_with_trials
 

@@ -6,9 +6,9 @@ import io
 import pytest
 from django.core.management import call_command
 
-from benchmark.evaluation.external import RunTokenRefused, external_next_case, external_run_create, external_tool_call
-from benchmark.evaluation.runs import run_cancel
-from benchmark.models import EvaluationRun, Trajectory
+from benchmark.runs.external import RunTokenRefused, external_next_case, external_run_create, external_tool_call
+from benchmark.runs.models import EvaluationRun, Trajectory
+from benchmark.runs.services import run_cancel
 
 pytestmark = pytest.mark.django_db
 

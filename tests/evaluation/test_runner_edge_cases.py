@@ -16,7 +16,9 @@ from django.core.management import CommandError, call_command
 from django.db.models import F
 from django.utils import timezone
 
-from benchmark.models import Case, EvaluationRun, ModelCall, ModelEndpoint, Release, Trajectory
+from benchmark.cases.models import Case, Release
+from benchmark.endpoints.models import ModelEndpoint
+from benchmark.runs.models import EvaluationRun, ModelCall, Trajectory
 from tests.api.data import CELLS, release
 from tests.evaluation.test_litellm_agent import DETAIL, SUBMIT, run_agent  # noqa: F401 (a fixture)
 from tests.fakes.openai_server import reply
@@ -69,15 +71,15 @@ def test_a_limit_of_one_runs_one_case(grid_cases, django_db_blocker):
 def _interrupt_every_case(monkeypatch) -> None:
     def interrupted(**_):
         raise KeyboardInterrupt
-    monkeypatch.setattr("benchmark.evaluation.execute.trajectory_execute", interrupted)
+    monkeypatch.setattr("benchmark.runs.execute.trajectory_execute", interrupted)
 
 
 def test_an_interrupted_sync_run_is_started_so_the_lost_message_sweep_hands_it_to_workers(
         grid_cases, django_db_blocker, monkeypatch, settings):
-    from benchmark.evaluation.driver import run_sync
-    from benchmark.evaluation.runs import run_create
-    from benchmark.housekeeping import lost_tasks_resend
-    from benchmark.tasks import trajectory_task
+    from benchmark.runs.driver import run_sync
+    from benchmark.runs.housekeeping import lost_tasks_resend
+    from benchmark.runs.services import run_create
+    from benchmark.runs.tasks import trajectory_task
 
     # A queue of this test's own on the broker, empty: nothing waits there for the queued cases.
     settings.CELERY_TASK_ROUTES = {**settings.CELERY_TASK_ROUTES,
@@ -167,8 +169,8 @@ def test_a_missing_api_key_fails_a_command_line_run_at_once(grid_cases, django_d
 
 def test_resuming_a_run_whose_key_was_removed_fails_it_before_its_first_case(grid_cases, django_db_blocker,
                                                                             monkeypatch):
-    from benchmark.evaluation.endpoints import endpoint_create
-    from benchmark.evaluation.runs import run_create
+    from benchmark.endpoints.services import endpoint_create
+    from benchmark.runs.services import run_create
 
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     with django_db_blocker.unblock():
@@ -186,8 +188,8 @@ def test_resuming_a_run_whose_key_was_removed_fails_it_before_its_first_case(gri
 
 
 def test_a_missing_api_key_fails_a_worker_run_at_its_first_case(grid_cases, django_db_blocker, monkeypatch):
-    from benchmark.evaluation.execute import trajectory_execute
-    from benchmark.evaluation.runs import run_create
+    from benchmark.runs.execute import trajectory_execute
+    from benchmark.runs.services import run_create
 
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     with django_db_blocker.unblock():
@@ -223,7 +225,7 @@ def test_the_step_of_broken_json_arguments_records_the_message_the_model_saw(run
 
 def test_a_runs_timeout_reaches_the_agent():
     """RunConfig carries timeout_s, so the agent's clock is the run's (it used to fall back to 600 s always)."""
-    from benchmark.agents.base import DEFAULT_TIMEOUT_S, RunConfig
+    from benchmark.runs.agents.base import DEFAULT_TIMEOUT_S, RunConfig
 
     assert RunConfig.from_dict({"timeout_s": 5}).timeout_s == 5
     assert RunConfig.from_dict({}).timeout_s == DEFAULT_TIMEOUT_S == 600

@@ -4,11 +4,11 @@ from __future__ import annotations
 import pytest
 from django.db import OperationalError
 
-from benchmark.evaluation import execute
+from benchmark.runs import execute
 
 
 def _score(monkeypatch, error: Exception):
-    import benchmark.scoring.services as services
+    import benchmark.runs.scoring.services as services
 
     def failing(**_):
         raise error
@@ -38,8 +38,8 @@ def test_a_case_finished_by_another_worker_keeps_the_first_result(grid_city):
     """Two workers ran one case (the first's lease ran out while the database was away): the first to
     finish wins; the late one's result is discarded, not written over it."""
     from benchmark.cases.services import case_create, release_freeze
-    from benchmark.evaluation.runs import run_create
-    from benchmark.models import Trajectory
+    from benchmark.runs.models import Trajectory
+    from benchmark.runs.services import run_create
     from tests.benchmark.factories import routing_document
 
     release = release_freeze(name="finish-race", split="public",  # a hand-made fixture document, no engine query

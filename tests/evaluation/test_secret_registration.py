@@ -6,8 +6,8 @@ import logging
 
 import pytest
 
-from benchmark.evaluation import redaction
-from benchmark.evaluation.redaction import SecretRedactingFilter, redact, register_secret
+from benchmark.endpoints import redaction
+from benchmark.endpoints.redaction import SecretRedactingFilter, redact, register_secret
 
 
 def _logged(message: str) -> str:
@@ -18,7 +18,7 @@ def _logged(message: str) -> str:
 
 @pytest.mark.django_db
 def test_an_endpoint_whose_key_is_a_word_does_not_blank_that_word_in_the_logs(settings):
-    from benchmark.evaluation.endpoints import endpoint_api_key, endpoint_create
+    from benchmark.endpoints.services import endpoint_api_key, endpoint_create
 
     settings.ALLOW_PRIVATE_ENDPOINTS = True
     plain = endpoint_create(name="wordy", model="openai/gpt-4o-mini", api_base="http://127.0.0.1:9/v1",

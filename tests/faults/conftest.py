@@ -72,7 +72,8 @@ def _assert_test_database() -> None:
 
 
 def _remove_release() -> None:
-    from benchmark.models import Case, EvaluationRun, Release
+    from benchmark.cases.models import Case, Release
+    from benchmark.runs.models import EvaluationRun
 
     EvaluationRun.objects.filter(release__name=RELEASE).delete()
     Release.objects.filter(name=RELEASE).delete()

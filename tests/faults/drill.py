@@ -15,8 +15,10 @@ from pathlib import Path
 
 from django.db.models import Count, Q, Sum
 
-from benchmark.evaluation.fake_endpoint import ScriptedEndpoint
-from benchmark.models import EvaluationRun, ModelCall, ModelEndpoint, Release, Step, Trajectory
+from benchmark.cases.models import Release
+from benchmark.endpoints.fake_endpoint import ScriptedEndpoint
+from benchmark.endpoints.models import ModelEndpoint
+from benchmark.runs.models import EvaluationRun, ModelCall, Step, Trajectory
 from tests.fakes.redis_server import RedisServer
 from tests.processes import (
     celery_broker,
@@ -80,9 +82,9 @@ class Drill:
         """Redis, beat, the scripted endpoint and a first run. ``concurrency``: the endpoint's cap on requests in
         flight across workers; above the workers' slots, so that a slot a fault leaks does not stall the drill.
 
-        The lease (``lease_s``) stays above the 20 s heartbeat of benchmark/evaluation/execute.py, as in
+        The lease (``lease_s``) stays above the 20 s heartbeat of benchmark/runs/execute.py, as in
         production: a shorter one lets the sweep take a case from a live worker whenever a case runs long."""
-        from benchmark.evaluation.endpoints import endpoint_for_cli
+        from benchmark.endpoints.services import endpoint_for_cli
 
         self.redis.start()
         self._cleanup.enter_context(celery_broker(self.redis.url(0)))
@@ -97,7 +99,7 @@ class Drill:
 
     def new_run(self, *, cases: int, trials: int) -> EvaluationRun:
         """A run of the first ``cases`` cases of the release, ``trials`` each, on the drill's endpoint."""
-        from benchmark.evaluation.runs import run_create
+        from benchmark.runs.services import run_create
 
         self.cases, self.trials = cases, trials
         self.run = run_create(agent="litellm", release=self.release, endpoint=self.model, limit=cases,
@@ -119,7 +121,7 @@ class Drill:
         return process
 
     def enqueue(self) -> None:
-        from benchmark.evaluation.runs import run_enqueue
+        from benchmark.runs.services import run_enqueue
 
         self._queued_at = time.monotonic()
         self._served_before = self.endpoint.served

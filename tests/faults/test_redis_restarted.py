@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 
-from benchmark.models import Trajectory
+from benchmark.runs.models import Trajectory
 
 
 def test_redis_killed_and_restarted_mid_run_loses_nothing_and_duplicates_nothing(drill, django_db_blocker):

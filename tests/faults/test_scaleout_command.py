@@ -7,7 +7,8 @@ import re
 import pytest
 from django.core.management import CommandError, call_command
 
-from benchmark.models import EvaluationRun, ModelEndpoint
+from benchmark.endpoints.models import ModelEndpoint
+from benchmark.runs.models import EvaluationRun
 from tests import processes
 from tests.fakes.redis_server import RedisServer
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from benchmark.models import Trajectory
+from benchmark.runs.models import Trajectory
 from tests.processes import kill_process_group
 
 

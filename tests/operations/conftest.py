@@ -25,7 +25,8 @@ def assert_test_database() -> None:
 
 
 def _remove_ops_fixtures() -> None:
-    from benchmark.models import Case, EvaluationRun, Release
+    from benchmark.cases.models import Case, Release
+    from benchmark.runs.models import EvaluationRun
 
     EvaluationRun.objects.filter(release__name__startswith=OPS_PREFIX).delete()
     Release.objects.filter(name__startswith=OPS_PREFIX).delete()
@@ -51,9 +52,9 @@ def ops_release(generated_cases, django_db_blocker):
 
 def finished_run(release, *, agent: str, name: str, endpoint=None):
     """A run of every case of ``release``, executed in this process and completed."""
-    from benchmark.evaluation.driver import run_sync
-    from benchmark.evaluation.runs import run_create
-    from benchmark.models import EvaluationRun
+    from benchmark.runs.driver import run_sync
+    from benchmark.runs.models import EvaluationRun
+    from benchmark.runs.services import run_create
 
     assert_test_database()
     run = run_create(agent=agent, release=release, endpoint=endpoint, config={"trials": 1}, name=name)
@@ -76,8 +77,9 @@ def heuristic_run(ops_release, django_db_blocker):
 @pytest.fixture(scope="module")
 def endpoint_run(ops_release, django_db_blocker):
     """A completed run of a scripted model endpoint on 3 cases, with every model call recorded."""
-    from benchmark.evaluation.fake_endpoint import ScriptedEndpoint
-    from benchmark.models import EvaluationRun, ModelCall, ModelEndpoint
+    from benchmark.endpoints.fake_endpoint import ScriptedEndpoint
+    from benchmark.endpoints.models import ModelEndpoint
+    from benchmark.runs.models import EvaluationRun, ModelCall
 
     with django_db_blocker.unblock(), ScriptedEndpoint.for_release(ops_release) as endpoint, \
             override_settings(ALLOW_PRIVATE_ENDPOINTS=True):

@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 from django.db import connection
 
-from benchmark.models import JudgeRecord
 from benchmark.operations.dbtools import DatabaseToolError, Target, client_binary, run_client, table_fingerprint
+from benchmark.runs.models import JudgeRecord
 
 PASSWORD = "not-the-real-password-4711"
 

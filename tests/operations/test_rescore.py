@@ -6,9 +6,10 @@ import io
 import pytest
 from django.core.management import CommandError, call_command
 
-from benchmark.evaluation.aggregates import run_aggregates
-from benchmark.models import EvaluationRun, RunRescore, Trajectory
+from benchmark.operations.models import RunRescore
 from benchmark.operations.rescore import run_rescore, scoring_versions
+from benchmark.runs.aggregates import run_aggregates
+from benchmark.runs.models import EvaluationRun, Trajectory
 
 pytestmark = pytest.mark.django_db
 
@@ -104,7 +105,7 @@ def test_a_rescore_explains_what_it_refuses(heuristic_run, status, reason, metri
 
 
 def test_the_command_and_the_task_rescore_and_report(heuristic_run):
-    from benchmark.tasks import run_rescore_task
+    from benchmark.operations.tasks import run_rescore_task
 
     changed = _passing(heuristic_run)
     _as_if_an_older_metric_scored(heuristic_run, changed)

@@ -8,8 +8,9 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
-from benchmark.models import EvaluationRun, ModelCall
-from benchmark.operations.retention import PRUNED_MARK, model_calls_prune
+from benchmark.operations.retention import model_calls_prune
+from benchmark.runs.models import EvaluationRun, ModelCall
+from benchmark.runs.recording import PRUNED_MARK
 
 pytestmark = pytest.mark.django_db
 
@@ -66,7 +67,7 @@ def test_a_pruned_run_cannot_be_replayed(endpoint_run):
 
 
 def test_runs_still_running_or_being_replayed_keep_their_recording(endpoint_run):
-    from benchmark.evaluation.runs import run_create
+    from benchmark.runs.services import run_create
 
     before = _calls(endpoint_run)
     _finished_days_ago(endpoint_run, 100)
@@ -79,7 +80,7 @@ def test_runs_still_running_or_being_replayed_keep_their_recording(endpoint_run)
 
 
 def test_the_setting_is_the_default_and_zero_keeps_recordings_forever(endpoint_run, settings):
-    from benchmark.tasks import model_calls_prune_task
+    from benchmark.operations.tasks import model_calls_prune_task
 
     before = _calls(endpoint_run)
     _finished_days_ago(endpoint_run, 10_000)

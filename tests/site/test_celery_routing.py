@@ -9,7 +9,7 @@ import pytest
 from django.conf import settings
 from django.utils import timezone
 
-from benchmark.models import EvaluationRun, Trajectory
+from benchmark.runs.models import EvaluationRun, Trajectory
 from lifeplanner_site.celery import app
 from tests.processes import wait_for
 from tests.site.conftest import app_services
@@ -66,8 +66,8 @@ def test_the_beat_schedule_names_registered_housekeeping_tasks():
 # --- time limits ----------------------------------------------------------------------------------------------
 
 def test_the_evaluation_task_limits_come_from_the_longest_case():
-    from benchmark.agents import base
-    from benchmark.evaluation import llm
+    from benchmark.endpoints import llm
+    from benchmark.runs.agents import base
     from judging.judges.config import JudgeConfig
 
     # The agent's wall clock is the one in the code, and it is what bounds the conversation.
@@ -118,8 +118,8 @@ def test_a_malformed_judge_list_is_refused_with_what_is_wrong(monkeypatch):
 @pytest.fixture
 def sweep_release(grid_city, django_db_blocker):
     """A committed one-case release of the grid city, removed with its runs afterwards."""
+    from benchmark.cases.models import Case, Release
     from benchmark.cases.services import case_create, release_freeze
-    from benchmark.models import Case, Release
     from tests.benchmark.factories import routing_document
 
     name = f"site-sweep-{next(_names)}"
@@ -134,7 +134,7 @@ def sweep_release(grid_city, django_db_blocker):
 
 
 def _running_run(release, *, attempts: int | None, done: bool = False) -> EvaluationRun:
-    from benchmark.evaluation.runs import run_create
+    from benchmark.runs.services import run_create
 
     run = run_create(agent="reference", release=release, name="sweep")
     EvaluationRun.objects.filter(id=run.id).update(status=EvaluationRun.RUNNING, started_at=timezone.now())

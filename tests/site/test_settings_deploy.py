@@ -125,7 +125,7 @@ def test_bad_values_name_the_variable_and_what_is_allowed(monkeypatch, name, val
 
 def test_json_log_lines_with_secrets_redacted():
     code = ("import django, logging; django.setup()\n"
-            "from benchmark.evaluation.redaction import register_secret\n"
+            "from benchmark.endpoints.redaction import register_secret\n"
             "register_secret('endpoint-key-0123456789')\n"
             "log = logging.getLogger('lifeplanner.check')\n"
             "log.warning('calling with %s', 'endpoint-key-0123456789',\n"

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from django.utils import timezone
 
+from benchmark.cases.models import Release
 from benchmark.cases.services import case_create, release_freeze
-from benchmark.evaluation.aggregates import run_aggregates
-from benchmark.models import EvaluationRun, Release, Step, Trajectory
+from benchmark.runs.aggregates import run_aggregates
+from benchmark.runs.models import EvaluationRun, Step, Trajectory
 from tests.benchmark.factories import routing_document
 
 _counter = iter(range(1, 1_000_000))

@@ -32,7 +32,8 @@ def _assert_test_database() -> None:
 
 def remove_web_fixtures() -> None:
     """Delete the committed fixtures of this folder (leftovers of an interrupted session included)."""
-    from benchmark.models import Case, EvaluationRun, Release
+    from benchmark.cases.models import Case, Release
+    from benchmark.runs.models import EvaluationRun
     from environment.models import Note
 
     EvaluationRun.objects.filter(release__name__in=FIXTURE_RELEASES).delete()
@@ -61,8 +62,8 @@ def web_release(generated_cases, django_db_blocker):
 @pytest.fixture(scope="session")
 def web_runs(web_release, django_db_blocker) -> dict:
     """A reference run and a heuristic run of every case of ``web_release``, executed for real: {agent: run}."""
-    from benchmark.evaluation.driver import run_sync
-    from benchmark.evaluation.runs import run_create
+    from benchmark.runs.driver import run_sync
+    from benchmark.runs.services import run_create
 
     runs = {}
     with django_db_blocker.unblock():
@@ -101,9 +102,9 @@ def recorded_trajectory(*, release, calls, answer=None, model_text: str = "", **
     A new run (agent "reference", ``run_options`` passed to ``run_create``; ``purpose`` set
     after) holds it. A submit_answer call is appended for ``answer`` unless it is None.
     """
-    from benchmark.agents.toolbox import StepRecord
-    from benchmark.evaluation.execute import trajectory_finish
-    from benchmark.evaluation.runs import run_create
+    from benchmark.runs.agents.toolbox import StepRecord
+    from benchmark.runs.execute import trajectory_finish
+    from benchmark.runs.services import run_create
     from environment.tools.gateway import call_tool
 
     purpose = run_options.pop("purpose", None)

@@ -11,8 +11,9 @@ from django.db import connection
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from benchmark.evaluation.endpoints import endpoint_create
-from benchmark.models import EvaluationRun, ModelEndpoint
+from benchmark.endpoints.models import ModelEndpoint
+from benchmark.endpoints.services import endpoint_create
+from benchmark.runs.models import EvaluationRun
 from tests.api.data import SECRET, finished_run, release, user
 
 pytestmark = pytest.mark.django_db
@@ -69,7 +70,7 @@ def test_a_few_wrong_passwords_are_forgiven_by_the_right_one(client, settings):
 # --- API tokens -----------------------------------------------------------------------------------
 
 def test_an_api_token_is_stored_only_as_its_hash_and_works_once_shown(client):
-    from benchmark.models import ApiToken
+    from benchmark.accounts.models import ApiToken
 
     account = user("tokened")
     client.force_login(account)
@@ -89,8 +90,8 @@ def test_drf_tokens_stored_in_clear_are_migrated_to_hashes_and_keep_working():
 
     from django.apps import apps
 
-    from benchmark.accounts import api_token_hash
-    from benchmark.models import ApiToken
+    from benchmark.accounts.models import ApiToken
+    from benchmark.accounts.services import api_token_hash
 
     migration = importlib.import_module("benchmark.migrations.0009_accounts_and_tokens")
     account = user("old-token")
@@ -160,7 +161,7 @@ def test_an_endpoint_with_finished_runs_is_retired_its_runs_kept_and_its_name_fr
     assert EvaluationRun.objects.get(id=run.id).endpoint_id == used.id
     assert "used" not in client.get("/accounts/endpoints/").content.decode().split("<table")[-1]
     assert endpoint("used", owner).id != used.id  # the name is free again
-    from benchmark.evaluation.runs import run_create
+    from benchmark.runs.services import run_create
 
     with pytest.raises(ValueError, match="was deleted by its owner"):
         run_create(agent="litellm", release=run.release, endpoint=used)

@@ -5,7 +5,7 @@ import re
 import pytest
 from django.core.management import CommandError, call_command
 
-from benchmark.models import EvaluationRun, Step, Trajectory
+from benchmark.runs.models import EvaluationRun, Step, Trajectory
 from tests.web.board_factories import failing_scores, passing_scores, release_with_cases, run_with_results
 
 pytestmark = pytest.mark.django_db

@@ -8,8 +8,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.contrib.staticfiles import finders
 
+from benchmark.cases.models import Release
 from benchmark.cases.services import release_freeze
-from benchmark.models import EvaluationRun, Release
+from benchmark.runs.models import EvaluationRun
 from tests.benchmark.factories import staff_user
 from tests.web.board_factories import failing_scores, release_with_cases, run_with_results
 

@@ -7,8 +7,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from benchmark.evaluation.aggregates import run_case_scores
-from benchmark.models import EvaluationRun
+from benchmark.runs.aggregates import run_case_scores
+from benchmark.runs.models import EvaluationRun
 from benchmark.web.compare import runs_compare
 from judging.aggregate import paired_comparison
 
@@ -101,7 +101,7 @@ def test_a_case_neither_run_holds_is_not_found(client, web_runs):
 def test_a_cached_comparison_is_replaced_when_a_run_is_rescored(web_runs):
     from django.core.cache import cache
 
-    from benchmark.models import RunRescore
+    from benchmark.operations.models import RunRescore
     from benchmark.web.compare import runs_compare_cached
 
     cache.clear()

@@ -12,10 +12,11 @@ import json
 import pytest
 from django.core.exceptions import ValidationError
 
-from benchmark.evaluation.runs import run_create
-from benchmark.models import EvaluationRun, Release, Step, Trajectory
-from benchmark.submissions import submission_create
-from benchmark.web.visibility import can_run_on, can_see_answers, trajectory_shown
+from benchmark.cases.models import Release
+from benchmark.runs.models import EvaluationRun, Step, Trajectory
+from benchmark.runs.services import run_create
+from benchmark.runs.visibility import can_run_on, can_see_answers, trajectory_shown
+from benchmark.submissions.services import submission_create
 from tests.api.data import SECRET, release, user
 
 pytestmark = pytest.mark.django_db

@@ -9,8 +9,8 @@ from django.contrib.staticfiles import finders
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from benchmark.models import EvaluationRun, Step, Trajectory
-from benchmark.submissions import submission_create
+from benchmark.runs.models import EvaluationRun, Step, Trajectory
+from benchmark.submissions.services import submission_create
 from tests.api.data import SECRET, finished_run, release, user
 
 pytestmark = pytest.mark.django_db

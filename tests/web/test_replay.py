@@ -8,7 +8,7 @@ import pytest
 from django.contrib.gis.geos import GEOSGeometry, Point
 from django.urls import reverse
 
-from benchmark.models import EvaluationRun
+from benchmark.runs.models import EvaluationRun
 from benchmark.web.replay import HIDDEN_EXPLANATION, replay_payload
 from benchmark.web.replay_steps import turn_points
 from environment.models import Place
@@ -261,7 +261,7 @@ def test_an_earlier_submission_is_drawn_from_its_own_result(grid_release, record
 
 
 def test_a_case_still_queued_shows_its_status(client, grid_release):
-    from benchmark.evaluation.runs import run_create
+    from benchmark.runs.services import run_create
 
     trajectory = run_create(agent="reference", release=grid_release).trajectories.get()
     html = client.get(reverse("trajectory", args=[trajectory.pk])).content.decode()
@@ -270,7 +270,7 @@ def test_a_case_still_queued_shows_its_status(client, grid_release):
 
 
 def test_a_city_that_is_not_built_here_still_shows_the_steps(client, full_trajectory):
-    from benchmark.models import Release
+    from benchmark.cases.models import Release
 
     Release.objects.filter(pk=full_trajectory.run.release_id).update(city_name="atlantis")
     full_trajectory.run.release.refresh_from_db()

@@ -6,7 +6,8 @@ import pytest
 from django.template.defaultfilters import floatformat
 from django.test import override_settings
 
-from benchmark.models import EvaluationRun, ModelEndpoint
+from benchmark.endpoints.models import ModelEndpoint
+from benchmark.runs.models import EvaluationRun
 from benchmark.web.plots import exceedance, exceedance_steps, histogram
 from benchmark.web.run_report import run_cases, table3_rows, tool_failures
 from tests.benchmark.factories import staff_user

@@ -11,9 +11,13 @@ import pytest
 import redis
 from django.contrib.auth.models import User
 
-from benchmark.accounts import api_token_hash
-from benchmark.models import ApiToken, Case, EvaluationRun, ModelEndpoint, Release
-from benchmark.submissions import looks_like_tool_call, smoke_case_ids, smoke_report, submission_create
+from benchmark.accounts.models import ApiToken
+from benchmark.accounts.services import api_token_hash
+from benchmark.cases.models import Case, Release
+from benchmark.endpoints.models import ModelEndpoint
+from benchmark.runs.models import EvaluationRun
+from benchmark.submissions.services import smoke_case_ids, submission_create
+from benchmark.submissions.smoke import looks_like_tool_call, smoke_report
 from tests.api.data import CELLS, SECRET, release, user
 from tests.fakes.openai_server import FakeOpenAI, error, reply
 from tests.processes import celery_broker
@@ -188,7 +192,7 @@ def flow(grid_city, django_db_blocker, settings):
         flow_release, account = release("flow-public"), user("flow-user")
 
     def submit_and_smoke(fake: FakeOpenAI, name: str) -> EvaluationRun:
-        from benchmark.evaluation.driver import run_sync
+        from benchmark.runs.driver import run_sync
 
         smoke = submission_create(user=account, name=name, model="openai/fake", api_base=fake.url, api_key=SECRET,
                                   release=flow_release)

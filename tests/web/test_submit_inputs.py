@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from benchmark.models import ModelEndpoint
+from benchmark.endpoints.models import ModelEndpoint
 from tests.api.data import release, user
 
 FORM = {"name": "input model", "model": "openai/gpt-4o-mini", "api_base": "http://127.0.0.1:9/v1",

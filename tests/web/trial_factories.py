@@ -5,8 +5,9 @@ from collections.abc import Callable
 
 from django.utils import timezone
 
-from benchmark.evaluation.aggregates import run_aggregates
-from benchmark.models import EvaluationRun, Release, Trajectory
+from benchmark.cases.models import Release
+from benchmark.runs.aggregates import run_aggregates
+from benchmark.runs.models import EvaluationRun, Trajectory
 from tests.web.board_factories import failing_scores, passing_scores
 
 

@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from benchmark.models import Case, CaseEvent
+from benchmark.cases.models import Case, CaseEvent
 
 from .. import verify as verification
 from ..document import CaseDocument

@@ -11,7 +11,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
 from django.db import transaction
 
-from benchmark.models import Case, Release, ReleaseCase
+from benchmark.cases.models import Case, Release, ReleaseCase
 
 from ..document import canonical_json
 from ..selectors import case_document

@@ -8,7 +8,7 @@ from pathlib import Path
 import pydantic
 from django.db import transaction
 
-from benchmark.models import Case, Release
+from benchmark.cases.models import Case, Release
 
 from ..document import CaseDocument, canonical_json
 from ..selectors import case_document

@@ -1,0 +1,213 @@
+"""Case curation in the admin: review on a map, edit through the audit history, validate, reject, re-verify."""
+from __future__ import annotations
+
+import json
+
+import pydantic
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin.utils import unquote
+from django.template.response import TemplateResponse
+from django.utils.html import format_html, format_html_join
+from django.utils.text import Truncator
+
+from benchmark.cases.document import CaseDocument
+from benchmark.cases.models import Case, Release
+from benchmark.cases.permissions import is_curator
+from benchmark.cases.selectors import DOCUMENT_FIELDS, case_map_geojson
+from benchmark.cases.services import (
+    CaseVerificationError,
+    case_create,
+    case_duplicate_as_draft,
+    case_reject,
+    case_reverify,
+    case_update,
+    case_validate,
+)
+from benchmark.cases.services.cases import EDITABLE_FIELDS
+
+from .html import pretty_json, tool_path_html
+
+JSON_FIELDS = ("answer", "reference_path", "engine_path", "required_evidence", "constraints", "uniqueness",
+               "provenance")
+
+
+class CaseForm(forms.ModelForm):
+    """The case edit form; it refuses anything that is not a valid case document."""
+
+    edit_reason = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}),
+                                  help_text="Why you changed it (kept in the history).")
+
+    class Meta:
+        model = Case
+        fields = "__all__"
+
+    def clean(self):
+        data = super().clean()
+        values = {name: data[name] if name in data else getattr(self.instance, name) for name in DOCUMENT_FIELDS}
+        try:
+            self.document = CaseDocument.model_validate(values)
+        except pydantic.ValidationError as exc:  # report it on the offending field
+            for err in exc.errors(include_url=False):
+                field = str(err["loc"][0]) if err["loc"] else None
+                where = ".".join(map(str, err["loc"]))
+                self.add_error(field if field in self.fields else None, f"{where}: {err['msg']}")
+        return data
+
+
+@admin.register(Case)
+class CaseAdmin(admin.ModelAdmin):
+    form = CaseForm
+    change_form_template = "admin/benchmark/case/change_form.html"
+    list_display = ["case_id", "type", "status", "question_short", "city_version_short"]
+    list_filter = ["category", "level", "status", "releases"]
+    search_fields = ["question", "case_id"]
+    actions = ["validate_cases", "reject_cases", "reverify_cases", "duplicate_cases"]
+    REVIEW = ["answer_html", "reference_path_html", "engine_path_html", "required_evidence_html",
+              "constraints_html", "uniqueness_html", "provenance_html", "verification_html"]
+
+    def get_queryset(self, request):
+        qs = super().get_queryset(request)
+        return qs if is_curator(request.user) else qs.exclude(releases__split=Release.HIDDEN)
+
+    def has_curate_permission(self, request) -> bool:
+        return is_curator(request.user)
+
+    def get_fieldsets(self, request, obj=None):
+        head = ["case_id", "type", "category", "level", "city_name", "city_version", "question"]
+        if obj is None:
+            return [(None, {"fields": head + list(JSON_FIELDS)})]
+        sets = [(None, {"fields": head[:1] + ["status", "rejection_reason"] + head[1:]}),
+                ("Review", {"fields": self.REVIEW})]
+        if self.has_change_permission(request, obj):
+            sets.append(("Edit the documents (JSON)", {"classes": ["collapse"],
+                                                       "fields": list(JSON_FIELDS) + ["edit_reason"]}))
+        return sets + [("History", {"fields": ["history_html"]})]
+
+    def get_readonly_fields(self, request, obj=None):
+        if obj is None:
+            return []
+        return ["case_id", "status", "rejection_reason", *self.REVIEW, "history_html"]
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        case = self.get_object(request, unquote(object_id))
+        extra = {"case_map": case_map_geojson(case)} if case is not None else {}
+        return super().change_view(request, object_id, form_url, {**(extra_context or {}), **extra})
+
+    def save_model(self, request, obj, form, change):
+        if change:
+            changes = {f: form.cleaned_data[f] for f in form.changed_data if f in EDITABLE_FIELDS}
+            case = case_update(case=Case.objects.get(pk=obj.pk), changes=changes, actor=request.user,
+                               reason=form.cleaned_data.get("edit_reason", ""))
+        else:
+            case = case_create(document=form.document, actor=request.user)
+        obj.pk = case.pk
+        obj.refresh_from_db()
+
+    # ---------------------------------------------------------------- list columns
+
+    @admin.display(description="question", ordering="question")
+    def question_short(self, case):
+        return Truncator(case.question).chars(80)
+
+    @admin.display(description="city version", ordering="city_version")
+    def city_version_short(self, case):
+        return case.city_version[:12]
+
+    # ---------------------------------------------------------------- readable documents
+
+    @admin.display(description="answer")
+    def answer_html(self, case):
+        return pretty_json(case.answer)
+
+    @admin.display(description="reference path")
+    def reference_path_html(self, case):
+        return tool_path_html(case.reference_path)
+
+    @admin.display(description="engine path")
+    def engine_path_html(self, case):
+        return tool_path_html(case.engine_path)
+
+    @admin.display(description="required evidence")
+    def required_evidence_html(self, case):
+        return pretty_json(case.required_evidence)
+
+    @admin.display(description="constraints")
+    def constraints_html(self, case):
+        return pretty_json(case.constraints)
+
+    @admin.display(description="uniqueness")
+    def uniqueness_html(self, case):
+        return pretty_json(case.uniqueness)
+
+    @admin.display(description="provenance")
+    def provenance_html(self, case):
+        return pretty_json(case.provenance)
+
+    @admin.display(description="verification")
+    def verification_html(self, case):
+        v = case.verification or {}
+        if not v:
+            return "not verified yet"
+        failures = format_html_join("", "<li>{}</li>", ((f,) for f in v.get("failures", [])))
+        return format_html("<p>{} ({} checks, {})</p><ul>{}</ul>", "passed" if v.get("ok") else "FAILED",
+                           v.get("checks", 0), v.get("at", "?"), failures)
+
+    @admin.display(description="audit history")
+    def history_html(self, case):
+        rows = ((e.at.strftime("%Y-%m-%d %H:%M:%S"), e.actor or "-", e.action,
+                 json.dumps(e.changes, indent=1, ensure_ascii=False, sort_keys=True) if e.changes else "", e.reason)
+                for e in case.events.select_related("actor"))
+        body = format_html_join("", "<tr><td>{}</td><td>{}</td><td>{}</td><td><pre>{}</pre></td><td>{}</td></tr>",
+                                rows)
+        return format_html("<table><tr><th>when</th><th>who</th><th>action</th><th>changes</th><th>reason</th>"
+                           "</tr>{}</table>", body)
+
+    # ---------------------------------------------------------------- actions
+
+    @admin.action(description="Validate (verify, then mark validated)", permissions=["curate"])
+    def validate_cases(self, request, queryset):
+        done = []
+        for case in queryset:
+            try:
+                case_validate(case=case, actor=request.user)
+                done.append(case.case_id)
+            except CaseVerificationError as exc:
+                self.message_user(request, f"Not validated: {case.case_id}: {'; '.join(exc.failures)}",
+                                  messages.ERROR)
+        if done:
+            self.message_user(request, f"Validated {len(done)}: {', '.join(done)}", messages.SUCCESS)
+
+    @admin.action(description="Reject (asks for a reason)", permissions=["curate"])
+    def reject_cases(self, request, queryset):
+        form = RejectForm(request.POST if "apply" in request.POST else None)
+        if form.is_bound and form.is_valid():
+            for case in queryset:
+                case_reject(case=case, actor=request.user, reason=form.cleaned_data["reason"])
+            self.message_user(request, f"Rejected {queryset.count()} cases.", messages.SUCCESS)
+            return None
+        return TemplateResponse(request, "admin/benchmark/case/reject_cases.html", {
+            **self.admin_site.each_context(request), "title": "Reject cases", "opts": self.model._meta,
+            "cases": queryset, "form": form,
+        })
+
+    @admin.action(description="Re-verify", permissions=["curate"])
+    def reverify_cases(self, request, queryset):
+        for case in queryset:
+            was = case.status
+            result = case_reverify(case=case, actor=request.user)
+            if result.ok:
+                self.message_user(request, f"Verification passed: {case.case_id}", messages.SUCCESS)
+            else:
+                back = " (back to draft)" if was != case.status else ""
+                self.message_user(request, f"Verification failed{back}: {case.case_id}: "
+                                  f"{'; '.join(result.failures)}", messages.WARNING)
+
+    @admin.action(description="Duplicate as draft", permissions=["curate"])
+    def duplicate_cases(self, request, queryset):
+        copies = [case_duplicate_as_draft(case=case, actor=request.user).case_id for case in queryset]
+        self.message_user(request, f"Created drafts: {', '.join(copies)}", messages.SUCCESS)
+
+
+class RejectForm(forms.Form):
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), help_text="Kept on the case and in its history.")

@@ -1,0 +1,106 @@
+"""The generate_cases flow: generate, store, optionally verify and validate, and summarise."""
+from __future__ import annotations
+
+import time
+from typing import TextIO
+
+from benchmark.cases.document import CELLS, PREFIX_OF_CATEGORY, TABLE4
+
+from .runner import CellReport, generate_cases
+
+
+def cell_name(cell: tuple[str, str]) -> str:
+    return f"{PREFIX_OF_CATEGORY[cell[0]]}_{cell[1]}"
+
+
+def cell_counts(count: int | None, cells: list[str]) -> dict[tuple[str, str], int]:
+    """Table 4's counts, scaled to ``count`` in total (largest remainders), restricted to ``cells``."""
+    by_name = {cell_name(c): c for c in CELLS}
+    unknown = sorted(set(cells) - set(by_name))
+    if unknown:
+        raise ValueError(f"unknown cell(s) {', '.join(unknown)}; allowed: {', '.join(by_name)}")
+    chosen = [by_name[n] for n in cells] if cells else list(CELLS)
+    base = {c: TABLE4[c] for c in chosen}
+    if count is None:
+        return base
+    if count < 1:
+        raise ValueError("--count must be at least 1")
+    total = sum(base.values())
+    exact = {c: count * n / total for c, n in base.items()}
+    out = {c: int(v) for c, v in exact.items()}
+    for c in sorted(exact, key=lambda c: (-(exact[c] - out[c]), CELLS.index(c)))[: count - sum(out.values())]:
+        out[c] += 1
+    return out
+
+
+def generate_and_store(*, seed: int, count: int | None, cells: list[str], city: str | None, validate: bool,
+                       progress: TextIO | None, paraphraser=None, release: str | None = None,
+                       workers: int = 1) -> str:
+    """Generate, store, optionally validate and freeze as ``release``; returns the printed summary.
+
+    With ``release``, an existing release of that name means there is nothing to do (make
+    demo relies on this), and the generated cases are validated and then frozen.
+    """
+    from tqdm import tqdm
+
+    from benchmark.cases.models import Case, Release
+    from environment.tools.context import city_context
+
+    from .services import generated_cases_store
+
+    context = city_context(city)
+    counts = cell_counts(count, cells)
+    if release and Release.objects.filter(name=release).exists():
+        return f"Release {release!r} already exists; nothing generated."
+    validate = validate or bool(release)
+    started = time.perf_counter()
+    bar = tqdm(total=sum(counts.values()), file=progress, disable=progress is None, unit="case")
+    documents, reports = generate_cases(context=context, seed=seed, counts=counts, on_case=lambda _d: bar.update(1),
+                                        paraphraser=paraphraser, workers=workers)
+    bar.close()
+    generated_s = time.perf_counter() - started
+    stored = generated_cases_store(documents=documents)
+    lines = [_report_table(reports), f"Generated {len(documents)} cases in {generated_s:.1f} s "
+             f"(city {context.city_name} {context.city_version[:12]}, seed {seed}); stored: "
+             + f"created {stored['created']}, updated {stored['updated']}, unchanged {stored['unchanged']}, "
+             f"kept {stored['kept']} (reviewed; {stored['kept_differing']} differ from this generation)"]
+    if validate:
+        from benchmark.cases.services.cases import CaseVerificationError, case_validate
+
+        failed, validated = [], 0
+        cases = Case.objects.filter(case_id__in=[d.case_id for d in documents], status=Case.DRAFT)
+        from benchmark.cases.document import normalise_question
+
+        mine = {d.case_id: normalise_question(d.question) for d in documents}
+        for case in tqdm(list(cases), file=progress, disable=progress is None, unit="verified"):
+            # Its engine path was just recorded; a duplicate is looked for among the cases written now.
+            others = frozenset(q for case_id, q in mine.items() if case_id != case.case_id)
+            try:
+                case_validate(case=case, actor=None, replay_engine=False, other_questions=others)
+                validated += 1
+            except CaseVerificationError as exc:
+                failed.append(f"  {case.case_id}: {'; '.join(exc.failures)}")
+        lines.append(f"Validated {validated} cases; {len(failed)} failed verification" + (":" if failed else "."))
+        lines += failed
+    if release:
+        from benchmark.cases.services import release_freeze
+
+        frozen = release_freeze(name=release, split=Release.PUBLIC, description=f"Data engine seed {seed}",
+                                cases=Case.objects.filter(case_id__in=[d.case_id for d in documents],
+                                                          status=Case.VALIDATED))
+        lines.append(f"Froze release {frozen.name!r}: {frozen.entries.count()} cases, "
+                     f"content hash {frozen.content_hash[:12]}.")
+    return "\n".join(lines)
+
+
+TOP_REASONS = 2
+
+
+def _report_table(reports: list[CellReport]) -> str:
+    rows = [f"{'cell':<18} {'made':>5} {'target':>6} {'attempts':>8} {'seconds':>7}  top discard reasons"]
+    for r in reports:
+        reasons = ", ".join(f"{why} ({n})" for why, n in r.discards.most_common(TOP_REASONS))
+        rows.append(f"{cell_name(r.cell):<18} {r.made:>5} {r.target:>6} {r.attempts:>8} {r.seconds:>7.1f}  {reasons}")
+    rows.append(f"{'total':<18} {sum(r.made for r in reports):>5} {sum(r.target for r in reports):>6} "
+                f"{sum(r.attempts for r in reports):>8} {sum(r.seconds for r in reports):>7.1f}")
+    return "\n".join(rows)

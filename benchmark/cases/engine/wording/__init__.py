@@ -1,0 +1,1 @@
+"""Question skeletons per cell, as data: benchmark/cases/engine/recipes fill them."""

@@ -1,1 +1,0 @@
-"""Question skeletons per cell, as data: benchmark/engine/recipes fill them."""

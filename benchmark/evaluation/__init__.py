@@ -1,1 +1,0 @@
-"""Evaluation: runs of agents and model endpoints on releases, on Celery workers."""

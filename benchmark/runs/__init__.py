@@ -1,0 +1,1 @@
+"""Runs: agents evaluated on releases, one (case, trial) per Celery task, scored and aggregated."""

@@ -1,0 +1,67 @@
+"""The agent interface: what an agent gets for one (case, trial) and what it gives back.
+
+An agent is an async function ``agent(task) -> AgentOutcome`` registered by name. It sees
+the question (never the reference answer, except the ``reference`` agent, whose job is to
+prove that cases and scoring agree), reaches the world only through ``task.tools`` (the
+agent toolset over MCP; every call is recorded) and, when it is a model, asks ``task.llm``.
+"""
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from benchmark.cases.document import CaseDocument
+
+DEFAULT_TOOL_BUDGET = 30
+DEFAULT_TIMEOUT_S = 600  # the wall clock of one (case, trial): the conversation ends there
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    temperature: float = 0.0
+    tool_budget: int = DEFAULT_TOOL_BUDGET
+    seed: int = 0
+    trials: int = 1
+    timeout_s: float = DEFAULT_TIMEOUT_S
+
+    @classmethod
+    def from_dict(cls, data: dict) -> RunConfig:
+        known = {k: data[k] for k in ("temperature", "tool_budget", "seed", "trials", "timeout_s") if k in data}
+        return cls(**known)
+
+
+@dataclass
+class AgentTask:
+    question: str
+    case: CaseDocument  # only the reference agent may read more than the question
+    trial: int
+    config: RunConfig
+    tools: Any  # benchmark.runs.agents.toolbox.Toolbox
+    llm: Any = None  # benchmark.endpoints.llm.LLMClient for model agents
+
+
+@dataclass
+class AgentOutcome:
+    final_answer: Any = None
+    ended: str = "no_submission"  # submitted, budget_exhausted, model_error, timeout, invalid_answer, no_submission
+    error: str = ""
+    input_tokens: int = 0
+    output_tokens: int = 0
+    notes: dict = field(default_factory=dict)
+
+
+AgentFunc = Callable[[AgentTask], Awaitable[AgentOutcome]]
+AGENTS: dict[str, AgentFunc] = {}
+
+
+def agent(name: str) -> Callable[[AgentFunc], AgentFunc]:
+    """Register an agent under ``name``; duplicates are rejected."""
+
+    def register(func: AgentFunc) -> AgentFunc:
+        if name in AGENTS:
+            raise ValueError(f"agent {name!r} is already registered")
+        AGENTS[name] = func
+        return func
+
+    return register

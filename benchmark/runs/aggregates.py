@@ -1,0 +1,26 @@
+"""A run's table 2 and table 3 from its scored trajectories, and what its tokens cost."""
+from __future__ import annotations
+
+from benchmark.runs.costs import run_cost
+from benchmark.runs.models import EvaluationRun, Trajectory
+from judging.aggregate import CaseScore, table2, table3
+
+
+def run_case_scores(*, run: EvaluationRun) -> list[CaseScore]:
+    """One CaseScore per scored trajectory of ``run`` (case_id and trial kept apart)."""
+    rows = run.trajectories.filter(status=Trajectory.DONE).select_related("entry__case").order_by("entry__position",
+                                                                                                  "trial")
+    return [
+        CaseScore(
+            case_id=t.entry.case.case_id, trial=t.trial, category=t.entry.case.category,
+            level=t.entry.case.level, passed=bool(t.passed),
+            metrics={k: v.get("value") for k, v in (t.scores or {}).items()}, tokens=t.input_tokens + t.output_tokens,
+        )
+        for t in rows
+    ]
+
+
+def run_aggregates(*, run: EvaluationRun) -> dict:
+    scores = run_case_scores(run=run)
+    return {"table2": table2(scores, seed=run.config.get("seed", 0)), "table3": table3(scores),
+            "cost": run_cost(run=run)}

@@ -1,0 +1,301 @@
+"""Run one (case, trial): claim it, let the agent answer through the tools, record, score, finish.
+
+Everything the agent did is written in one transaction when it ends (steps, model calls,
+answer, scores): a worker killed half-way leaves the row RUNNING with a stale lease and no
+half-written trajectory, and the next claim starts it afresh.
+
+The agents of all the cases a process runs at once share one event loop (``run_in_process_loop``):
+litellm's HTTP client and its kept-alive connections, the Redis connections of the caps and
+the loop's threads are made once per process instead of once per case.
+"""
+from __future__ import annotations
+
+import asyncio
+import atexit
+import logging
+import os
+import threading
+from collections.abc import Coroutine, Sequence
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.db import InterfaceError, OperationalError, transaction
+from django.utils import timezone
+
+from benchmark.cases.document import CaseDocument
+from benchmark.endpoints.egress import ApiBaseNotAllowed
+from benchmark.endpoints.secrets import SecretDecryptionError
+from benchmark.runs.agents import AgentOutcome, AgentTask, RunConfig, get_agent
+from benchmark.runs.agents.toolbox import BudgetExhausted, StepRecord, Toolbox
+from benchmark.runs.models import ModelCall, Step, Trajectory
+
+from .preflight import MissingApiKey
+from .services import run_fail, trajectory_claim, trajectory_heartbeat
+
+log = logging.getLogger(__name__)
+HEARTBEAT_SECONDS = 20
+
+
+def trajectory_execute(*, trajectory_id: int, claimant: str = "") -> str:
+    """Execute the trajectory if ``claimant`` (the task) can claim it; returns what happened."""
+    if not trajectory_claim(trajectory_id=trajectory_id, claimant=claimant):
+        return "skipped"
+    trajectory = Trajectory.objects.select_related("run__endpoint", "run__replay_of", "entry").get(id=trajectory_id)
+    document = CaseDocument.model_validate(trajectory.entry.snapshot)
+    config = RunConfig.from_dict(trajectory.run.config)
+    calls: list[dict] = []
+    try:  # here, not in the loop: it reads the database and resolves the endpoint's host (both block)
+        llm, refused = _llm_for(trajectory, config, calls), ""
+    except (ApiBaseNotAllowed, SecretDecryptionError) as exc:  # the endpoint may not be reached
+        llm, refused = None, str(exc)
+    except MissingApiKey as exc:  # every case would fail alike: the run fails now, its queued cases cancelled
+        run_fail(run_id=trajectory.run_id, error=str(exc))
+        llm, refused = None, str(exc)
+    outcome, toolbox = run_in_process_loop(_run(trajectory, document, config, llm, refused))
+    trajectory_finish(trajectory=trajectory, steps=toolbox.steps, final_answer=outcome.final_answer,
+                      ended=outcome.ended, error=outcome.error, input_tokens=outcome.input_tokens,
+                      output_tokens=outcome.output_tokens, model_calls=calls)
+    return outcome.ended
+
+
+def worker_warm_up() -> None:
+    """Load, once per worker process and before its first case, what every case needs.
+
+    Importing litellm alone takes about 3 s of CPU; done inside the first cases it stalls every
+    case the process has started. A mock completion runs litellm's call path once, which imports
+    what it loads lazily. Touches neither the database nor the network and leaves no thread or
+    loop behind, so it may run before a prefork pool forks.
+    """
+    from benchmark.runs.agents import get_agent
+    from benchmark.runs.scoring import services  # noqa: F401
+
+    get_agent("litellm")  # imports and registers every agent
+    asyncio.run(_litellm_once())
+
+
+async def _litellm_once() -> None:
+    import litellm
+
+    await litellm.acompletion(model="openai/warm-up", messages=[{"role": "user", "content": "warm up"}],
+                              mock_response="ready")
+    from litellm.litellm_core_utils.logging_worker import GLOBAL_LOGGING_WORKER
+
+    await GLOBAL_LOGGING_WORKER.flush()  # nothing left bound to this loop for the next one to take over
+
+
+def trajectory_finish(*, trajectory: Trajectory, steps: Sequence[StepRecord], final_answer: Any, ended: str,
+                      error: str = "", input_tokens: int = 0, output_tokens: int = 0,
+                      model_calls: Sequence[dict] = ()) -> None:
+    """Score a finished trajectory and write it whole: steps, model calls, answer, scores, DONE.
+
+    Built-in agents (``trajectory_execute``), external MCP agents and uploads all end here, so
+    a trajectory is recorded and scored the same way whoever produced it. ``steps`` replace any
+    steps already stored; when the trajectory did not end ``submitted``, the answer scored is
+    the last accepted ``submit_answer`` among the steps. Completes the run when it was the last.
+    What PostgreSQL cannot hold is repaired first and noted in the error (``hygiene``).
+    """
+    from .hygiene import count, trajectory_storable
+    from .services import run_maybe_finish
+
+    # Repaired for PostgreSQL (a NUL in a model's text, NaN in an answer) before it is scored, so the
+    # scores are those of what is stored, and a bad value cannot fail the transaction below.
+    storable = trajectory_storable(steps=steps, final_answer=final_answer, error=error, model_calls=model_calls)
+    steps, final_answer, error, model_calls = (storable.steps, storable.final_answer, storable.error,
+                                               storable.model_calls)
+    input_tokens, output_tokens = count(input_tokens), count(output_tokens)
+    document = CaseDocument.model_validate(trajectory.entry.snapshot)
+    scores, passed = _score(document, steps=steps, final_answer=final_answer, ended=ended,
+                            input_tokens=input_tokens, output_tokens=output_tokens)
+    with transaction.atomic():
+        if Trajectory.objects.select_for_update().filter(id=trajectory.id, status=Trajectory.DONE).exists():
+            # Another worker took the case over (its lease had run out) and finished first: keep that result.
+            log.warning("trajectory %s was already finished by another worker; this result is discarded",
+                        trajectory.id)
+            return
+        trajectory.steps.all().delete()  # leftovers of a dead attempt (never written, but be sure)
+        trajectory.model_calls.all().delete()
+        Step.objects.bulk_create([Step(trajectory=trajectory, **vars(s)) for s in steps])
+        ModelCall.objects.bulk_create([ModelCall(trajectory=trajectory, **c) for c in model_calls])
+        trajectory.final_answer = final_answer
+        trajectory.ended, trajectory.error = ended, error
+        trajectory.input_tokens = input_tokens or count(sum(s.input_tokens for s in steps))
+        trajectory.output_tokens = output_tokens or count(sum(s.output_tokens for s in steps))
+        trajectory.scores, trajectory.passed = scores, passed
+        trajectory.status, trajectory.finished_at = Trajectory.DONE, timezone.now()
+        trajectory.save()
+    run_maybe_finish(run_id=trajectory.run_id)
+
+
+def submitted_answer(steps: Sequence[StepRecord]) -> Any:
+    """The ``result`` of the last accepted ``submit_answer`` call (what the toolbox keeps as submitted)."""
+    answer = None
+    for step in steps:
+        if step.tool == "submit_answer" and isinstance(step.observation, dict) and "error" not in step.observation:
+            answer = step.observation.get("result")
+    return answer
+
+
+async def _run(trajectory: Trajectory, document: CaseDocument, config: RunConfig, llm, refused: str,
+               ) -> tuple[AgentOutcome, Toolbox]:
+    run = trajectory.run
+    agent = get_agent(run.agent)
+    heartbeat = asyncio.create_task(_heartbeat(trajectory.id))
+    toolbox = Toolbox(city=document.city_name, budget=config.tool_budget)
+    try:
+        async with toolbox:
+            try:
+                if refused:
+                    return AgentOutcome(ended="model_error", error=refused), toolbox
+                task = AgentTask(question=document.question, case=document, trial=trajectory.trial, config=config,
+                                 tools=toolbox, llm=llm)
+                outcome = await asyncio.wait_for(agent(task), timeout=config.timeout_s)
+            except asyncio.TimeoutError:
+                outcome = AgentOutcome(final_answer=toolbox.submitted, ended="timeout",
+                                       error="the agent ran out of time")
+            except BudgetExhausted as exc:
+                outcome = AgentOutcome(final_answer=toolbox.submitted, ended="budget_exhausted", error=str(exc))
+            except Exception as exc:  # an agent bug is recorded on the trajectory, not a crash of the run
+                log.exception("agent %s failed on trajectory %s", run.agent, trajectory.id)
+                outcome = AgentOutcome(final_answer=toolbox.submitted, ended="invalid_answer",
+                                       error=f"{type(exc).__name__}: {exc}")
+            finally:
+                if llm is not None:
+                    await llm.aclose()
+    finally:
+        heartbeat.cancel()
+    return outcome, toolbox
+
+
+async def _heartbeat(trajectory_id: int) -> None:
+    beat = sync_to_async(trajectory_heartbeat)
+    while True:
+        await asyncio.sleep(HEARTBEAT_SECONDS)
+        try:
+            await beat(trajectory_id=trajectory_id)
+        except (OperationalError, InterfaceError):  # the database is away: keep beating; the lease has slack
+            log.warning("lease heartbeat of trajectory %s failed; trying again", trajectory_id)
+
+
+def _llm_for(trajectory: Trajectory, config: RunConfig, calls: list[dict]):
+    """The model client for endpoint runs (recording every call; replaying when the run is a replay)."""
+    run = trajectory.run
+    if run.endpoint_id is None:
+        return None
+    from .llm_factory import llm_client
+
+    return llm_client(trajectory=trajectory, config=config, calls=calls, redis=_PROCESS_LOOP.redis())
+
+
+class _ProcessLoop:
+    """One event loop per process, in a daemon thread, shared by every case the process runs.
+
+    Made on first use and again in a forked child (a thread does not survive a fork).
+    """
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._pid: int | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._redis = None
+        self.thread: threading.Thread | None = None
+
+    def loop(self) -> asyncio.AbstractEventLoop:
+        with self._lock:
+            if self._pid != os.getpid() or self._loop is None or self._loop.is_closed():
+                self._loop, self._redis, self._pid = asyncio.new_event_loop(), None, os.getpid()
+                self.thread = threading.Thread(target=self._loop.run_forever, name="lifeplanner-agents",
+                                               daemon=True)
+                self.thread.start()
+                atexit.register(self.close)
+            return self._loop
+
+    def close(self, timeout_s: float = 5.0) -> None:
+        """Cancel what is left on the loop (litellm's logging worker, say), close the Redis client, stop."""
+        loop = self._loop
+        if loop is None or self._pid != os.getpid() or not loop.is_running():
+            return
+        try:
+            asyncio.run_coroutine_threadsafe(_wind_down(self._redis), loop).result(timeout_s)
+        except Exception:  # at exit, with a task that will not end: leave it, the process ends anyway
+            log.warning("the agents' event loop did not wind down in %.0f s", timeout_s)
+        loop.call_soon_threadsafe(loop.stop)
+        self.thread.join(timeout_s)
+        if not loop.is_running():
+            loop.close()
+
+    def redis(self):
+        """The process's Redis client for the endpoint caps, used only on this loop (it pools connections)."""
+        self.loop()
+        with self._lock:
+            if self._redis is None:
+                from django.conf import settings
+                from redis.asyncio import Redis
+
+                self._redis = Redis.from_url(settings.REDIS_URL)
+            return self._redis
+
+
+async def _wind_down(redis) -> None:
+    tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    if redis is not None:
+        await redis.aclose()
+
+
+_PROCESS_LOOP = _ProcessLoop()
+
+
+def run_in_process_loop(coroutine: Coroutine) -> Any:
+    """Run ``coroutine`` on the process's shared event loop and wait for its result in this thread.
+
+    If this thread is interrupted while it waits (a Celery soft time limit), the coroutine is cancelled.
+    """
+    loop = _PROCESS_LOOP.loop()
+    if threading.current_thread() is _PROCESS_LOOP.thread:
+        coroutine.close()
+        raise RuntimeError("run_in_process_loop waits for the loop it is called from: await the coroutine instead")
+    future = asyncio.run_coroutine_threadsafe(coroutine, loop)
+    try:
+        return future.result()
+    except BaseException:
+        future.cancel()
+        raise
+
+
+def _score(document: CaseDocument, *, steps: Sequence[StepRecord], final_answer: Any, ended: str,
+           input_tokens: int, output_tokens: int) -> tuple[dict, bool | None]:
+    from benchmark.runs.scoring.services import answer_score
+    from judging.types import Step as JStep
+    from judging.types import Trajectory as JTrajectory
+
+    judged = JTrajectory(
+        steps=[JStep(index=s.index, tool=s.tool, arguments=s.arguments, observation=s.observation,
+                     error_kind=s.error_kind, input_tokens=s.input_tokens, output_tokens=s.output_tokens,
+                     text=s.model_text) for s in steps],
+        final_answer=final_answer, ended=ended, input_tokens=input_tokens, output_tokens=output_tokens)
+    try:
+        results = answer_score(document=document, answer=final_answer if ended == "submitted"
+                               else submitted_answer(steps), trajectory=judged, judges=_judges(), cache=_cache())
+    except (OperationalError, InterfaceError):
+        raise  # the database went away: not a scoring error; the task retries the case once it is back
+    except Exception as exc:  # scoring must not lose the trajectory; the error is kept for a re-score
+        log.exception("scoring failed for case %s", document.case_id)
+        return {"error": {"value": None, "explanation": f"scoring failed: {type(exc).__name__}: {exc}"}}, None
+    scores = {name: r.to_dict() for name, r in results.items()}
+    verdict = results["pass_rate"].value
+    return scores, None if verdict is None else verdict == 1.0
+
+
+def _judges():
+    from judging.judges import configured_judges
+
+    return configured_judges() or None
+
+
+def _cache():
+    from benchmark.runs.scoring.cache import DatabaseJudgeCache
+
+    return DatabaseJudgeCache()
+

@@ -1,0 +1,44 @@
+"""The model client of one trajectory: the endpoint's key and caps, recording, or the replay of a recording."""
+from __future__ import annotations
+
+from benchmark.endpoints.llm import EndpointSpec, LLMClient
+from benchmark.endpoints.providers import endpoint_route
+from benchmark.endpoints.services import assert_api_base_allowed, endpoint_api_key
+from benchmark.runs.agents import RunConfig
+from benchmark.runs.models import Trajectory
+
+from .preflight import MissingApiKey, endpoint_key_problem
+
+
+def llm_client(*, trajectory: Trajectory, config: RunConfig, calls: list[dict], redis=None) -> LLMClient:
+    """A client that records every call into ``calls``; for a replay run, one that answers from
+    the source run's recording of the same (case, trial) and never calls the endpoint.
+
+    ``redis`` (a ``redis.asyncio.Redis`` used on the event loop the client runs in) holds the
+    endpoint's caps; without it the client opens its own connection and closes it in ``aclose``.
+
+    Raises:
+        ApiBaseNotAllowed: the egress checks refuse the endpoint (provider, URL, key or params).
+        MissingApiKey: the endpoint has no key and its provider needs one (no request would succeed).
+    """
+    run, endpoint = trajectory.run, trajectory.run.endpoint
+    replay, key = None, None
+    if run.replay_of_id:
+        source = Trajectory.objects.filter(run_id=run.replay_of_id, entry_id=trajectory.entry_id,
+                                           trial=trajectory.trial).first()
+        replay = {c.sequence: c.response for c in source.model_calls.all() if c.response is not None} if source \
+            else {}
+    else:
+        assert_api_base_allowed(endpoint.api_base)  # DNS may have changed since the endpoint was saved
+        key = endpoint_api_key(endpoint)
+        problem = "" if key else endpoint_key_problem(endpoint)  # first: it fails the whole run, not one case
+        if problem:
+            raise MissingApiKey(problem)
+        # Rows saved before the egress checks: provider, URL, key and params again (ApiBaseNotAllowed).
+        endpoint_route(model=endpoint.model, api_base=endpoint.api_base, api_key=key, params=endpoint.params,
+                       resolve=False)
+    spec = EndpointSpec(endpoint_id=endpoint.id, model=endpoint.model, api_base=endpoint.api_base, api_key=key,
+                        params=endpoint.params, concurrency=endpoint.concurrency,
+                        requests_per_minute=endpoint.requests_per_minute)
+    return LLMClient(spec, record=lambda **fields: calls.append(fields), replay=replay,
+                     temperature=config.temperature, redis=redis)

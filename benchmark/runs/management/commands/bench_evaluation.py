@@ -1,0 +1,239 @@
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import urlparse
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+REPO = Path(__file__).resolve().parents[3]
+
+
+class Command(BaseCommand):
+    help = ("Throughput of evaluation runs: the litellm agent against the scripted endpoint (which answers with "
+            "each case's reference path), on N Celery worker processes. Prints elapsed time, cases and model calls "
+            "per second, the harness time per tool call, and the CPU per model call of the workers, the endpoint, "
+            "PostgreSQL and Redis. Use a Redis database of its own (REDIS_URL) so that no other worker takes its "
+            "tasks.")
+
+    def add_arguments(self, parser):
+        parser.add_argument("--release", required=True)
+        parser.add_argument("--workers", type=int, default=2, help="Celery worker processes to start.")
+        parser.add_argument("--pool", choices=["prefork", "threads"], default="prefork")
+        parser.add_argument("--concurrency", type=int, default=1, help="Tasks at once per worker.")
+        parser.add_argument("--delay", type=float, default=0.0, help="Seconds the endpoint takes per answer.")
+        parser.add_argument("--limit", type=int)
+
+    def handle(self, *args, **opts):
+        from benchmark.cases.models import Release
+        from benchmark.endpoints.fake_endpoint import ScriptedEndpoint
+        from benchmark.endpoints.services import endpoint_for_cli
+        from benchmark.runs.models import EvaluationRun, ModelCall, Step
+        from benchmark.runs.services import run_create, run_enqueue, run_progress
+
+        self._check(opts)
+        release = Release.objects.filter(name=opts["release"]).first()
+        if release is None:
+            raise CommandError(f"no release {opts['release']!r}")
+        if not settings.ALLOW_PRIVATE_ENDPOINTS:
+            raise CommandError("the scripted endpoint listens on 127.0.0.1: run with ALLOW_PRIVATE_ENDPOINTS=1")
+        endpoint = ScriptedEndpoint.for_release(release, delay_s=opts["delay"]).start()
+        model = endpoint_for_cli(model="openai/scripted", api_base=endpoint.url, api_key="sk-bench-not-secret",
+                                 concurrency=max(1, opts["workers"] * opts["concurrency"]))
+        run = run_create(agent="litellm", release=release, endpoint=model, limit=opts["limit"],
+                         name=f"bench {opts['workers']}x{opts['concurrency']} {opts['pool']} delay {opts['delay']}")
+        names = [f"bench-{time.monotonic_ns()}-{i}" for i in range(opts["workers"])]
+        workers = [self._worker(opts, name) for name in names]
+        try:
+            self._wait_ready(names, workers)  # started, warmed up and consuming: their start-up is not timed
+            meter = CpuMeter(worker_pids=[w.pid for w in workers])
+            started = time.perf_counter()
+            run_enqueue(run=run)
+            polls, stalled = 0, _Stall(run)
+            while EvaluationRun.objects.get(id=run.id).status == EvaluationRun.RUNNING:
+                time.sleep(0.2)
+                polls += 1
+                if polls % 10 == 0:
+                    meter.sample()
+                    stalled.check()
+            elapsed = time.perf_counter() - started
+            meter.sample()
+        finally:
+            for worker in workers:
+                if worker.poll() is None:
+                    os.killpg(worker.pid, signal.SIGTERM)
+            endpoint.stop()
+        progress = run_progress(run=run)
+        calls = ModelCall.objects.filter(trajectory__run=run).count()
+        steps = Step.objects.filter(trajectory__run=run)
+        harness_ms = sum(steps.values_list("latency_ms", flat=True)) / max(1, steps.count())
+        run.refresh_from_db()
+        self.stdout.write(
+            f"run {run.id}: {progress['done']} cases ({progress['passed']} passed) on {opts['workers']} worker(s) "
+            f"x {opts['concurrency']} ({opts['pool']}), endpoint delay {opts['delay']} s\n"
+            f"elapsed {elapsed:.1f} s; {progress['done'] / elapsed:.1f} cases/s; {calls} model calls, "
+            f"{calls / elapsed:.1f} calls/s; {steps.count()} tool calls, harness {harness_ms:.1f} ms per tool call "
+            f"(MCP client, gateway, tool)\n{meter.report(calls)}")
+
+    def _check(self, opts) -> None:
+        for name, low in (("workers", 1), ("concurrency", 1), ("limit", 1)):
+            if opts[name] is not None and opts[name] < low:
+                raise CommandError(f"--{name} must be {low} or more; got {opts[name]}")
+        if opts["delay"] < 0:
+            raise CommandError(f"--delay must be 0 or more seconds; got {opts['delay']}")
+
+    def _wait_ready(self, names: list[str], workers: list[subprocess.Popen], timeout_s: float = 180) -> None:
+        from celery import current_app as app
+
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            if any(worker.poll() is not None for worker in workers):
+                raise CommandError("a worker exited while starting (run it by hand to see why)")
+            answered = {name.split("@")[0] for reply in app.control.ping(timeout=1.0) for name in reply}
+            if answered >= set(names):
+                return
+        raise CommandError(f"the workers did not answer a ping within {timeout_s:.0f} s")
+
+    def _worker(self, opts, name: str) -> subprocess.Popen:
+        return subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "lifeplanner_site", "worker", f"--pool={opts['pool']}",
+             f"--concurrency={opts['concurrency']}", "--without-gossip", "--without-mingle", "--loglevel=WARNING",
+             "-n", f"{name}@%h"],
+            cwd=REPO, env=os.environ.copy(), start_new_session=True, stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL)
+
+
+class _Stall:
+    """Gives up on a run in which no case has finished for ``patience_s``."""
+
+    def __init__(self, run, patience_s: float = 300):
+        self.run, self.patience_s = run, patience_s
+        self.done, self.since = -1, time.monotonic()
+
+    def check(self) -> None:
+        from benchmark.runs.models import Trajectory
+
+        done = self.run.trajectories.filter(status=Trajectory.DONE).count()
+        if done != self.done:
+            self.done, self.since = done, time.monotonic()
+        elif time.monotonic() - self.since > self.patience_s:
+            raise CommandError(f"no case of run {self.run.id} finished in {self.patience_s:.0f} s: another worker on "
+                               "this broker may be taking its tasks (use a Redis database of its own: REDIS_URL)")
+
+
+class CpuMeter:
+    """CPU seconds spent on the run (Linux /proc): the workers, this process (the endpoint; the meter's own
+    reading is left out), the PostgreSQL backends serving the workers, and Redis (shared with anything else
+    using it). CPU time, unlike wall time, is little disturbed by other load on the machine.
+    """
+
+    def __init__(self, *, worker_pids: list[int]):
+        spent = time.thread_time()
+        self.worker_pids, self.own_s = worker_pids, 0.0
+        self.postmaster = _pids_of("postgres", containing=" -D ")
+        self.redis = _pids_of("redis-server", containing=f":{urlparse(settings.REDIS_URL).port or 6379}")
+        self.backends: dict[int, list[float]] = {}  # backend pid -> [CPU when first seen, CPU when last seen]
+        self.start = self._read(existing=True)
+        self.own_s += time.thread_time() - spent
+
+    def sample(self) -> None:
+        """Read the CPU now (backends come and go with their connections: sample every few seconds)."""
+        spent = time.thread_time()
+        self.now = self._read(existing=False)
+        self.own_s += time.thread_time() - spent
+
+    def report(self, calls: int) -> str:
+        """One line: CPU milliseconds per model call, and CPU seconds, per part."""
+        parts = {name: self.now[name] - self.start[name] for name in self.start}
+        parts["command (endpoint)"] -= self.own_s
+        parts["postgres"] = sum(last - first for first, last in self.backends.values())
+        total = sum(parts.values())
+        per_call = {name: seconds * 1000 / max(1, calls) for name, seconds in parts.items()}
+        return (f"CPU per model call: {total * 1000 / max(1, calls):.1f} ms ("
+                + ", ".join(f"{name} {ms:.1f}" for name, ms in per_call.items())
+                + "); CPU seconds: " + ", ".join(f"{name} {s:.1f}" for name, s in parts.items()))
+
+    def _read(self, *, existing: bool) -> dict[str, float]:
+        stats = _all_stats()  # pid -> (parent pid, CPU seconds)
+        tree, todo = [], list(self.worker_pids)
+        while todo:
+            pid = todo.pop()
+            tree.append(pid)
+            todo.extend(child for child, (parent, _) in stats.items() if parent == pid)
+        ports = _local_ports(tree, remote_port=5432)
+        for pid, (parent, cpu) in stats.items():
+            if parent in self.postmaster and (pid in self.backends or _client_port(pid) in ports):
+                # a backend that exists before the run counts from now; a new one from its start
+                seen = self.backends.setdefault(pid, [cpu if existing else 0.0, cpu])
+                seen[1] = max(seen[1], cpu)
+        return {"workers": sum(stats.get(pid, (0, 0.0))[1] for pid in tree), "command (endpoint)": _own_cpu(),
+                "redis": sum(stats.get(pid, (0, 0.0))[1] for pid in self.redis)}
+
+
+_TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def _all_stats() -> dict[int, tuple[int, float]]:
+    stats = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()  # the name may hold spaces
+            except (OSError, IndexError):
+                continue
+            stats[int(entry.name)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / _TICK)
+    return stats
+
+
+def _own_cpu() -> float:
+    times = os.times()
+    return times.user + times.system
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def _pids_of(command: str, *, containing: str = "") -> set[int]:
+    """Processes whose program is named ``command``, with ``containing`` in their command line."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and (line := _cmdline(int(entry.name))):
+            if Path(line.split(" ", 1)[0]).name == command and containing in line:
+                found.add(int(entry.name))
+    return found
+
+
+def _client_port(backend_pid: int) -> int | None:
+    """The client's port, from a PostgreSQL backend's title ("postgres: 15/main: user db 127.0.0.1(port) ...")."""
+    match = re.match(r"postgres: .*?\((\d+)\)", _cmdline(backend_pid))
+    return int(match.group(1)) if match else None
+
+
+def _local_ports(pids: list[int], *, remote_port: int) -> set[int]:
+    """Local ports of the TCP connections that ``pids`` hold to ``remote_port``."""
+    inodes = set()
+    for pid in pids:
+        try:
+            links = [os.readlink(f) for f in Path(f"/proc/{pid}/fd").iterdir()]
+        except OSError:
+            continue
+        inodes.update(link[8:-1] for link in links if link.startswith("socket:["))
+    ports = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split()
+            if fields[9] in inodes and int(fields[2].rsplit(":", 1)[1], 16) == remote_port:
+                ports.add(int(fields[1].rsplit(":", 1)[1], 16))
+    return ports

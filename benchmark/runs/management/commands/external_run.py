@@ -1,0 +1,69 @@
+from django.core.management.base import BaseCommand, CommandError
+
+INSTRUCTIONS = """\
+Run {run_id} ({cases} cases) of the external agent on release {release}.
+
+Run token (shown once, only its hash is stored):
+  {token}
+
+Serve the run-mode MCP server:
+  python manage.py serve_run_mcp --port {port}
+and connect your agent to it over streamable HTTP:
+  URL:    http://{host}:{port}/mcp
+  header: Authorization: Bearer {token}
+(stdio clients: command "python manage.py serve_run_mcp --transport stdio" with LIFEPLANNER_RUN_TOKEN={token})
+
+The agent calls next_case for a question, answers it with the agent tools and submit_answer,
+and repeats until next_case reports done. Tool budget: {budget} calls per case.
+Each next_case carries answer_format: the JSON object submit_answer expects and the fields the
+case is scored on (docs/evaluation.md, "The answer format").
+"""
+
+
+class Command(BaseCommand):
+    help = "Create a run for an external MCP agent and print its run token once, with connection instructions."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--release", help="Release name (default: the newest release).")
+        parser.add_argument("--name", default="external")
+        parser.add_argument("--limit", type=int)
+        parser.add_argument("--category", choices=["place_perception", "nearby_discovery", "routing", "trip_design"])
+        parser.add_argument("--level", choices=["L0", "L1", "L2"])
+        parser.add_argument("--trials", type=int, default=1)
+        parser.add_argument("--tool-budget", type=int, default=30)
+        parser.add_argument("--host", default="127.0.0.1", help="Host of serve_run_mcp, for the instructions.")
+        parser.add_argument("--port", type=int, default=8766, help="Port of serve_run_mcp, for the instructions.")
+        parser.add_argument("--add-token", type=int, metavar="RUN", help="Issue another token for external RUN.")
+        parser.add_argument("--revoke", type=int, metavar="RUN", help="Revoke every token of RUN.")
+
+    def handle(self, *args, **opts):
+        from benchmark.cases.models import Release
+        from benchmark.runs import external
+        from benchmark.runs.models import EvaluationRun
+
+        try:
+            if opts["revoke"] or opts["add_token"]:
+                run = EvaluationRun.objects.filter(id=opts["revoke"] or opts["add_token"]).first()
+                if run is None:
+                    raise LookupError(f"no run {opts['revoke'] or opts['add_token']}")
+                if opts["revoke"]:
+                    self.stdout.write(f"Revoked {external.run_tokens_revoke(run=run)} token(s) of run {run.id}.")
+                    return
+                token = external.run_token_create(run=run)
+            else:
+                run, token = external.external_run_create(
+                    release=_release(Release, opts["release"]), name=opts["name"], limit=opts["limit"],
+                    category=opts["category"], level=opts["level"], trials=opts["trials"],
+                    tool_budget=opts["tool_budget"])
+        except (ValueError, LookupError) as exc:
+            raise CommandError(str(exc)) from None
+        self.stdout.write(INSTRUCTIONS.format(run_id=run.id, cases=run.trajectories.count(), release=run.release.name,
+                                              token=token, host=opts["host"], port=opts["port"],
+                                              budget=run.config["tool_budget"]))
+
+
+def _release(model, name: str | None):
+    release = model.objects.filter(name=name).first() if name else model.objects.order_by("-created_at").first()
+    if release is None:
+        raise LookupError(f"no release {name!r}" if name else "no release yet")
+    return release

@@ -1,0 +1,25 @@
+from django.core.management.base import BaseCommand, CommandError
+
+
+class Command(BaseCommand):
+    help = ("Upload answers and trajectories produced elsewhere (JSONL, one line per case and trial; see "
+            "docs/evaluation.md), score them and record them as a self-reported (unverified) run.")
+
+    def add_arguments(self, parser):
+        parser.add_argument("path", help="The JSONL file.")
+        parser.add_argument("--release", required=True, help="Release name the answers are for.")
+        parser.add_argument("--name", required=True, help="Name of the run (the agent or model that answered).")
+
+    def handle(self, *args, **opts):
+        from benchmark.cases.models import Release
+        from benchmark.runs.driver import run_summary
+        from benchmark.runs.upload import run_upload
+
+        release = Release.objects.filter(name=opts["release"]).first()
+        if release is None:
+            raise CommandError(f"no release {opts['release']!r}")
+        try:
+            run = run_upload(release=release, path=opts["path"], name=opts["name"])
+        except (ValueError, OSError) as exc:
+            raise CommandError(str(exc)) from None
+        self.stdout.write(run_summary(run=run) + "\nSelf-reported: this run is marked unverified.")

@@ -1,0 +1,162 @@
+"""Runs: an agent evaluated on a release, its trajectories, steps and model calls, and judging records."""
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from benchmark.cases.models import Case, Release, ReleaseCase
+from benchmark.endpoints.models import ModelEndpoint
+
+
+class EvaluationRun(models.Model):
+    """An agent (or a model endpoint) evaluated on a release."""
+
+    QUEUED, RUNNING, COMPLETED, CANCELLED, FAILED = "queued", "running", "completed", "cancelled", "failed"
+    STATUSES = [(s, s) for s in (QUEUED, RUNNING, COMPLETED, CANCELLED, FAILED)]
+
+    name = models.CharField(max_length=200)
+    agent = models.CharField(max_length=40, help_text="Agent registry name: litellm, reference, heuristic, ...")
+    endpoint = models.ForeignKey(ModelEndpoint, null=True, blank=True, on_delete=models.PROTECT, related_name="runs")
+    release = models.ForeignKey(Release, on_delete=models.PROTECT, related_name="runs")
+    config = models.JSONField(default=dict, help_text="temperature, tool_budget, trials, seed, filters")
+    EVALUATION, SMOKE = "evaluation", "smoke"
+    PURPOSES = [(EVALUATION, "evaluation"), (SMOKE, "smoke test of a submission")]
+
+    status = models.CharField(max_length=10, choices=STATUSES, default=QUEUED)
+    purpose = models.CharField(max_length=10, choices=PURPOSES, default=EVALUATION, db_default=EVALUATION,
+                               help_text="Smoke tests check a submitted endpoint on 3 cases; never on the leaderboard.")
+    verified = models.BooleanField(default=True, help_text="False for self-reported (uploaded) results.")
+    replay_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="replays")
+    aggregates = models.JSONField(default=dict, blank=True, help_text="Table 2 and table 3 of this run.")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    error = models.TextField(blank=True, default="", db_default="", help_text="Why a failed run failed.")
+
+    class Meta:
+        db_table = "benchmark_evaluationrun"
+
+    def __str__(self) -> str:
+        return f"{self.name} on {self.release_id}"
+
+
+class Trajectory(models.Model):
+    """One (case, trial) of a run: the agent's tool calls, its final answer and its scores."""
+
+    QUEUED, RUNNING, DONE, CANCELLED = "queued", "running", "done", "cancelled"
+    STATUSES = [(s, s) for s in (QUEUED, RUNNING, DONE, CANCELLED)]
+    ENDINGS = ["submitted", "budget_exhausted", "model_error", "timeout", "invalid_answer", "no_submission"]
+
+    run = models.ForeignKey(EvaluationRun, on_delete=models.CASCADE, related_name="trajectories")
+    entry = models.ForeignKey(ReleaseCase, on_delete=models.PROTECT, related_name="trajectories")
+    trial = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=10, choices=STATUSES, default=QUEUED)
+    claimed_at = models.DateTimeField(null=True, blank=True, help_text="Lease heartbeat of the worker running it.")
+    claimed_by = models.CharField(max_length=64, blank=True, help_text="The task holding the claim.")
+    attempts = models.PositiveIntegerField(default=0)
+    ended = models.CharField(max_length=20, blank=True, choices=[(e, e) for e in ENDINGS])
+    final_answer = models.JSONField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    input_tokens = models.PositiveIntegerField(default=0)
+    output_tokens = models.PositiveIntegerField(default=0)
+    scores = models.JSONField(default=dict, blank=True, help_text="metric -> {value, explanation, details, source}")
+    passed = models.BooleanField(null=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        db_table = "benchmark_trajectory"
+        constraints = [models.UniqueConstraint(fields=["run", "entry", "trial"], name="one_trajectory_per_case_trial")]
+        indexes = [models.Index(fields=["run", "status"])]
+
+
+class Step(models.Model):
+    """One tool call of a trajectory (figure 6's error kinds)."""
+
+    trajectory = models.ForeignKey(Trajectory, on_delete=models.CASCADE, related_name="steps")
+    index = models.PositiveIntegerField()
+    tool = models.CharField(max_length=40)
+    arguments = models.JSONField(default=dict)
+    observation = models.JSONField(null=True)
+    error_kind = models.CharField(max_length=20, blank=True)
+    latency_ms = models.FloatField(default=0)
+    model_text = models.TextField(blank=True)
+    input_tokens = models.PositiveIntegerField(default=0)
+    output_tokens = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        db_table = "benchmark_step"
+        ordering = ["trajectory", "index"]
+        constraints = [models.UniqueConstraint(fields=["trajectory", "index"], name="step_index_unique")]
+
+
+class ModelCall(models.Model):
+    """One model request and its response (API key redacted): the run's recording, for replay."""
+
+    trajectory = models.ForeignKey(Trajectory, on_delete=models.CASCADE, related_name="model_calls")
+    sequence = models.PositiveIntegerField()
+    request = models.JSONField()
+    response = models.JSONField(null=True)
+    error = models.TextField(blank=True)
+    attempts = models.PositiveIntegerField(default=1)
+    latency_ms = models.FloatField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "benchmark_modelcall"
+        ordering = ["trajectory", "sequence"]
+        constraints = [models.UniqueConstraint(fields=["trajectory", "sequence"], name="model_call_sequence_unique")]
+
+
+class RunToken(models.Model):
+    """A bearer token that lets one external agent work through a run's cases over MCP.
+
+    Only the token's SHA-256 is kept: the token itself is shown once, when it is issued.
+    """
+
+    run = models.ForeignKey(EvaluationRun, on_delete=models.CASCADE, related_name="tokens")
+    token_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    revoked = models.BooleanField(default=False)
+
+    class Meta:
+        db_table = "benchmark_runtoken"
+
+    def __str__(self) -> str:
+        return f"token {self.token_hash[:12]} of run {self.run_id}"
+
+
+class JudgeRecord(models.Model):
+    """A cached LLM judge verdict, keyed by (judge model, prompt version, role, case, answer hash)."""
+
+    key = models.CharField(max_length=64, unique=True)
+    role = models.CharField(max_length=40)
+    model = models.CharField(max_length=200)
+    prompt_version = models.CharField(max_length=40)
+    verdict = models.JSONField(help_text="Score, explanation, raw outputs and failure, as the judge returned them.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "benchmark_judgerecord"
+
+
+class HumanScore(models.Model):
+    """A curator's reference score of an answer on a case, for judge calibration (appendix B.2)."""
+
+    METRICS = [("SC", "Semantic Constraint"), ("RP", "Reasoning Purity")]
+
+    case = models.ForeignKey(Case, on_delete=models.CASCADE, related_name="human_scores")
+    metric = models.CharField(max_length=4, choices=METRICS)
+    answer = models.JSONField(help_text="The agent answer that was scored.")
+    trajectory = models.JSONField(default=dict, blank=True, help_text="Its trajectory (for RP).")
+    score = models.FloatField(help_text="Between 0 and 1.")
+    annotator = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    note = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "benchmark_humanscore"
+        constraints = [models.CheckConstraint(condition=models.Q(score__gte=0) & models.Q(score__lte=1),
+                                              name="human_score_in_unit_interval")]
+

@@ -1,0 +1,198 @@
+"""Runs: create, fan out, execute each (case, trial) exactly once in effect, score, aggregate.
+
+A trajectory row exists for every (run, release case, trial) from the start (unique), so a
+re-delivered task can only ever fill the same row. A task claims its row atomically:
+QUEUED -> RUNNING, or a RUNNING row whose lease (``claimed_at`` heartbeat) is older than
+LEASE_SECONDS, i.e. its worker died. Finished rows (DONE) are never run again.
+"""
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Count, F, Func, Q, Sum
+from django.utils import timezone
+
+from benchmark.cases.models import Release
+from benchmark.runs.models import EvaluationRun, RunToken, Step, Trajectory
+
+from .dispatch import trajectories_enqueue
+from .signals import run_finished
+
+ACTIVE = (Trajectory.QUEUED, Trajectory.RUNNING)
+SELF_DRIVEN_AGENTS = ("external", "upload")  # their cases arrive over MCP or in a file, never from workers
+
+
+def lease_seconds() -> int:
+    return getattr(settings, "EVALUATION_LEASE_SECONDS", 120)
+
+
+def run_create(*, agent: str, release: Release, endpoint=None, config: dict | None = None, name: str = "",
+               limit: int | None = None, category: str | None = None, level: str | None = None,
+               created_by=None, replay_of: EvaluationRun | None = None,
+               case_ids: list[str] | None = None) -> EvaluationRun:
+    """A queued run with one trajectory row per (release case, trial), filtered and limited.
+
+    Raises:
+        ValueError: an unknown agent, a deleted endpoint, a limit under 1, trials or tool budget out of
+            range, or no case matching the filters (the message says which).
+    """
+    from benchmark.runs.agents import get_agent
+
+    get_agent(agent)  # unknown agents fail here, with the list of registered ones
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+        raise ValueError(f"limit must be a whole number of cases, 1 or more (leave it out for every case), "
+                         f"got {limit!r}")
+    if endpoint is not None and endpoint.deleted_at is not None:
+        raise ValueError(f"endpoint {endpoint.name!r} was deleted by its owner; it cannot be run again")
+    config = {"temperature": 0.0, "tool_budget": 30, "trials": 1, "seed": 0, **(config or {})}
+    if not 1 <= int(config["trials"]) <= 20:
+        raise ValueError(f"trials must be between 1 and 20, got {config['trials']}")
+    if not 1 <= int(config["tool_budget"]) <= 200:
+        raise ValueError(f"tool_budget must be between 1 and 200, got {config['tool_budget']}")
+    entries = release.entries.order_by("position")
+    if category:
+        entries = entries.filter(case__category=category)
+    if level:
+        entries = entries.filter(case__level=level)
+    if case_ids is not None:  # e.g. a submission's smoke test: chosen cases
+        entries = entries.filter(case__case_id__in=case_ids)
+    entries = list(entries if limit is None else entries[:limit])
+    if not entries:
+        raise ValueError("no case of the release matches the filters")
+    config.update({k: v for k, v in (("limit", limit), ("category", category), ("level", level)) if v})
+    with transaction.atomic():
+        run = EvaluationRun.objects.create(
+            name=name or (endpoint.name if endpoint else agent), agent=agent, endpoint=endpoint, release=release,
+            config=config, created_by=created_by, replay_of=replay_of)
+        Trajectory.objects.bulk_create([Trajectory(run=run, entry=entry, trial=trial)
+                                        for entry in entries for trial in range(int(config["trials"]))])
+    return run
+
+
+def run_enqueue(*, run: EvaluationRun, only_stale: bool = False) -> int:
+    """Queue a task per unfinished trajectory (after commit). Returns how many were queued."""
+    if run.agent in SELF_DRIVEN_AGENTS:
+        raise ValueError(f"run {run.id} belongs to the {run.agent!r} agent, which drives itself; workers cannot run it")
+    pending = run.trajectories.filter(status__in=ACTIVE)
+    if only_stale:
+        pending = pending.filter(_claimable())
+    # Longest cases first (by their reference path): the end of a run does not wait on long cases that started last.
+    longest = Func(F("entry__snapshot__reference_path"), function="jsonb_array_length").desc(nulls_last=True)
+    ids = list(pending.order_by(longest, "id").values_list("id", flat=True))
+    EvaluationRun.objects.filter(id=run.id, status__in=[EvaluationRun.QUEUED, EvaluationRun.RUNNING]).update(
+        status=EvaluationRun.RUNNING, started_at=timezone.now())
+    trajectories_enqueue(ids)
+    return len(ids)
+
+
+def _claimable(claimant: str = "") -> Q:
+    stale = timezone.now() - timedelta(seconds=lease_seconds())
+    claimable = Q(status=Trajectory.QUEUED) | Q(status=Trajectory.RUNNING, claimed_at__lt=stale)
+    if claimant:  # a retry of the task that holds the claim (e.g. after the database was briefly away)
+        claimable |= Q(status=Trajectory.RUNNING, claimed_by=claimant)
+    return claimable
+
+
+def trajectory_claim(*, trajectory_id: int, claimant: str = "") -> bool:
+    """Atomically take the trajectory for ``claimant`` (a task id); False when it is done,
+    cancelled, or held by a live worker."""
+    now = timezone.now()
+    claimed = Trajectory.objects.filter(_claimable(claimant), id=trajectory_id, run__status__in=[
+        EvaluationRun.QUEUED, EvaluationRun.RUNNING]).update(
+        status=Trajectory.RUNNING, claimed_at=now, claimed_by=claimant, attempts=F("attempts") + 1, started_at=now)
+    return claimed == 1
+
+
+def trajectory_heartbeat(*, trajectory_id: int) -> None:
+    Trajectory.objects.filter(id=trajectory_id, status=Trajectory.RUNNING).update(claimed_at=timezone.now())
+
+
+def run_cancel(*, run: EvaluationRun) -> int:
+    """Stop a run: queued trajectories are cancelled; the ones in flight on workers finish and are kept.
+
+    The run's tokens (external agents) are revoked, and the cases those agents hold are cancelled
+    too: nobody can finish them any more.
+    """
+    with transaction.atomic():
+        EvaluationRun.objects.filter(id=run.id).update(status=EvaluationRun.CANCELLED, finished_at=timezone.now())
+        RunToken.objects.filter(run_id=run.id, revoked=False).update(revoked=True)
+        stopped = [Trajectory.QUEUED, Trajectory.RUNNING] if run.agent in SELF_DRIVEN_AGENTS else [Trajectory.QUEUED]
+        return run.trajectories.filter(status__in=stopped).update(status=Trajectory.CANCELLED)
+
+
+def run_fail(*, run_id: int, error: str) -> bool:
+    """End a queued or running run as FAILED with ``error`` (a cause no retry can fix, e.g. a missing API key).
+
+    Its queued cases are cancelled; cases in flight end on their own. False when the run had already ended.
+    """
+    with transaction.atomic():
+        changed = EvaluationRun.objects.filter(id=run_id, status__in=[EvaluationRun.QUEUED, EvaluationRun.RUNNING]
+                                               ).update(status=EvaluationRun.FAILED, error=error[:5000],
+                                                        finished_at=timezone.now())
+        if changed:
+            Trajectory.objects.filter(run_id=run_id, status=Trajectory.QUEUED).update(status=Trajectory.CANCELLED)
+    return changed == 1
+
+
+def run_reopen(*, run: EvaluationRun) -> None:
+    """Make a cancelled, failed or interrupted run RUNNING again with its cancelled cases queued (nothing is sent).
+
+    Raises:
+        ValueError: the run is completed, or its endpoint was deleted.
+    """
+    run.refresh_from_db(fields=["status", "endpoint"])
+    if run.status == EvaluationRun.COMPLETED:
+        raise ValueError(f"run {run.id} is completed: nothing is left to resume")
+    if run.endpoint_id and run.endpoint.deleted_at is not None:
+        raise ValueError(f"run {run.id} cannot be resumed: its endpoint {run.endpoint.name!r} was deleted")
+    with transaction.atomic():
+        run.trajectories.filter(status=Trajectory.CANCELLED).update(status=Trajectory.QUEUED)
+        EvaluationRun.objects.filter(id=run.id).update(status=EvaluationRun.RUNNING, finished_at=None, error="")
+    run.refresh_from_db()
+
+
+def run_resume(*, run: EvaluationRun) -> int:
+    """Start a cancelled or interrupted run again: every unfinished trajectory is queued once more.
+
+    Rows still RUNNING under a fresh lease are left to their worker; dead workers' rows are
+    reclaimed once their lease expires (the tasks re-check the claim).
+
+    Raises:
+        ValueError: see ``run_reopen``.
+    """
+    with transaction.atomic():
+        run_reopen(run=run)
+        return run_enqueue(run=run)
+
+
+def run_progress(*, run: EvaluationRun) -> dict:
+    counts = dict(run.trajectories.values_list("status").annotate(n=Count("id")))
+    done = run.trajectories.filter(status=Trajectory.DONE)
+    sums = done.aggregate(n_passed=Count("id", filter=Q(passed=True)), n_failed=Count("id", filter=Q(passed=False)),
+                          tokens_in=Sum("input_tokens"), tokens_out=Sum("output_tokens"))
+    return {
+        "total": sum(counts.values()), "done": counts.get(Trajectory.DONE, 0),
+        "running": counts.get(Trajectory.RUNNING, 0), "queued": counts.get(Trajectory.QUEUED, 0),
+        "cancelled": counts.get(Trajectory.CANCELLED, 0), "passed": sums["n_passed"], "failed": sums["n_failed"],
+        "tokens": (sums["tokens_in"] or 0) + (sums["tokens_out"] or 0),
+        "tool_calls": Step.objects.filter(trajectory__run=run).count(),
+    }
+
+
+def run_maybe_finish(*, run_id: int) -> bool:
+    """When no trajectory is left to run, compute the aggregates and mark the run completed."""
+    from .aggregates import run_aggregates
+
+    if Trajectory.objects.filter(run_id=run_id, status__in=ACTIVE).exists():
+        return False  # the common case, answered without taking the run's lock
+    with transaction.atomic():
+        run = EvaluationRun.objects.select_for_update().get(id=run_id)
+        if run.status != EvaluationRun.RUNNING or run.trajectories.filter(status__in=ACTIVE).exists():
+            return False
+        run.aggregates = run_aggregates(run=run)
+        run.status, run.finished_at = EvaluationRun.COMPLETED, timezone.now()
+        run.save(update_fields=["aggregates", "status", "finished_at"])
+    run_finished.send(sender=EvaluationRun, run=run)  # e.g. a smoke test's submission queues its full run
+    return True

@@ -1,0 +1,153 @@
+"""Uploads: answers and trajectories produced elsewhere, scored here, marked self-reported.
+
+The file is JSONL, one line per (case, trial) of the release::
+
+    {"case_id": "helsinki-routing-L1-0003", "trial": 0,
+     "answer": {...} | null, "ended": "submitted",
+     "trajectory": [{"tool": "place_search", "arguments": {...}, "observation": {...},
+                     "error_kind": "", "latency_ms": 12.5, "text": "...", "input_tokens": 0, "output_tokens": 0}],
+     "input_tokens": 0, "output_tokens": 0}
+
+``answer`` is the ``result`` given to ``submit_answer``; ``ended`` is one of
+``Trajectory.ENDINGS``; ``trial`` (default 0), the token counts and each step's
+``error_kind``, ``latency_ms`` and ``text`` are optional. Every line is validated before
+anything is written, its hygiene too (``environment.inputs``: no NUL, NaN, Infinity or huge
+numbers anywhere; the answer and each step's arguments within the tool-argument limits; a
+step's text and every string within ``MODEL_TEXT_CHARS``, its observation within
+``OBSERVATION_CHARS`` of JSON), each problem named by line and field. Then one run of the
+``upload`` agent is created with ``verified=False`` and each trajectory is scored exactly as a
+run's trajectories are.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Literal
+
+from django.db import transaction
+from django.utils import timezone
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from benchmark.cases.models import Release, ReleaseCase
+from benchmark.runs.agents.toolbox import StepRecord
+from benchmark.runs.models import EvaluationRun, Trajectory
+from environment.inputs import OBSERVATION_CHARS, TOOL_ARGUMENTS, UPLOAD_LINE, Problem, check_json, parse_json
+
+from .execute import trajectory_finish
+
+MAX_ERRORS = 50
+MAX_COUNT = 2**31 - 1  # a token count, as stored
+Ending = Literal["submitted", "budget_exhausted", "model_error", "timeout", "invalid_answer", "no_submission"]
+
+
+class UploadStep(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    tool: str = Field(min_length=1, max_length=40)
+    arguments: Any
+    observation: Any
+    error_kind: str = Field("", max_length=20)
+    latency_ms: float = Field(0, ge=0)
+    text: str = ""
+    input_tokens: int = Field(0, ge=0, le=MAX_COUNT)
+    output_tokens: int = Field(0, ge=0, le=MAX_COUNT)
+
+
+class UploadLine(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    case_id: str
+    trial: int = Field(0, ge=0, le=19)
+    answer: Any
+    ended: Ending
+    trajectory: list[UploadStep]
+    input_tokens: int = Field(0, ge=0, le=MAX_COUNT)
+    output_tokens: int = Field(0, ge=0, le=MAX_COUNT)
+
+
+class UploadError(ValueError):
+    """The file does not follow the upload format; ``errors`` names each line and field."""
+
+    def __init__(self, errors: list[str]):
+        self.errors = errors
+        more = f"\n... and {len(errors) - MAX_ERRORS} more" if len(errors) > MAX_ERRORS else ""
+        super().__init__("the upload was refused:\n" + "\n".join(errors[:MAX_ERRORS]) + more)
+
+
+def run_upload(*, release: Release, path: str | Path, name: str, created_by=None) -> EvaluationRun:
+    """Validate every line of the JSONL at ``path``, then record and score it as a self-reported run."""
+    lines = upload_parse(release=release, text=Path(path).read_text(encoding="utf-8"))
+    now = timezone.now()
+    with transaction.atomic():  # the whole upload lands, or nothing does
+        run = EvaluationRun.objects.create(
+            name=name, agent="upload", release=release, verified=False, status=EvaluationRun.RUNNING,
+            started_at=now, created_by=created_by,
+            config={"source": "upload", "file": Path(path).name, "trials": 1 + max(line.trial for _, line in lines)})
+        trajectories = Trajectory.objects.bulk_create([
+            Trajectory(run=run, entry=entry, trial=line.trial, status=Trajectory.RUNNING, claimed_by="upload",
+                       started_at=now, attempts=1) for entry, line in lines])
+        for trajectory, (_, line) in zip(trajectories, lines):
+            trajectory_finish(trajectory=trajectory, steps=_steps(line), final_answer=line.answer, ended=line.ended,
+                              input_tokens=line.input_tokens, output_tokens=line.output_tokens)
+    run.refresh_from_db()
+    return run
+
+
+def upload_parse(*, release: Release, text: str) -> list[tuple[ReleaseCase, UploadLine]]:
+    """Every line of an upload, validated against the format and the release; raises UploadError."""
+    entries = {entry.snapshot["case_id"]: entry for entry in release.entries.all()}
+    parsed, errors, seen = [], [], {}
+    for number, raw in enumerate(text.split("\n"), start=1):  # not splitlines: U+2028 may be inside a string
+        if not raw.strip():
+            continue
+        line, problems = _parse_line(number, raw)
+        errors += problems
+        if line is None:
+            continue
+        if line.case_id not in entries:
+            errors.append(f"line {number}: unknown case_id {line.case_id!r} (not in release {release.name})")
+        elif (line.case_id, line.trial) in seen:
+            errors.append(f"line {number}: case_id {line.case_id!r} trial {line.trial} is already on line "
+                          f"{seen[line.case_id, line.trial]}")
+        else:
+            seen[line.case_id, line.trial] = number
+            parsed.append((entries[line.case_id], line))
+    if not errors and not parsed:
+        errors.append("the file has no lines")
+    if errors:
+        raise UploadError(errors)
+    return parsed
+
+
+def _parse_line(number: int, raw: str) -> tuple[UploadLine | None, list[str]]:
+    data, problems = parse_json(raw, limits=UPLOAD_LINE)
+    if not problems and not isinstance(data, dict):
+        return None, [f"line {number}: a line must be a JSON object, got {type(data).__name__}"]
+    problems = problems or _limit_problems(data)
+    if problems:
+        return None, [f"line {number}, field {p.path!r}: {p.reason}" if p.path
+                      else f"line {number}: {p.reason.removeprefix('is ')}" for p in problems]
+    try:
+        return UploadLine.model_validate(data), []
+    except ValidationError as exc:
+        return None, [f"line {number}, field {'.'.join(str(p) for p in e['loc']) or '(line)'!r}: {e['msg']}"
+                      for e in exc.errors(include_url=False)]
+
+
+def _limit_problems(data: dict) -> list[Problem]:
+    """The answer and each step's arguments are tool arguments; an observation has a size limit."""
+    problems = check_json(data.get("answer"), field="answer", limits=TOOL_ARGUMENTS)
+    steps = data.get("trajectory")
+    for index, step in enumerate(steps if isinstance(steps, list) else []):
+        if not isinstance(step, dict):
+            continue
+        at = f"trajectory[{index}]"
+        problems += check_json(step.get("arguments"), field=f"{at}.arguments", limits=TOOL_ARGUMENTS)
+        size = len(json.dumps(step.get("observation"), ensure_ascii=False))
+        if size > OBSERVATION_CHARS:
+            problems.append(Problem(f"{at}.observation", None,
+                                    f"is {size:,} characters of JSON (the limit is {OBSERVATION_CHARS:,})"))
+    return problems
+
+
+def _steps(line: UploadLine) -> list[StepRecord]:
+    return [StepRecord(index, s.tool, s.arguments, s.observation, s.error_kind, s.latency_ms, s.text,
+                       s.input_tokens, s.output_tokens) for index, s in enumerate(line.trajectory)]

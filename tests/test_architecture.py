@@ -1,0 +1,78 @@
+"""The architecture holds (docs/architecture.md): the apps' import contracts, and no import cycles.
+
+Both read the import graph grimp builds from the source (every ``import`` and ``from`` form, at
+module level or inside a function), so a lazy import cannot hide a dependency.
+"""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import grimp
+
+REPO = Path(__file__).resolve().parent.parent
+PACKAGES = ("environment", "judging", "benchmark", "lifeplanner_site")
+
+
+def test_the_import_contracts_are_kept():
+    lint_imports = Path(sys.executable).parent / "lint-imports"  # import-linter's command, in the venv
+    done = subprocess.run([str(lint_imports), "--no-cache"], cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+    assert "0 broken" in done.stdout
+
+
+def strongly_connected(graph) -> list[list[str]]:
+    """Tarjan's strongly connected components of more than one module (iterative: the graph is deep)."""
+    index, low, on_stack, stack, found, counter = {}, {}, set(), [], [], [0]
+    for root in sorted(graph.modules):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph.find_modules_directly_imported_by(root))))]
+        index[root] = low[root] = counter[0]
+        counter[0] += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            module, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = counter[0]
+                    counter[0] += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph.find_modules_directly_imported_by(child)))))
+                elif child in on_stack:
+                    low[module] = min(low[module], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[module])
+            if low[module] == index[module]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == module:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def test_no_module_imports_itself_back_through_others():
+    graph = grimp.build_graph(*PACKAGES, cache_dir=None)
+    assert len(graph.modules) > 250
+    assert strongly_connected(graph) == []
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    graph = grimp.ImportGraph()
+    for module in ("a", "a.x", "a.y", "a.z"):
+        graph.add_module(module)
+    graph.add_import(importer="a.x", imported="a.y")
+    graph.add_import(importer="a.y", imported="a.z")
+    graph.add_import(importer="a.z", imported="a.x")
+    assert strongly_connected(graph) == [["a.x", "a.y", "a.z"]]
