@@ -2,7 +2,7 @@
 
 Every DONE trajectory is scored again from what is stored (its steps, final answer, ending
 and tokens) through the same function that scored it when it finished
-(``benchmark.runs.execute._score``), so a re-score and a first score cannot drift
+(``benchmark.runs.scoring.trajectories.trajectory_score``), so a re-score and a first score cannot drift
 apart. Scoring happens outside any transaction (judges may be slow); the new scores, the
 run's aggregates and the ``RunRescore`` record are then written together, in one
 transaction, under the run's row lock.
@@ -23,7 +23,8 @@ from benchmark.runs.models import EvaluationRun, Trajectory
 ACTIVE_RUN = (EvaluationRun.QUEUED, EvaluationRun.RUNNING)
 VERDICT = "pass_rate"  # the metric that carries the pass verdict (Trajectory.passed)
 REPO = Path(__file__).resolve().parents[2]
-SCORING_CODE = ("judging", "benchmark/scoring", "benchmark/runs/aggregates.py")
+# Everything that turns a trajectory into scores and a run into its tables: a change here changes the version.
+SCORING_CODE = ("judging", "benchmark/runs/scoring", "benchmark/runs/aggregates.py")
 
 
 class RescoreFailed(ValueError):
@@ -136,7 +137,7 @@ def thread_check(run: EvaluationRun, threads: int) -> tuple[int, list[str]]:
 
 def _rescore_one(trajectory: Trajectory, selected: set[str] | None) -> _Rescored:
     from benchmark.cases.document import CaseDocument
-    from benchmark.runs.execute import _score as trajectory_score  # the one scoring path
+    from benchmark.runs.scoring.trajectories import trajectory_score  # the one scoring path
 
     document = CaseDocument.model_validate(trajectory.entry.snapshot)
     fresh, fresh_passed = trajectory_score(
@@ -221,17 +222,11 @@ def scoring_versions() -> dict:
 
 
 def scoring_code_hash() -> str:
-    """SHA-256 over the metric, judge, prompt, scoring and aggregate sources, and the scoring functions
-    of ``benchmark.runs.execute`` (not the rest of that module: running cases is not scoring)."""
-    import inspect
-
-    from benchmark.runs import execute
-
+    """SHA-256 over every source file of SCORING_CODE (the whole judging package, the trajectory scoring of
+    ``benchmark/runs/scoring`` and the run aggregates), path and content."""
     digest = hashlib.sha256()
     for path in sorted(_scoring_files()):
         digest.update(str(path.relative_to(REPO)).encode() + b"\0" + path.read_bytes() + b"\0")
-    for function in (execute._score, execute.submitted_answer, execute._judges, execute._cache):
-        digest.update(inspect.getsource(function).encode() + b"\0")
     return digest.hexdigest()
 
 
@@ -239,6 +234,9 @@ def _scoring_files() -> list[Path]:
     files = []
     for name in SCORING_CODE:
         path = REPO / name
+        if not path.exists():
+            raise FileNotFoundError(f"SCORING_CODE names {name}, which does not exist: the code version would "
+                                    "miss it")
         files += [path] if path.is_file() else [p for p in path.rglob("*") if p.is_file()
                                                   and p.suffix in (".py", ".txt") and "__pycache__" not in p.parts]
     return files

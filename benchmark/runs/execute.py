@@ -95,6 +95,7 @@ def trajectory_finish(*, trajectory: Trajectory, steps: Sequence[StepRecord], fi
     What PostgreSQL cannot hold is repaired first and noted in the error (``hygiene``).
     """
     from .hygiene import count, trajectory_storable
+    from .scoring.trajectories import trajectory_score  # loads the judges: only where a trajectory ends
     from .services import run_maybe_finish
 
     # Repaired for PostgreSQL (a NUL in a model's text, NaN in an answer) before it is scored, so the
@@ -104,7 +105,7 @@ def trajectory_finish(*, trajectory: Trajectory, steps: Sequence[StepRecord], fi
                                                storable.model_calls)
     input_tokens, output_tokens = count(input_tokens), count(output_tokens)
     document = CaseDocument.model_validate(trajectory.entry.snapshot)
-    scores, passed = _score(document, steps=steps, final_answer=final_answer, ended=ended,
+    scores, passed = trajectory_score(document, steps=steps, final_answer=final_answer, ended=ended,
                             input_tokens=input_tokens, output_tokens=output_tokens)
     with transaction.atomic():
         if Trajectory.objects.select_for_update().filter(id=trajectory.id, status=Trajectory.DONE).exists():
@@ -124,15 +125,6 @@ def trajectory_finish(*, trajectory: Trajectory, steps: Sequence[StepRecord], fi
         trajectory.status, trajectory.finished_at = Trajectory.DONE, timezone.now()
         trajectory.save()
     run_maybe_finish(run_id=trajectory.run_id)
-
-
-def submitted_answer(steps: Sequence[StepRecord]) -> Any:
-    """The ``result`` of the last accepted ``submit_answer`` call (what the toolbox keeps as submitted)."""
-    answer = None
-    for step in steps:
-        if step.tool == "submit_answer" and isinstance(step.observation, dict) and "error" not in step.observation:
-            answer = step.observation.get("result")
-    return answer
 
 
 async def _run(trajectory: Trajectory, document: CaseDocument, config: RunConfig, llm, refused: str,
@@ -262,40 +254,3 @@ def run_in_process_loop(coroutine: Coroutine) -> Any:
     except BaseException:
         future.cancel()
         raise
-
-
-def _score(document: CaseDocument, *, steps: Sequence[StepRecord], final_answer: Any, ended: str,
-           input_tokens: int, output_tokens: int) -> tuple[dict, bool | None]:
-    from benchmark.runs.scoring.services import answer_score
-    from judging.types import Step as JStep
-    from judging.types import Trajectory as JTrajectory
-
-    judged = JTrajectory(
-        steps=[JStep(index=s.index, tool=s.tool, arguments=s.arguments, observation=s.observation,
-                     error_kind=s.error_kind, input_tokens=s.input_tokens, output_tokens=s.output_tokens,
-                     text=s.model_text) for s in steps],
-        final_answer=final_answer, ended=ended, input_tokens=input_tokens, output_tokens=output_tokens)
-    try:
-        results = answer_score(document=document, answer=final_answer if ended == "submitted"
-                               else submitted_answer(steps), trajectory=judged, judges=_judges(), cache=_cache())
-    except (OperationalError, InterfaceError):
-        raise  # the database went away: not a scoring error; the task retries the case once it is back
-    except Exception as exc:  # scoring must not lose the trajectory; the error is kept for a re-score
-        log.exception("scoring failed for case %s", document.case_id)
-        return {"error": {"value": None, "explanation": f"scoring failed: {type(exc).__name__}: {exc}"}}, None
-    scores = {name: r.to_dict() for name, r in results.items()}
-    verdict = results["pass_rate"].value
-    return scores, None if verdict is None else verdict == 1.0
-
-
-def _judges():
-    from judging.judges import configured_judges
-
-    return configured_judges() or None
-
-
-def _cache():
-    from benchmark.runs.scoring.cache import DatabaseJudgeCache
-
-    return DatabaseJudgeCache()
-

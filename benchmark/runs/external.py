@@ -31,7 +31,8 @@ from benchmark.runs.agents.toolbox import StepRecord
 from benchmark.runs.models import EvaluationRun, RunToken, Step, Trajectory
 from environment.tools.gateway import call_tool
 
-from .execute import submitted_answer, trajectory_finish
+from .execute import trajectory_finish
+from .scoring.trajectories import submitted_answer
 from .services import ACTIVE, run_create, trajectory_claim
 
 TOKEN_PREFIX = "lpr_"

@@ -9,7 +9,7 @@ from benchmark.cases.services import case_create, case_validate, release_freeze
 from tests.benchmark.factories import routing_document, staff_user
 
 pytestmark = pytest.mark.django_db
-CHANGELIST = "/admin/benchmark/case/"
+CHANGELIST = "/admin/cases/case/"
 
 
 @pytest.fixture
@@ -146,28 +146,28 @@ def test_hidden_release_answers_are_for_curators_only(client, verification):
     public = release_freeze(name="public-v1", split="public", cases=[public_case], audit=False)
 
     client.force_login(viewer)
-    assert secret not in client.get(f"/admin/benchmark/release/{hidden.pk}/change/").content.decode()
-    assert "Public Answer" in client.get(f"/admin/benchmark/release/{public.pk}/change/").content.decode()
+    assert secret not in client.get(f"/admin/cases/release/{hidden.pk}/change/").content.decode()
+    assert "Public Answer" in client.get(f"/admin/cases/release/{public.pk}/change/").content.decode()
     assert hidden_case.case_id not in client.get(CHANGELIST).content.decode()
     assert client.get(change_url(hidden_case)).status_code == 302  # "does not exist" for this user
 
     client.force_login(curator)
-    assert secret in client.get(f"/admin/benchmark/release/{hidden.pk}/change/").content.decode()
+    assert secret in client.get(f"/admin/cases/release/{hidden.pk}/change/").content.decode()
 
 
 def test_curator_freezes_a_release_in_the_admin_and_cannot_change_it(curator_client, verification):
     cases = [case_validate(case=case_create(document=routing_document()), actor=None) for _ in range(2)]
-    response = curator_client.post("/admin/benchmark/release/add/", {
+    response = curator_client.post("/admin/cases/release/add/", {
         "name": "admin-v1", "split": "public", "description": "from the admin",
         "freeze_cases": [c.pk for c in cases]})
     assert response.status_code == 302
     release = Release.objects.get(name="admin-v1")
     assert release.entries.count() == 2 and release.created_by.username == "cura"
-    listing = curator_client.get("/admin/benchmark/release/").content.decode()
+    listing = curator_client.get("/admin/cases/release/").content.decode()
     assert release.content_hash[:12] in listing
-    assert curator_client.post(f"/admin/benchmark/release/{release.pk}/change/",
+    assert curator_client.post(f"/admin/cases/release/{release.pk}/change/",
                                {"name": "renamed", "split": "hidden"}).status_code == 403
-    again = curator_client.post("/admin/benchmark/release/add/", {
+    again = curator_client.post("/admin/cases/release/add/", {
         "name": "admin-v1", "split": "public", "freeze_cases": [cases[0].pk]})
     assert again.status_code == 200 and "never reused" in again.content.decode()
 
@@ -175,7 +175,7 @@ def test_curator_freezes_a_release_in_the_admin_and_cannot_change_it(curator_cli
 def test_freezing_a_hidden_release_in_the_admin_warns_of_cases_already_public(curator_client, verification):
     cases = [case_validate(case=case_create(document=routing_document()), actor=None) for _ in range(2)]
     release_freeze(name="admin-public", split="public", cases=cases[:1], audit=False)
-    response = curator_client.post("/admin/benchmark/release/add/", {
+    response = curator_client.post("/admin/cases/release/add/", {
         "name": "admin-hidden", "split": "hidden", "freeze_cases": [c.pk for c in cases]}, follow=True)
     page = response.content.decode()
     assert Release.objects.get(name="admin-hidden").entries.count() == 2
@@ -192,7 +192,7 @@ def test_curator_adds_a_case_in_the_admin_as_a_draft_with_a_created_event(curato
     dumped = doc.model_dump(mode="json")
     data |= {f: json.dumps(dumped[f]) for f in ("answer", "reference_path", "engine_path", "required_evidence",
                                                 "constraints", "uniqueness", "provenance")}
-    assert curator_client.post("/admin/benchmark/case/add/", data).status_code == 302
+    assert curator_client.post("/admin/cases/case/add/", data).status_code == 302
     case = Case.objects.get(case_id=doc.case_id)
     assert case.status == "draft" and case.answer == doc.answer
     assert [(e.action, e.actor.username) for e in case.events.all()] == [("created", "cura")]

@@ -56,9 +56,9 @@ def test_curators_enter_human_scores_and_others_cannot(client, trip_case):
     form = {"case": case.pk, "metric": "SC", "answer": json.dumps(trip_case.answer), "trajectory": "{}",
             "score": "0.75", "note": "checked by hand"}
     client.force_login(staff)
-    assert client.post("/admin/benchmark/humanscore/add/", form).status_code == 403
+    assert client.post("/admin/runs/humanscore/add/", form).status_code == 403
     client.force_login(curator)
-    response = client.post("/admin/benchmark/humanscore/add/", form)
+    response = client.post("/admin/runs/humanscore/add/", form)
     assert response.status_code == 302
     stored = HumanScore.objects.get()
     assert stored.score == 0.75 and stored.annotator == curator

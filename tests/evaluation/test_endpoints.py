@@ -24,7 +24,7 @@ from benchmark.endpoints.services import (
 
 KEY = "sk-live-4f9a0c1e2b3d4f5a6b7c"
 PUBLIC = "http://93.184.216.34/v1"  # an IP literal: resolving it needs no network
-ADD_URL = "/admin/benchmark/modelendpoint/"
+ADD_URL = "/admin/endpoints/modelendpoint/"
 
 
 @pytest.fixture(autouse=True)

@@ -5,6 +5,7 @@ import pytest
 from django.db import OperationalError
 
 from benchmark.runs import execute
+from benchmark.runs.scoring import trajectories
 
 
 def _score(monkeypatch, error: Exception):
@@ -14,13 +15,14 @@ def _score(monkeypatch, error: Exception):
         raise error
 
     monkeypatch.setattr(services, "answer_score", failing)
-    monkeypatch.setattr(execute, "_judges", lambda: [])
-    monkeypatch.setattr(execute, "_cache", lambda: None)
+    monkeypatch.setattr(trajectories, "_judges", lambda: [])
+    monkeypatch.setattr(trajectories, "_cache", lambda: None)
 
     class Document:
         case_id = "probe"
 
-    return execute._score(Document(), steps=[], final_answer={}, ended="submitted", input_tokens=0, output_tokens=0)
+    return trajectories.trajectory_score(Document(), steps=[], final_answer={}, ended="submitted", input_tokens=0,
+                                         output_tokens=0)
 
 
 def test_a_metric_that_raises_is_kept_as_a_scoring_error_for_a_rescore(monkeypatch):

@@ -126,8 +126,17 @@ def test_rescores_are_read_only_in_the_admin_and_escape_the_reason(heuristic_run
 
     record = run_rescore(run=heuristic_run, reason="<script>alert(1)</script> judge v2")
     client.force_login(User.objects.create_superuser("ops-admin", password="pw"))
-    page = client.get(f"/admin/benchmark/runrescore/{record.id}/change/").content.decode()
+    page = client.get(f"/admin/operations/runrescore/{record.id}/change/").content.decode()
     assert "&lt;script&gt;alert(1)&lt;/script&gt; judge v2" in page and "<script>alert(1)" not in page
-    assert client.get("/admin/benchmark/runrescore/add/").status_code == 403
-    assert client.post(f"/admin/benchmark/runrescore/{record.id}/delete/", {"post": "yes"}).status_code == 403
+    assert client.get("/admin/operations/runrescore/add/").status_code == 403
+    assert client.post(f"/admin/operations/runrescore/{record.id}/delete/", {"post": "yes"}).status_code == 403
     assert RunRescore.objects.filter(id=record.id).exists()
+
+
+def test_the_scoring_code_version_covers_every_judging_and_scoring_file():
+    from benchmark.operations.rescore import REPO, _scoring_files
+
+    covered = {path.relative_to(REPO).as_posix() for path in _scoring_files()}
+    expected = {path.relative_to(REPO).as_posix() for folder in ("judging", "benchmark/runs/scoring")
+                for path in (REPO / folder).rglob("*.py") if "__pycache__" not in path.parts}
+    assert len(expected) > 30 and expected <= covered and "benchmark/runs/aggregates.py" in covered

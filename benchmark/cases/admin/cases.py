@@ -58,7 +58,7 @@ class CaseForm(forms.ModelForm):
 @admin.register(Case)
 class CaseAdmin(admin.ModelAdmin):
     form = CaseForm
-    change_form_template = "admin/benchmark/case/change_form.html"
+    change_form_template = "admin/cases/case/change_form.html"
     list_display = ["case_id", "type", "status", "question_short", "city_version_short"]
     list_filter = ["category", "level", "status", "releases"]
     search_fields = ["question", "case_id"]
@@ -186,7 +186,7 @@ class CaseAdmin(admin.ModelAdmin):
                 case_reject(case=case, actor=request.user, reason=form.cleaned_data["reason"])
             self.message_user(request, f"Rejected {queryset.count()} cases.", messages.SUCCESS)
             return None
-        return TemplateResponse(request, "admin/benchmark/case/reject_cases.html", {
+        return TemplateResponse(request, "admin/cases/case/reject_cases.html", {
             **self.admin_site.each_context(request), "title": "Reject cases", "opts": self.model._meta,
             "cases": queryset, "form": form,
         })

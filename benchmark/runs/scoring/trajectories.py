@@ -1,0 +1,63 @@
+"""Score a finished trajectory: the one path for first scores and re-scores (``operations.rescore``).
+
+Everything here, with ``services``, ``world``, ``cache`` and the whole ``judging`` package, is what
+the re-score code version (``operations.rescore.scoring_code_hash``) covers.
+"""
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import InterfaceError, OperationalError
+
+from benchmark.cases.document import CaseDocument
+from benchmark.runs.agents.toolbox import StepRecord
+from judging.judges import configured_judges
+from judging.types import Step as JStep
+from judging.types import Trajectory as JTrajectory
+
+from . import services
+from .cache import DatabaseJudgeCache
+
+log = logging.getLogger(__name__)
+
+
+def submitted_answer(steps: Sequence[StepRecord]) -> Any:
+    """The ``result`` of the last accepted ``submit_answer`` call (what the toolbox keeps as submitted)."""
+    answer = None
+    for step in steps:
+        if step.tool == "submit_answer" and isinstance(step.observation, dict) and "error" not in step.observation:
+            answer = step.observation.get("result")
+    return answer
+
+
+def trajectory_score(document: CaseDocument, *, steps: Sequence[StepRecord], final_answer: Any, ended: str,
+                     input_tokens: int, output_tokens: int) -> tuple[dict, bool | None]:
+    """(scores by metric, passed) of a finished trajectory; a failing metric gives ``{"error": ...}`` and None
+    (kept for a re-score), but a lost database raises so that the task retries the case."""
+    judged = JTrajectory(
+        steps=[JStep(index=s.index, tool=s.tool, arguments=s.arguments, observation=s.observation,
+                     error_kind=s.error_kind, input_tokens=s.input_tokens, output_tokens=s.output_tokens,
+                     text=s.model_text) for s in steps],
+        final_answer=final_answer, ended=ended, input_tokens=input_tokens, output_tokens=output_tokens)
+    try:
+        answer = final_answer if ended == "submitted" else submitted_answer(steps)
+        results = services.answer_score(document=document, answer=answer, trajectory=judged, judges=_judges(),
+                                        cache=_cache())
+    except (OperationalError, InterfaceError):
+        raise  # the database went away: not a scoring error; the task retries the case once it is back
+    except Exception as exc:  # scoring must not lose the trajectory; the error is kept for a re-score
+        log.exception("scoring failed for case %s", document.case_id)
+        return {"error": {"value": None, "explanation": f"scoring failed: {type(exc).__name__}: {exc}"}}, None
+    scores = {name: r.to_dict() for name, r in results.items()}
+    verdict = results["pass_rate"].value
+    return scores, None if verdict is None else verdict == 1.0
+
+
+def _judges():
+    return configured_judges() or None
+
+
+def _cache():
+    return DatabaseJudgeCache()
