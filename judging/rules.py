@@ -1,15 +1,16 @@
-"""Rule checks for machine-checkable constraints (pure functions, plain data in and out).
+"""Constraint primitives (pure functions, plain data in and out): arrival times along an order,
+closed-on-arrival stops, order violations, place types and cuisines.
 
-They back the case generator's constrained orderings, case verification, and (later)
-the Semantic Constraint metric, so ground truth and grading agree.
+``constraints.py`` checks a case's constraints with them for Semantic Constraint (SC); the data
+engine, the uniqueness checks and the lexicon use the same ones, so ground truth and grading agree.
 """
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from environment.opening import is_open_at
+from environment.text import fold
 
 
 def arrival_times(start: datetime, leg_seconds: Sequence[float], dwell_s: float) -> list[datetime]:
@@ -54,7 +55,7 @@ def cuisines_of(tag: str) -> tuple[str, ...]:
     for part in str(tag or "").split(";"):
         label, _, value = part.strip().partition(":")
         if label.strip() == "Cuisine":
-            return tuple(_fold(v).strip().replace(" ", "_") for v in value.split(",") if v.strip())
+            return tuple(fold(v).strip().replace(" ", "_") for v in value.split(",") if v.strip())
     return ()
 
 
@@ -72,8 +73,3 @@ def type_matches(place: dict, types: Sequence[str], cuisines: Sequence[str] = ()
     if any(sub == t or (("|" in t) and t.lower() in place_type.lower()) for t in types):
         return True
     return bool(cuisines) and dining_subtype(sub) and bool(set(cuisines_of(place.get("tag") or "")) & set(cuisines))
-
-
-def _fold(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
