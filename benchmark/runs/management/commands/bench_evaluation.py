@@ -3,6 +3,7 @@ import re
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from urllib.parse import urlparse
@@ -10,7 +11,7 @@ from urllib.parse import urlparse
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-REPO = Path(__file__).resolve().parents[3]
+REPO = Path(settings.BASE_DIR)  # the checkout: workers start here, where lifeplanner_site is
 
 
 class Command(BaseCommand):
@@ -91,8 +92,10 @@ class Command(BaseCommand):
 
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
-            if any(worker.poll() is not None for worker in workers):
-                raise CommandError("a worker exited while starting (run it by hand to see why)")
+            for name, worker in zip(names, workers):
+                if worker.poll() is not None:
+                    raise CommandError(f"worker {name} exited while starting (exit status {worker.returncode}); "
+                                       f"its last output:\n{_tail(name)}")
             answered = {name.split("@")[0] for reply in app.control.ping(timeout=1.0) for name in reply}
             if answered >= set(names):
                 return
@@ -104,7 +107,17 @@ class Command(BaseCommand):
              f"--concurrency={opts['concurrency']}", "--without-gossip", "--without-mingle", "--loglevel=WARNING",
              "-n", f"{name}@%h"],
             cwd=REPO, env=os.environ.copy(), start_new_session=True, stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL)
+            stderr=_LOGS.setdefault(name, tempfile.TemporaryFile()))
+
+
+_LOGS: dict = {}  # worker name -> its stderr (a temporary file), read back by _tail when it dies
+
+
+def _tail(name: str, limit: int = 3000) -> str:
+    """The end of a worker's stderr, for the error that says why it died."""
+    log = _LOGS[name]
+    log.seek(0)
+    return log.read().decode(errors="replace")[-limit:]
 
 
 class _Stall:
