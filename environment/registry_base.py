@@ -41,10 +41,14 @@ class Registry(Generic[T]):
         Raises:
             ValueError: when ``name`` is already registered.
         """
-        if name in self._items:
-            raise ValueError(f"{self.kind} {name!r} is already registered")
+        self.check_free(name)
         self._items[name] = item
         return item
+
+    def check_free(self, name: str) -> None:
+        """Raise the duplicate error of :meth:`add` now, before building an item for a taken ``name``."""
+        if name in self._items:
+            raise ValueError(f"{self.kind} {name!r} is already registered")
 
     def register(self, name: str) -> Callable[[T], T]:
         """A decorator that registers the decorated object as ``name`` (see :meth:`add`)."""

@@ -29,6 +29,9 @@ def test_a_duplicate_name_is_rejected_naming_the_kind_and_the_name():
     tools.add("routing", 1)
     with pytest.raises(ValueError, match="agent tool 'routing' is already registered"):
         tools.add("routing", 2)
+    with pytest.raises(ValueError, match="already registered"):
+        tools.check_free("routing")
+    tools.check_free("place_search")
     assert tools.get("routing") == 1
 
 
