@@ -7,7 +7,7 @@ from environment.inputs import TOOL_ARGUMENTS, parse_json
 
 from .context import ToolContext
 from .errors import invalid
-from .registry import tool
+from .spec import tool
 
 
 @tool("submit_answer", toolsets=("agent", "engine"))

@@ -1,8 +1,11 @@
-"""The tool registry: one function per tool, its signature and docstring are its schema.
+"""Declaring tools: one function per tool, its signature and docstring are its schema.
 
 A tool function takes the :class:`~environment.tools.context.ToolContext` first, then its
-parameters as ``Annotated[type, Param("description")]``. The MCP server, the CLI and the
-evaluation runner are all generated from this registry, so each tool is described once.
+parameters as ``Annotated[type, "description"]``, and is declared with :func:`tool`, which
+registers it in :data:`TOOLS`. Tool modules import this module and nothing imports them back
+but :mod:`environment.tools.registry`, which loads every tool module and is where tools are
+looked up (the MCP server, the CLI and the evaluation runner all read it), so each tool is
+described once.
 """
 from __future__ import annotations
 
@@ -14,6 +17,8 @@ from functools import lru_cache
 from typing import Annotated, Any, get_args, get_origin, get_type_hints
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
+
+from environment.registry_base import Registry
 
 TOOLSETS = ("agent", "engine")
 # Listing order, as in the paper's tables 7 and 8.
@@ -57,7 +62,8 @@ def _json_schema(model: type[BaseModel]) -> dict:
     return model.model_json_schema()
 
 
-_REGISTRY: dict[tuple[str, str], Tool] = {}
+# toolset -> its tools by name, in declaration order (complete once environment.tools.registry is imported)
+TOOLS: dict[str, Registry[Tool]] = {toolset: Registry(f"{toolset} tool") for toolset in TOOLSETS}
 
 
 def _params_model(func: Callable, name: str) -> type[BaseModel]:
@@ -80,37 +86,22 @@ def _params_model(func: Callable, name: str) -> type[BaseModel]:
 
 
 def tool(name: str, *, toolsets: tuple[str, ...], version: str = "1.0") -> Callable:
-    """Register ``func`` as tool ``name`` in each of ``toolsets``; duplicates are rejected."""
+    """Register ``func`` as tool ``name`` in each of ``toolsets``; duplicates are rejected.
+
+    Raises:
+        ValueError: for an unknown toolset, or a name already registered in one of ``toolsets``.
+    """
 
     def register(func: Callable) -> Callable:
+        unknown = [toolset for toolset in toolsets if toolset not in TOOLSETS]
+        if unknown:
+            raise ValueError(f"unknown toolset {unknown[0]!r}; allowed: {TOOLSETS}")
         for toolset in toolsets:
-            if toolset not in TOOLSETS:
-                raise ValueError(f"unknown toolset {toolset!r}; allowed: {TOOLSETS}")
-            if (toolset, name) in _REGISTRY:
-                raise ValueError(f"tool {name!r} is already registered in toolset {toolset!r}")
+            TOOLS[toolset].check_free(name)
         description = inspect.cleandoc(func.__doc__ or "").split("\n\n", 1)[0].replace("\n", " ")
         model = _params_model(func, name)
         for toolset in toolsets:
-            _REGISTRY[toolset, name] = Tool(name, toolset, func, description, version, model)
+            TOOLS[toolset].add(name, Tool(name, toolset, func, description, version, model))
         return func
 
     return register
-
-
-def tools_for(toolset: str) -> list[Tool]:
-    """The tools of a toolset, in registration order."""
-    _load_tools()
-    if toolset not in TOOLSETS:
-        raise ValueError(f"unknown toolset {toolset!r}; allowed: {', '.join(TOOLSETS)}")
-    found = [t for (ts, _), t in _REGISTRY.items() if ts == toolset]
-    return sorted(found, key=lambda t: TOOL_ORDER.index(t.name) if t.name in TOOL_ORDER else len(TOOL_ORDER))
-
-
-def get_tool(toolset: str, name: str) -> Tool | None:
-    _load_tools()
-    return _REGISTRY.get((toolset, name))
-
-
-def _load_tools() -> None:
-    # Importing the modules registers their tools.
-    from . import answer, notes, places, routes  # noqa: F401
