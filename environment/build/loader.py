@@ -97,7 +97,7 @@ def city_load(
 ) -> dict[str, int]:
     """Replace ``city``'s rows with these records (atomic). Returns row counts."""
     from environment.opening import hours_are_valid
-    from environment.tools.places import forget_place_rows
+    from environment.tools.rows import forget_place_rows
 
     forget_place_rows()
     with transaction.atomic():

@@ -16,26 +16,32 @@ from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult, TextContent
 from mcp.types import Tool as MCPTool
 
+from environment.tools.answer import ANSWER_TOOL
 from environment.tools.gateway import ToolCall, call_tool
-from environment.tools.registry import tools_for
+from environment.tools.registry import tool_names, tools_for
 
 # Tools touch the database from these threads. A fixed pool, shared by every server in the
 # process, keeps one database connection per thread for the life of the process; a fresh
 # executor per event loop would leave a connection behind with every evaluated case.
 _TOOL_THREADS = ThreadPoolExecutor(max_workers=8, thread_name_prefix="lifeplanner-tools")
 
-INSTRUCTIONS = (
-    "LifePlanner city environment. Search places (place_search, nearby_search), read their details "
-    "(place_detail), route between them (routing), read social-media notes (search_notes, note_detail), "
-    "and finish with submit_answer(result={...})."
-)
+
+def city_tool_names(toolset: str) -> list[str]:
+    """The tools of ``toolset`` an agent works the city with: every registered tool but submit_answer, in order."""
+    return [name for name in tool_names(toolset) if name != ANSWER_TOOL]
+
+
+def server_instructions(toolset: str) -> str:
+    """What the server tells a client when it connects: the toolset's tools, named from the registry."""
+    return (f"LifePlanner city environment ({toolset} toolset). Find places, routes and social-media notes with "
+            f"{', '.join(city_tool_names(toolset))}, and finish with {ANSWER_TOOL}(result={{...}}).")
 
 
 class LifePlannerServer(MCPServer):
     """An MCPServer whose tools are the registry's tools of one toolset, served through the gateway."""
 
     def __init__(self, *, toolset: str = "agent", city: str | None = None, record: bool = True):
-        super().__init__(name=f"lifeplanner-{toolset}", instructions=INSTRUCTIONS, version="1.0")
+        super().__init__(name=f"lifeplanner-{toolset}", instructions=server_instructions(toolset), version="1.0")
         self.toolset = toolset
         self.city = city
         self.record = record

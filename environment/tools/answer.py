@@ -7,10 +7,12 @@ from environment.inputs import TOOL_ARGUMENTS, parse_json
 
 from .context import ToolContext
 from .errors import invalid
-from .registry import tool
+from .spec import tool
+
+ANSWER_TOOL = "submit_answer"
 
 
-@tool("submit_answer", toolsets=("agent", "engine"))
+@tool(ANSWER_TOOL, toolsets=("agent", "engine"))
 def submit_answer(
     ctx: ToolContext,
     result: Annotated[Any, "Your final answer as a JSON object or array following the required format"],

@@ -13,7 +13,7 @@ from django.db import connection
 from .context import ToolContext
 from .errors import invalid, not_found
 from .keywords import KeywordError, parse_keywords, to_tsquery_sql
-from .registry import tool
+from .spec import tool
 
 AGENT_CAP = 20
 ENGINE_CAP = 10

@@ -12,8 +12,6 @@ rating (highest first, unrated last), name, place_id; nearby_search by distance,
 from __future__ import annotations
 
 import json
-import threading
-from collections import OrderedDict
 from typing import Annotated, Literal
 
 from django.db import connection
@@ -22,15 +20,16 @@ from pydantic import BaseModel, ConfigDict
 from environment.text import fold
 
 from .context import ToolContext
-from .errors import invalid, not_found
-from .registry import tool
+from .errors import invalid
+from .routes import route_between
+from .rows import DETAIL_FIELDS, place_row
+from .spec import tool
 
 LIST_CAP = 20  # long result lists are cut here and say how many matched
 MAX_RADIUS_M = 5000.0
 MAX_ROUTE_BUFFER_M = 1000.0
 
 LIGHT_FIELDS = ("place_id", "name", "place_type", "rating", "cost")
-DETAIL_FIELDS = ("place_id", "name", "place_type", "address", "opentime_week", "rating", "cost", "tag", "alias")
 ENGINE_FIELDS = DETAIL_FIELDS + ("long_mem", "short_mem")
 
 QueryName = Annotated[str, "REQUIRED: Place name in local language"]
@@ -160,43 +159,6 @@ def _listing(total: int, results: list[dict], **head) -> dict:
     return out
 
 
-_ROWS: OrderedDict[tuple, dict] = OrderedDict()  # (city_id, city_version, place_id) -> detail row
-_ROWS_LOCK = threading.Lock()
-ROW_CACHE_SIZE = 20000
-
-
-def _place_row(ctx: ToolContext, place_id: str, parameter: str, fields=("place_id", "name")) -> dict:
-    """One place's fields, or a not-found tool error naming ``parameter``.
-
-    Rows are cached per process and city version (the world is read-only between builds;
-    ``forget_place_rows`` empties the cache when a city is loaded)."""
-    key = (ctx.city_id, ctx.city_version, place_id)
-    with _ROWS_LOCK:
-        row = _ROWS.get(key)
-        if row is not None:
-            _ROWS.move_to_end(key)
-    if row is None:
-        cols = ", ".join(f"p.{f}" for f in DETAIL_FIELDS)
-        with connection.cursor() as cursor:
-            cursor.execute(f"SELECT {cols} FROM environment_place p WHERE p.city_id = %s AND p.place_id = %s",
-                           [ctx.city_id, place_id])
-            found = cursor.fetchone()
-        if found is None:
-            raise not_found(parameter,
-                            f"no place with place_id {place_id!r}; use an id from place_search or nearby_search")
-        row = dict(zip(DETAIL_FIELDS, found))
-        with _ROWS_LOCK:
-            _ROWS[key] = row
-            while len(_ROWS) > ROW_CACHE_SIZE:
-                _ROWS.popitem(last=False)
-    return {f: row[f] for f in fields}
-
-
-def forget_place_rows() -> None:
-    with _ROWS_LOCK:
-        _ROWS.clear()
-
-
 # ---------------------------------------------------------------- place_search
 
 _RELEVANCE = (
@@ -255,7 +217,7 @@ def place_detail(
     place_id: Annotated[str, "POI place_id (from place_search or nearby_search)"],
 ) -> dict:
     """Get full POI information for one place, including name, type, address, hours, rating, cost, tags, and alias."""  # noqa: E501
-    return _place_row(ctx, place_id.strip(), "place_id", DETAIL_FIELDS)
+    return place_row(ctx, place_id.strip(), "place_id", DETAIL_FIELDS)
 
 
 # ---------------------------------------------------------------- nearby_search
@@ -266,7 +228,7 @@ def _nearby(ctx, fields, center, radius_meters, **filters) -> dict:
         if not radius_meters > 0 or radius_meters > MAX_RADIUS_M:
             raise invalid("radius_meters", f"radius_meters must be > 0 and <= {MAX_RADIUS_M:g}, got {radius_meters:g}",
                           f"0 < radius_meters <= {MAX_RADIUS_M:g}")
-        anchor = _place_row(ctx, center.strip(), "center")
+        anchor = place_row(ctx, center.strip(), "center")
         shape_sql = "(SELECT location FROM environment_place WHERE city_id = %s AND place_id = %s)"
         shape_params = [ctx.city_id, anchor["place_id"]]
         excluded = [anchor["place_id"]]
@@ -276,8 +238,6 @@ def _nearby(ctx, fields, center, radius_meters, **filters) -> dict:
             raise invalid("radius_meters",
                           f"a route buffer must be > 0 and <= {MAX_ROUTE_BUFFER_M:g} m, got {radius_meters:g}",
                           f"0 < radius_meters <= {MAX_ROUTE_BUFFER_M:g} for a route center")
-        from .routes import route_between
-
         route = route_between(ctx, center.start, center.end, vehicle=center.vehicle, mode="time",
                               start_param="center.start", end_param="center.end")
         shape_sql = "ST_GeomFromGeoJSON(%s)::geography"

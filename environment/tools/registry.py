@@ -1,116 +1,35 @@
-"""The tool registry: one function per tool, its signature and docstring are its schema.
+"""The tool registry: every tool of every toolset, looked up by name.
 
-A tool function takes the :class:`~environment.tools.context.ToolContext` first, then its
-parameters as ``Annotated[type, Param("description")]``. The MCP server, the CLI and the
-evaluation runner are all generated from this registry, so each tool is described once.
+Importing this module imports every tool module, and each registers its tools with
+:func:`environment.tools.spec.tool`; tool modules never import this one. The MCP server, the
+CLI, the evaluation runner and the judges' verification tools all list tools from here, so a
+tool is described once. To add a tool module, import it below.
 """
 from __future__ import annotations
 
-import copy
-import inspect
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Annotated, Any, get_args, get_origin, get_type_hints
+from . import answer, notes, places, routes  # noqa: F401  (importing a tool module registers its tools)
+from .spec import TOOL_ORDER, TOOLS, TOOLSETS, Tool
 
-from pydantic import BaseModel, ConfigDict, Field, create_model
-
-TOOLSETS = ("agent", "engine")
-# Listing order, as in the paper's tables 7 and 8.
-TOOL_ORDER = ("place_search", "place_detail", "nearby_search", "routing", "sample_place", "multi_stop_routing",
-              "search_notes", "note_detail", "submit_answer")
-
-
-@dataclass(frozen=True)
-class Tool:
-    name: str
-    toolset: str
-    func: Callable[..., Any]
-    description: str
-    version: str
-    params_model: type[BaseModel] = field(repr=False)
-
-    @property
-    def parameters(self) -> dict[str, dict]:
-        """Parameter name -> {description, required, default, type} for docs."""
-        schema = _json_schema(self.params_model)
-        required = set(schema.get("required", []))
-        return {
-            name: {
-                "description": prop.get("description", ""),
-                "required": name in required,
-                "default": prop.get("default"),
-                "schema": prop,
-            }
-            for name, prop in schema.get("properties", {}).items()
-        }
-
-    def input_schema(self) -> dict:
-        schema = copy.deepcopy(_json_schema(self.params_model))
-        schema.pop("title", None)
-        return schema
-
-
-@lru_cache(maxsize=None)
-def _json_schema(model: type[BaseModel]) -> dict:
-    """A tool's JSON schema, generated once (every MCP session lists the tools)."""
-    return model.model_json_schema()
-
-
-_REGISTRY: dict[tuple[str, str], Tool] = {}
-
-
-def _params_model(func: Callable, name: str) -> type[BaseModel]:
-    hints = get_type_hints(func, include_extras=True)
-    fields: dict[str, tuple] = {}
-    for pname, param in list(inspect.signature(func).parameters.items())[1:]:  # skip ctx
-        if pname not in hints:
-            raise TypeError(f"tool {name!r}: parameter {pname!r} needs a type annotation")
-        hint = hints[pname]
-        description = ""
-        if get_origin(hint) is Annotated:
-            base, *extras = get_args(hint)
-            description = next((e for e in extras if isinstance(e, str)), "")
-            hint = base
-        default = ... if param.default is inspect.Parameter.empty else param.default
-        fields[pname] = (hint, Field(default, description=description))
-    # allow_inf_nan: "NaN" or "Infinity" is no rating, distance or cost (and no JSON number either).
-    config = ConfigDict(extra="forbid", arbitrary_types_allowed=False, allow_inf_nan=False)
-    return create_model(f"{name}_params", __config__=config, **fields)
-
-
-def tool(name: str, *, toolsets: tuple[str, ...], version: str = "1.0") -> Callable:
-    """Register ``func`` as tool ``name`` in each of ``toolsets``; duplicates are rejected."""
-
-    def register(func: Callable) -> Callable:
-        for toolset in toolsets:
-            if toolset not in TOOLSETS:
-                raise ValueError(f"unknown toolset {toolset!r}; allowed: {TOOLSETS}")
-            if (toolset, name) in _REGISTRY:
-                raise ValueError(f"tool {name!r} is already registered in toolset {toolset!r}")
-        description = inspect.cleandoc(func.__doc__ or "").split("\n\n", 1)[0].replace("\n", " ")
-        model = _params_model(func, name)
-        for toolset in toolsets:
-            _REGISTRY[toolset, name] = Tool(name, toolset, func, description, version, model)
-        return func
-
-    return register
+__all__ = ["TOOLSETS", "TOOL_ORDER", "Tool", "get_tool", "tool_names", "tools_for"]
 
 
 def tools_for(toolset: str) -> list[Tool]:
-    """The tools of a toolset, in registration order."""
-    _load_tools()
+    """The tools of a toolset, in listing order (the paper's tables 7 and 8).
+
+    Raises:
+        ValueError: for an unknown toolset.
+    """
     if toolset not in TOOLSETS:
         raise ValueError(f"unknown toolset {toolset!r}; allowed: {', '.join(TOOLSETS)}")
-    found = [t for (ts, _), t in _REGISTRY.items() if ts == toolset]
-    return sorted(found, key=lambda t: TOOL_ORDER.index(t.name) if t.name in TOOL_ORDER else len(TOOL_ORDER))
+    return sorted(TOOLS[toolset], key=lambda t: TOOL_ORDER.index(t.name) if t.name in TOOL_ORDER else len(TOOL_ORDER))
+
+
+def tool_names(toolset: str) -> list[str]:
+    """The names of a toolset's tools, in listing order (see :func:`tools_for`)."""
+    return [t.name for t in tools_for(toolset)]
 
 
 def get_tool(toolset: str, name: str) -> Tool | None:
-    _load_tools()
-    return _REGISTRY.get((toolset, name))
-
-
-def _load_tools() -> None:
-    # Importing the modules registers their tools.
-    from . import answer, notes, places, routes  # noqa: F401
+    """Tool ``name`` of ``toolset``, or None when the toolset has no such tool."""
+    registry = TOOLS.get(toolset)
+    return registry.get(name) if registry is not None and name in registry else None

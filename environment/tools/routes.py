@@ -11,8 +11,8 @@ from typing import Annotated, Literal
 
 from .context import ToolContext
 from .errors import EMPTY_RESULT, ToolError, invalid, not_found
-from .places import _place_row
-from .registry import tool
+from .rows import place_row
+from .spec import tool
 
 Vehicle = Literal["walking", "cycling", "driving"]
 Mode = Literal["time", "distance"]
@@ -27,7 +27,7 @@ def route_between(ctx: ToolContext, start: str, end: str, *, vehicle: str, mode:
 
     start, end = start.strip(), end.strip()
     for pid, param in ((start, start_param), (end, end_param)):
-        _place_row(ctx, pid, param)
+        place_row(ctx, pid, param)
     if start == end:
         raise invalid(end_param, f"{start_param} and {end_param} are the same place ({start!r})",
                       "two different places")
@@ -54,8 +54,8 @@ def routing(
         raise invalid("avoid_way_ids", f"at most {MAX_AVOID} way ids can be avoided, got {len(avoid)}",
                       f"up to {MAX_AVOID} ids")
     route = route_between(ctx, start_place_id, end_place_id, vehicle=vehicle, mode=mode, avoid_way_ids=avoid)
-    start = _place_row(ctx, start_place_id.strip(), "start_place_id")  # cached by route_between's check
-    end = _place_row(ctx, end_place_id.strip(), "end_place_id")
+    start = place_row(ctx, start_place_id.strip(), "start_place_id")  # cached by route_between's check
+    end = place_row(ctx, end_place_id.strip(), "end_place_id")
     return {
         "start": start,
         "end": end,
@@ -113,7 +113,7 @@ def multi_stop_routing(
     if not 1 <= max_orderings <= 5040:
         raise invalid("max_orderings", f"max_orderings must be between 1 and 5040, got {max_orderings}",
                       "1 <= max_orderings <= 5040")
-    names = {s: _place_row(ctx, s, "stop_ids")["name"] for s in stops}
+    names = {s: place_row(ctx, s, "stop_ids")["name"] for s in stops}
     legs = _leg_matrix(ctx, stops, vehicle=vehicle, mode=mode)
     scored = []
     for order in _orderings(stops, start, end):

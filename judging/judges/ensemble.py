@@ -48,6 +48,26 @@ class _Run:
         return "; ".join(f"{v.judge}: {v.failure}" for v in self.failed)
 
 
+@dataclass(frozen=True)
+class JudgePanel:
+    """The judges that score judge metrics: their configs, their verdict cache and the city of their tools.
+
+    Attributes:
+        configs: the judge models (at least one).
+        cache: read before asking a judge, written after a successful judgment.
+        tools_city: offer the engine toolset on this city as verification tools (None: no tools).
+    """
+
+    configs: Sequence[JudgeConfig]
+    cache: JudgeCache | None = None
+    tools_city: str | None = None
+
+    def score(self, role: str, case: CaseSpec, answer: Any, trajectory: Trajectory | None) -> MetricResult:
+        """:func:`ensemble_score` of ``role`` by these judges."""
+        return ensemble_score(role, self.configs, case, answer, trajectory, cache=self.cache,
+                              tools_city=self.tools_city)
+
+
 def ensemble_score(
     role: str,
     configs: Sequence[JudgeConfig],

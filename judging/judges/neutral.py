@@ -33,7 +33,7 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any
 
-from environment.tools.registry import TOOL_ORDER
+from environment.tools.spec import TOOL_ORDER
 from judging.types import CaseSpec, Trajectory
 
 PLACEHOLDER = "[text removed]"

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from environment.registry_base import Registry
 from judging.types import CaseSpec, Trajectory
 
 from .prompting import encode_untrusted, load_template, show, trajectory_text, untrusted_block
@@ -51,31 +52,29 @@ class JudgeRole:
                 {"role": "user", "content": user.substitute(variables)}]
 
 
-_ROLES: dict[str, JudgeRole] = {}
+ROLES: Registry[JudgeRole] = Registry("judge role")
 
 
 def judge_role(name: str, *, metric: str, prompt_file: str, uses_trajectory: bool) -> Callable[[Renderer], Renderer]:
     """Register the decorated renderer as judge role ``name``; duplicates are rejected."""
 
     def register(render: Renderer) -> Renderer:
-        if name in _ROLES:
-            raise ValueError(f"judge role {name!r} is already registered")
+        ROLES.check_free(name)
         load_template(prompt_file)  # fail at import on a missing or malformed file
-        _ROLES[name] = JudgeRole(name, metric, prompt_file, uses_trajectory, render)
+        ROLES.add(name, JudgeRole(name, metric, prompt_file, uses_trajectory, render))
         return render
 
     return register
 
 
 def get_role(name: str) -> JudgeRole:
-    try:
-        return _ROLES[name]
-    except KeyError:
-        raise KeyError(f"unknown judge role {name!r}; registered: {', '.join(sorted(_ROLES))}") from None
+    """The judge role called ``name``; the KeyError (NotRegistered) names the registered ones."""
+    return ROLES.get(name)
 
 
 def roles() -> list[JudgeRole]:
-    return list(_ROLES.values())
+    """Every judge role, in registration order."""
+    return list(ROLES)
 
 
 @judge_role("semantic_constraint", metric="SC", prompt_file="semantic_constraint.v1.txt", uses_trajectory=False)

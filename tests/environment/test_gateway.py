@@ -5,7 +5,8 @@ import pytest
 
 from environment.tools import places
 from environment.tools.gateway import call_tool
-from environment.tools.registry import get_tool, tool, tools_for
+from environment.tools.registry import get_tool, tools_for
+from environment.tools.spec import tool
 
 pytestmark = pytest.mark.django_db
 
@@ -59,7 +60,7 @@ def test_a_bug_in_a_tool_is_an_error_without_a_stack_trace(grid_ctx, monkeypatch
     def explode(*args, **kwargs):
         raise RuntimeError("database exploded at /srv/secret/path.py line 3")
 
-    monkeypatch.setattr(places, "_place_row", explode)
+    monkeypatch.setattr(places, "place_row", explode)
     call = call_tool("agent", "place_detail", {"place_id": "N1"}, context=grid_ctx)
     assert call.error_kind == "other" and call.error["message"] == "internal error in tool 'place_detail'"
     assert "secret" not in json.dumps(call.to_dict())

@@ -12,7 +12,8 @@ import sys
 import pytest
 from mcp import Client, StdioServerParameters
 
-from environment.tools.registry import tools_for
+from environment.mcp_server import server_instructions
+from environment.tools.registry import tool_names, tools_for
 from tests.processes import REPO, child_env, free_port, http_server
 
 pytestmark = pytest.mark.django_db
@@ -59,14 +60,14 @@ def http_url(grid_city):
 async def _agent_session(server) -> dict:
     """List the tools, call each agent tool once and make the bad calls; return what came back."""
     async with Client(server) as client:
-        listing = await client.list_tools()
+        listing, instructions = await client.list_tools(), client.instructions
         calls = {}
         for name, arguments in AGENT_CALLS:
             if name == "note_detail":
                 arguments = {"note_id": calls["search_notes"].structured_content["results"][0]["note_id"]}
             calls[name] = await client.call_tool(name, arguments)
         bad = {label: await client.call_tool(name, args) for label, (name, args) in BAD_CALLS.items()}
-    return {"tools": listing.tools, "calls": calls, "bad": bad}
+    return {"tools": listing.tools, "calls": calls, "bad": bad, "instructions": instructions}
 
 
 def _max_log_id() -> int:
@@ -103,6 +104,14 @@ def test_lists_the_agent_tools_in_order_with_the_papers_descriptions(agent_sessi
     assert schema["place_search"]["required"] == ["query_name"]
     assert schema["nearby_search"]["properties"]["radius_meters"]["default"] == 100.0
     assert "'AND'/'OR'/'NOT'" in schema["search_notes"]["properties"]["keyword"]["description"]
+
+
+def test_the_instructions_name_the_registered_tools_of_the_toolset(agent_session):
+    assert agent_session["instructions"] == server_instructions("agent")
+    assert all(name in agent_session["instructions"] for name in tool_names("agent"))
+    engine = server_instructions("engine")
+    assert "multi_stop_routing" in engine and "sample_place" in engine
+    assert "place_detail" not in engine and "note_detail" not in engine  # the engine toolset has neither
 
 
 def test_every_agent_tool_answers_with_structured_content_and_the_same_json_text(agent_session):

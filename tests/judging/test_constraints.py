@@ -1,6 +1,6 @@
 """Rule checks behind SC: opening hours on arrival, visit order, thresholds, mode, the implicit need."""
 from judging.answers import normalise_answer
-from judging.constraints import constraint_checks, semantic_constraint_rules
+from judging.metrics.constraints import constraint_checks, semantic_constraint_rules
 from judging.types import CaseSpec
 from tests.judging.fakes import FakeWorld
 

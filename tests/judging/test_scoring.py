@@ -5,6 +5,9 @@ import json
 
 import pytest
 
+from judging.judges import get_role
+from judging.metrics import registered_metrics
+from judging.metrics.applicability import all_result_names
 from judging.scoring import score_case
 from judging.types import MetricResult
 from tests.judging.cases import AMBER, KEOPS, PLACE_L0, ROUTING_L1, SAVOY, answer_of, case, trajectory
@@ -45,11 +48,20 @@ def test_a_perfect_run_scores_one_everywhere_and_passes_with_sc():
     assert results["pass_rate"].value == 1.0
 
 
-def test_without_the_judges_sc_the_pass_is_undecided():
+def test_without_judges_sc_and_rp_come_from_the_rule_and_grounding_checks():
     results = score(answer_of(ROUTING_L1))
-    assert results["SC"].value is None and results["SC"].details == {"applicable": True, "scored": False}
-    assert results["RP"].value is None
-    assert results["pass_rate"].value is None
+    assert (results["SC"].value, results["SC"].source) == (1.0, "rules")
+    assert [check["check"] for check in results["SC"].details["checks"]] == ["vehicle", "mode", "place type",
+                                                                            "route buffer"]
+    assert (results["RP"].value, results["RP"].source) == (1.0, "grounding")
+    assert results["pass_rate"].value == 1.0
+
+
+def test_sc_and_rp_are_registered_judge_metrics_bound_to_their_judge_roles():
+    judged = {spec.name: spec.judge for spec in registered_metrics() if spec.judge}
+    assert judged == {"SC": "semantic_constraint", "RP": "reasoning_purity"}
+    assert all(get_role(role).metric == name for name, role in judged.items())
+    assert {spec.name for spec in registered_metrics()} == set(all_result_names())
 
 
 def test_a_name_only_json_string_answer_is_scored_like_the_reference():

@@ -3,8 +3,7 @@ import pytest
 
 from benchmark.web.failures import REASON_CODES, REASONS, failure_reasons
 from judging.answers import normalise_answer
-from judging.constraints import semantic_constraint_rules
-from judging.metrics import order_consistency, place_set_iou
+from judging.metrics import order_consistency, place_set_iou, semantic_constraint_rules
 from judging.types import CaseSpec
 from tests.web.board_factories import failing_scores, metric, passing_scores
 

@@ -1,7 +1,7 @@
 """Long-term impressions ("Atmosphere: Quiet, good for studying") and dated short-term states."""
 from __future__ import annotations
 
-from .vocab import (
+from .fact_spec import (
     BAR,
     BEAUTY,
     BIZ,
@@ -22,12 +22,17 @@ from .vocab import (
     SHOP,
     SPORT,
     STAY,
+    FactSpec,
+    long_term_fact,
+    short_term_fact,
 )
 
 SERVED = [FOOD, SHOP, STAY, CULT, FUN, SPORT, BEAUTY, HEALTH, PUBLIC, MONEY, CRAFT]
 
 
-def long_term_specs(s):
+def long_term_specs() -> tuple[FactSpec, ...]:
+    """Every long-term fact kind, in the order the writer draws them."""
+    s = long_term_fact
     return (
         s("quiet_for_studying", "Atmosphere: Quiet, good for studying", [FOOD, CULT, EDU], COMMON,
           ["quiet", "study", "studying", "calm"],
@@ -319,7 +324,9 @@ def long_term_specs(s):
     )
 
 
-def short_term_specs(s):
+def short_term_specs() -> tuple[FactSpec, ...]:
+    """Every short-term fact kind, in the order the writer draws them."""
+    s = short_term_fact
     # dates: (month, day, days) for yearly events, or (None, min_days, max_days) for any date.
     return (
         s("christmas_promo", "Event: Christmas promo ({span})", [FOOD, SHOP, BEAUTY, STAY],

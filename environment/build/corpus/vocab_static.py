@@ -1,7 +1,7 @@
 """Static tags: lasting offerings and facilities ("Pets: Corgi cafe")."""
 from __future__ import annotations
 
-from .vocab import (
+from .fact_spec import (
     ANY,
     BAR,
     BEAUTY,
@@ -24,10 +24,14 @@ from .vocab import (
     SHOP,
     SPORT,
     STAY,
+    FactSpec,
+    static_fact,
 )
 
 
-def static_specs(s):
+def static_specs() -> tuple[FactSpec, ...]:
+    """Every static fact kind, in the order the writer draws them."""
+    s = static_fact
     return (
         # --- generic: any kind of place -------------------------------------------------
         s("free_umbrella_borrowing", "Service: Free umbrella borrowing", [ANY], MID,

@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
 from typing import Sequence
 
+import environment.build.corpus.phrasing as P
+
 from ..records import CommentRecord, Corpus, FactRecord, NoteRecord, PlaceRecord
-from . import phrasing as P
 from .memory import memories_from_facts
 from .text import ambiguous_mention, label_day, label_span, partial_name, past_day, spoken_dates
 from .vocab import LONG_TERM, SHORT_TERM, STATIC, FactSpec, fitting

@@ -1,14 +1,15 @@
-"""Rule checks of a case's machine-checkable constraints: they back Semantic Constraint (SC).
+"""Semantic Constraint (SC), a judge metric: the rule checks of a case's machine-checkable constraints.
 
-Checked when the case states them: travel mode and optimisation target, visit order
-("visit a before b"), every stop open on arrival (from the question's start time, the
-routing times along the submitted order and the dwell time; with ``open_check: "stops"``
-only the stops on the way, not the destination), a chosen place open at a stated moment
-(``open_at``), a yes/no answer about the opening state at the question's moment (``at``), rating
-and cost thresholds, the place type (any of the accepted sub-types,
-or a dining place of an accepted cuisine), the radius around a place or the buffer along a
-route, and the implicit need of an L2 case (the chosen place holds one of the facts that
-meet the need, ``fact.keys``).
+The judges score SC when they are configured (``judge="semantic_constraint"``); these checks
+score it when they are not, or when every judge failed. Checked when the case states them:
+travel mode and optimisation target, visit order ("visit a before b"), every stop open on
+arrival (from the question's start time, the routing times along the submitted order and the
+dwell time; with ``open_check: "stops"`` only the stops on the way, not the destination), a
+chosen place open at a stated moment (``open_at``), a yes/no answer about the opening state
+at the question's moment (``at``), rating and cost thresholds, the place type (any of the
+accepted sub-types, or a dining place of an accepted cuisine), the radius around a place or
+the buffer along a route, and the implicit need of an L2 case (the chosen place holds one of
+the facts that meet the need, ``fact.keys``).
 SC from rules = checks passed / checks made.
 """
 from __future__ import annotations
@@ -17,12 +18,13 @@ from datetime import datetime, timedelta
 from typing import Protocol
 
 from environment.opening import is_open_at
+from judging.answers import PredictedAnswer
+from judging.rules import arrival_times, closed_on_arrival, order_violations, type_matches
+from judging.types import CaseSpec, MetricResult, Trajectory
 
-from .answers import PredictedAnswer
-from .metrics.values import as_bool
-from .metrics.world import World
-from .rules import arrival_times, closed_on_arrival, order_violations, type_matches
-from .types import CaseSpec, MetricResult
+from .registry import metric
+from .values import as_bool
+from .world import World
 
 
 class ConstraintWorld(World, Protocol):
@@ -146,3 +148,10 @@ def semantic_constraint_rules(case: CaseSpec, predicted: PredictedAnswer, world:
     explanation = f"{passed} of {len(checks)} constraint checks pass" + (f"; failed: {'; '.join(failed)}"
                                                                           if failed else ".")
     return MetricResult("SC", passed / len(checks), explanation, {"checks": checks}, source="rules")
+
+
+@metric("SC", kind="outcome", judge="semantic_constraint")
+def semantic_constraint(case: CaseSpec, predicted: PredictedAnswer, trajectory: Trajectory | None, *,
+                        world: ConstraintWorld) -> MetricResult:
+    """Semantic Constraint (SC): the judges' score when they give one, else the share of rule checks passed."""
+    return semantic_constraint_rules(case, predicted, world)
