@@ -1,15 +1,18 @@
-"""The architecture holds (docs/architecture.md): the apps' import contracts, and no import cycles.
+"""The architecture holds (docs/architecture.md): the apps' import contracts, no import cycles, and
+no SQL outside ``environment`` that reads the world's tables behind ``environment.selectors``.
 
-Both read the import graph grimp builds from the source (every ``import`` and ``from`` form, at
-module level or inside a function), so a lazy import cannot hide a dependency.
+The first two read the import graph grimp builds from the source (every ``import`` and ``from``
+form, at module level or inside a function), so a lazy import cannot hide a dependency.
 """
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import grimp
+from django.apps import apps
 
 REPO = Path(__file__).resolve().parent.parent
 PACKAGES = ("environment", "judging", "benchmark", "lifeplanner_site")
@@ -76,3 +79,35 @@ def test_the_cycle_finder_finds_a_cycle():
     graph.add_import(importer="a.y", imported="a.z")
     graph.add_import(importer="a.z", imported="a.x")
     assert strongly_connected(graph) == [["a.x", "a.y", "a.z"]]
+
+
+def environment_tables() -> set[str]:
+    """The database tables of the environment app's models (many-to-many tables included)."""
+    return {model._meta.db_table for model in apps.get_app_config("environment").get_models(include_auto_created=True)}
+
+
+def table_mentions(source: str, tables: set[str]) -> list[str]:
+    """The names of ``tables`` that ``source`` spells out as whole words (as SQL names them)."""
+    pattern = r"\b(" + "|".join(map(re.escape, sorted(tables, key=len, reverse=True))) + r")\b"
+    return re.findall(pattern, source)
+
+
+def test_no_sql_outside_environment_names_an_environment_table():
+    """Raw SQL cannot go around the contract that only environment imports environment.models."""
+    tables = environment_tables()
+    assert {"environment_city", "environment_place", "environment_roadsegment", "environment_socialfact"} <= tables
+    found = {}
+    for package in ("benchmark", "judging", "lifeplanner_site"):
+        for path in sorted((REPO / package).rglob("*.py")):
+            if "migrations" in path.relative_to(REPO).parts:
+                continue  # a migration's history may name the tables it made; no code imports it
+            if mentions := table_mentions(path.read_text(encoding="utf-8"), tables):
+                found[str(path.relative_to(REPO))] = sorted(set(mentions))
+    assert found == {}, "read the world through environment.selectors instead"
+
+
+def test_the_table_finder_finds_a_table_in_sql_and_nothing_in_other_names():
+    tables = {"environment_note", "environment_note_mentioned_places", "environment_place"}
+    sql = 'cursor.execute("SELECT n.id FROM environment_note n JOIN environment_note_mentioned_places m ON")'
+    assert table_mentions(sql, tables) == ["environment_note", "environment_note_mentioned_places"]
+    assert table_mentions("proxy = environment_proxy(scheme, host)  # environment_places", tables) == []

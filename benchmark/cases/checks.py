@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from environment.models import Note, Place, SocialFact
+from environment.selectors import fact_note_ids, note_ids_existing, place_get
 from environment.text import fold
 from environment.tools.context import CityNotBuilt, ToolContext, city_context
 from environment.tools.gateway import call_tool
@@ -149,7 +149,7 @@ def _check_cited(ctx, doc: CaseDocument, observations: list) -> list[str]:
 def _check_evidence(ctx, doc: CaseDocument, observations: list) -> list[str]:
     failures = []
     cited = set(answer_note_ids(doc.answer)) | set(doc.required_evidence.note_ids)
-    existing = set(Note.objects.filter(city_id=ctx.city_id, note_id__in=cited).values_list("note_id", flat=True))
+    existing = note_ids_existing(city_id=ctx.city_id, note_ids=cited)
     for missing in sorted(cited - existing):
         failures.append(f"note {missing} does not exist in city {doc.city_name}")
     fact = doc.constraints.get("fact")
@@ -157,10 +157,7 @@ def _check_evidence(ctx, doc: CaseDocument, observations: list) -> list[str]:
         if not fact:
             failures.append("the case cites notes but names no fact they support")
         else:
-            supporting = set()
-            for note_ids in SocialFact.objects.filter(place__city_id=ctx.city_id, place__place_id=fact["place_id"],
-                                                      key=fact["key"]).values_list("note_ids", flat=True):
-                supporting.update(note_ids)
+            supporting = fact_note_ids(city_id=ctx.city_id, place_id=fact["place_id"], key=fact["key"])
             for note_id in sorted((cited & existing) - supporting):
                 failures.append(f"note {note_id} does not support {fact['key']} at {fact['place_id']}")
     for attribute in doc.required_evidence.attributes:
@@ -169,15 +166,15 @@ def _check_evidence(ctx, doc: CaseDocument, observations: list) -> list[str]:
 
 
 def _check_attribute(ctx, place_id: str, key: str) -> list[str]:
-    place = Place.objects.filter(city_id=ctx.city_id, place_id=place_id).first()
+    place = place_get(city_id=ctx.city_id, place_id=place_id)
     if place is None:
         return [f"place {place_id} does not exist"]
     if key.startswith("tag:"):
         wanted = fold(key[4:].strip())
-        return [] if wanted and wanted in fold(place.tag) else [f"place {place_id} has no tag {key[4:]!r}"]
+        return [] if wanted and wanted in fold(place["tag"]) else [f"place {place_id} has no tag {key[4:]!r}"]
     if key not in {"name", "place_type", "address", "opentime_week", "rating", "cost", "alias"}:
         return [f"unknown attribute key {key!r}"]
-    return [] if getattr(place, key) not in (None, "") else [f"place {place_id} has no {key}"]
+    return [] if place[key] not in (None, "") else [f"place {place_id} has no {key}"]
 
 
 # ------------------------------------------------------------------ route totals

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from benchmark.cases.models import Case, Release
+from environment.selectors import PlacePoint, place_points
 
 from . import verify as verification
 from .document import CaseDocument, normalise_question
@@ -94,18 +95,16 @@ def case_map_geojson(case: Case) -> dict:
     so the map shows exactly what an agent would have been told. Place ids that are not in
     the case's city, and legs the tool could not route, are listed rather than dropped.
     """
-    from environment.models import Place
-
     ids = case_place_ids(case.answer)
-    rows = {p.place_id: p for p in Place.objects.filter(city__name=case.city_name, place_id__in=ids)}
+    rows = place_points(city_name=case.city_name, place_ids=ids)
     features = [_place_feature(number, rows[pid]) for number, pid in enumerate(ids, 1) if pid in rows]
     legs, errors = _route_legs(case)
     return {"type": "FeatureCollection", "features": features + legs,
             "missing_place_ids": [pid for pid in ids if pid not in rows], "route_errors": errors}
 
 
-def _place_feature(number: int, place) -> dict:
-    return {"type": "Feature", "geometry": {"type": "Point", "coordinates": [place.location.x, place.location.y]},
+def _place_feature(number: int, place: PlacePoint) -> dict:
+    return {"type": "Feature", "geometry": {"type": "Point", "coordinates": [place.lon, place.lat]},
             "properties": {"kind": "place", "number": number, "place_id": place.place_id, "name": place.name}}
 
 

@@ -132,11 +132,11 @@ def applied_migrations() -> dict[str, list[str]]:
 def result_cities() -> dict[str, str]:
     """City name -> the version this database holds, for every city a case or release was written on."""
     from benchmark.cases.models import Case, Release
-    from environment.models import City
+    from environment.selectors import city_versions
 
     names = set(Case.objects.values_list("city_name", flat=True)) | set(
         Release.objects.values_list("city_name", flat=True))
-    versions = dict(City.objects.filter(name__in=names).values_list("name", "version"))
+    versions = city_versions(names=names)
     return {name: versions.get(name, "") for name in sorted(names)}
 
 

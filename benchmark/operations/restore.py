@@ -148,9 +148,9 @@ def _refuse_rows(tables: dict[str, dict]) -> None:
 
 
 def _city_problems(cities: dict[str, str]) -> list[str]:
-    from environment.models import City
+    from environment.selectors import city_versions
 
-    here = dict(City.objects.filter(name__in=list(cities)).values_list("name", "version"))
+    here = city_versions(names=cities)
     problems = []
     for name, version in cities.items():
         if name not in here:

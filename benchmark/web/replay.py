@@ -22,13 +22,14 @@ from django.db import connection
 
 from benchmark.runs.models import Trajectory
 from benchmark.runs.visibility import can_see_answers, run_visible, scores_shown, step_shown
+from environment.selectors import place_points
 from environment.tools.context import CityNotBuilt
 from judging.answers import PredictedAnswer, normalise_answer
 from judging.grounding import fetched_before_cited
 from judging.types import Step as JudgingStep
 from judging.types import Trajectory as JudgingTrajectory
 
-from .replay_steps import PlacePoint, Places, line, mentioned_place_ids, parsed, point, route_center, step_features
+from .replay_steps import Places, line, mentioned_place_ids, parsed, point, route_center, step_features
 from .replay_tables import observation_table, retrieved_notes
 
 METRICS = (("pass_rate", "Pass (PR@0.9)"), ("A", "Attribute accuracy"), ("PIoU", "Place-set IoU"),
@@ -151,13 +152,9 @@ def _normalise(answer: Any, world) -> PredictedAnswer:
 
 
 def _places(world, ids: set[str]) -> Places:
-    from environment.models import Place
-
     if world is None or not ids:
         return Places()
-    rows = Place.objects.filter(city_id=world.context.city_id, place_id__in=sorted(ids)).values_list(
-        "place_id", "name", "location")
-    return Places({pid: PlacePoint(pid, name, loc.x, loc.y) for pid, name, loc in rows})
+    return Places(place_points(city_name=world.context.city_name, place_ids=ids))
 
 
 def _flags(trajectory: Trajectory, answer: PredictedAnswer, steps, observations) -> list[dict]:

@@ -21,18 +21,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from environment.routing.geo import haversine_m
+from environment.selectors import PlacePoint
 
 PLACE_KEYS = frozenset({"place_id", "start_place_id", "end_place_id", "start", "end", "center", "start_id",
                         "end_id"})
 ROUTE_CENTER_FIELDS = ("start", "end", "vehicle")
-
-
-@dataclass(frozen=True)
-class PlacePoint:
-    place_id: str
-    name: str
-    lon: float
-    lat: float
 
 
 @dataclass

@@ -8,9 +8,11 @@ from django.utils.cache import get_conditional_response
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET
 
+from environment.selectors import city_version_get
+
 from .compare import USAGE, CompareError, compare_case_get, compare_runs_get, runs_compare_cached
 from .replay import replay_map_data, replay_payload, trajectory_get
-from .streets import city_streets_geojson, city_version_get
+from .streets import city_streets_geojson
 from .throttle import page_throttled
 
 TRACK_COLORS = {"A": "#1f6fb2", "B": "#c0392b"}

@@ -1,7 +1,8 @@
-"""The city as the independent verifier reads it: its own SQL, its own distances.
+"""The city as the independent verifier reads it: every row of it, and its own distances.
 
-Nothing here calls a tool or the data engine. Places and their hidden facts come straight
-from the tables; straight-line distances use the WGS84 ellipsoid (what PostGIS geography
+Nothing here calls a tool or the data engine. Places and their hidden facts are every row of
+the city, read through ``environment.selectors`` (no search, no ranking, no filter but the
+fact kinds); straight-line distances use the WGS84 ellipsoid (what PostGIS geography
 measures) through a local approximation that is exact to well under a centimetre at city
 scale; opening hours use the one opening-hours parser the benchmark grades with.
 """
@@ -9,12 +10,12 @@ from __future__ import annotations
 
 import math
 import threading
+from collections.abc import Set
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.db import connection
-
 from environment.opening import is_open_at
+from environment.selectors import fact_keys, place_records
 from environment.text import fold
 from environment.tools.context import city_context
 
@@ -57,7 +58,7 @@ class Place:
 class AuditWorld:
     """Every place of one city version with its hidden facts, and its road network."""
 
-    def __init__(self, *, city_name: str, city_version: str, places: list[Place], facts: dict[str, set[str]],
+    def __init__(self, *, city_name: str, city_version: str, places: list[Place], facts: dict[str, Set[str]],
                  network):
         self.city_name, self.city_version = city_name, city_version
         self.places = {p.place_id: p for p in places}
@@ -72,20 +73,10 @@ class AuditWorld:
 
     @classmethod
     def load(cls, city_name: str) -> "AuditWorld":
-        """The world of a built city, read with the verifier's own SQL."""
+        """The world of a built city: every place, and the static and long-term facts (the ground truth)."""
         ctx = city_context(city_name)
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT place_id, name, alias, place_type, address, opentime_week, rating, cost, tag, "
-                "ST_X(location::geometry), ST_Y(location::geometry) FROM environment_place "
-                "WHERE city_id = %s ORDER BY place_id", [ctx.city_id])
-            places = [Place(*row) for row in cursor.fetchall()]
-            cursor.execute(
-                "SELECT p.place_id, f.key FROM environment_socialfact f JOIN environment_place p ON p.id = f.place_id "
-                "WHERE p.city_id = %s AND f.kind IN ('static', 'long_term')", [ctx.city_id])
-            facts: dict[str, set[str]] = {}
-            for place_id, key in cursor.fetchall():
-                facts.setdefault(place_id, set()).add(key)
+        places = [Place(*record) for record in place_records(city_id=ctx.city_id)]
+        facts = fact_keys(city_id=ctx.city_id, kinds=("static", "long_term"))
         return cls(city_name=city_name, city_version=ctx.city_version, places=places, facts=facts,
                    network=ctx.network)
 

@@ -1,17 +1,12 @@
 """The judging layer's view of a built city (judging.constraints.ConstraintWorld)."""
 from __future__ import annotations
 
-import json
 import threading
 from functools import lru_cache
 
-from django.db import connection
-
-from environment.models import Place, SocialFact
+from environment import selectors
 from environment.text import fold
 from environment.tools.context import ToolContext, city_context
-
-PLACE_FIELDS = ("place_id", "name", "place_type", "address", "opentime_week", "rating", "cost", "tag", "alias")
 
 
 class CityWorld:
@@ -24,31 +19,19 @@ class CityWorld:
         self._names_lock = threading.Lock()
 
     def _place(self, place_id: str) -> dict | None:
-        row = Place.objects.filter(city_id=self.context.city_id, place_id=place_id).values(*PLACE_FIELDS).first()
-        return dict(row) if row else None
+        return selectors.place_get(city_id=self.context.city_id, place_id=place_id)
 
     def distance_m(self, a: str, b: str) -> float | None:
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT ST_Distance(pa.location, pb.location) FROM environment_place pa, environment_place pb "
-                "WHERE pa.city_id = %s AND pb.city_id = %s AND pa.place_id = %s AND pb.place_id = %s",
-                [self.context.city_id, self.context.city_id, a, b],
-            )
-            row = cursor.fetchone()
-        return round(row[0], 1) if row else None
+        metres = selectors.place_distance_m(city_id=self.context.city_id, a=a, b=b)
+        return None if metres is None else round(metres, 1)
 
     def route_distance_m(self, place_id: str, start: str, end: str, vehicle: str) -> float | None:
         route = self._route(start, end, vehicle, "time")
         if route is None:
             return None
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT ST_Distance(location, ST_GeomFromGeoJSON(%s)::geography) FROM environment_place "
-                "WHERE city_id = %s AND place_id = %s",
-                [json.dumps(route.geometry), self.context.city_id, place_id],
-            )
-            row = cursor.fetchone()
-        return round(row[0], 1) if row else None
+        metres = selectors.place_line_distance_m(city_id=self.context.city_id, place_id=place_id,
+                                                 line=route.geometry)
+        return None if metres is None else round(metres, 1)
 
     def leg(self, a: str, b: str, vehicle: str, mode: str) -> tuple[float, float] | None:
         route = self._route(a, b, vehicle, mode)
@@ -63,8 +46,7 @@ class CityWorld:
             return None
 
     def has_fact(self, place_id: str, key: str) -> bool:
-        return SocialFact.objects.filter(place__city_id=self.context.city_id, place__place_id=place_id,
-                                         key=key).exists()
+        return selectors.fact_exists(city_id=self.context.city_id, place_id=place_id, key=key)
 
     def resolve_name(self, name: str) -> str | None:
         """The place_id of the one place with this name (case- and accent-insensitive), else None."""
@@ -80,8 +62,7 @@ class CityWorld:
         with self._names_lock:
             if self._names is None:
                 names: dict[str, list[str]] = {}
-                rows = Place.objects.filter(city_id=self.context.city_id).order_by("place_id")
-                for pid, pname in rows.values_list("place_id", "name"):
+                for pid, pname in selectors.place_names(city_id=self.context.city_id):
                     names.setdefault(fold(pname).strip(), []).append(pid)
                 self._names = {key: tuple(ids) for key, ids in names.items()}
             return self._names

@@ -5,7 +5,7 @@ from benchmark.cases.document import CELLS, PREFIX_OF_CATEGORY
 from benchmark.cases.models import Release
 from benchmark.cases.selectors import case_documents
 from benchmark.cases.skeletons import case_place_ids, skeleton_stats
-from environment.models import Place
+from environment.selectors import place_points
 
 
 class Command(BaseCommand):
@@ -23,8 +23,11 @@ class Command(BaseCommand):
             if frozen is None:
                 raise CommandError(f"no release named {release!r}")
         documents = case_documents(release=frozen)
-        ids = {pid for doc in documents for pid in case_place_ids(doc)}
-        names = dict(Place.objects.filter(place_id__in=ids).values_list("place_id", "name"))
+        ids_by_city: dict[str, set[str]] = {}
+        for doc in documents:
+            ids_by_city.setdefault(doc.city_name, set()).update(case_place_ids(doc))
+        names = {pid: point.name for city, ids in sorted(ids_by_city.items())
+                 for pid, point in place_points(city_name=city, place_ids=ids).items()}
         rows = {r.cell: r for r in skeleton_stats(documents, names)}
         order = [f"{PREFIX_OF_CATEGORY[c]}_{lv}" for c, lv in CELLS]
         self.stdout.write(f"{'cell':<12} {'cases':>6} {'skeletons':>10} {'largest share':>14}")
