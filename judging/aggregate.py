@@ -1,5 +1,6 @@
 """Aggregates of a run: the paper's table 2 (PR@0.9 per cell) and table 3 (metrics per level),
-with bootstrap 95% intervals, and a paired comparison of two runs on the same release.
+the same metrics per task category, with bootstrap 95% intervals, and a paired comparison of two
+runs on the same release.
 
 Conventions (also in docs/metrics.md): a rate is a percentage of scored rows, one row per
 (case, trial); "overall" is the pass rate over all rows of the run (micro average, the mean
@@ -24,6 +25,8 @@ CELL_ORDER = (
     ("trip_design", "L1"), ("trip_design", "L2"),
 )
 TABLE3_METRICS = ("IG", "TE", "RP", "A", "PIoU", "RD_distance", "RD_time", "OC", "SC")
+LEVEL_ORDER = ("L0", "L1", "L2")
+CATEGORY_ORDER = tuple(dict.fromkeys(category for category, _ in CELL_ORDER))
 BOOTSTRAP_SAMPLES = 2000
 
 
@@ -160,16 +163,27 @@ def _trials_overall(scores: Sequence[CaseScore], overall: Interval, *, seed: int
 
 def table3(scores: Sequence[CaseScore]) -> dict:
     """Each metric averaged per level, in % (None where the metric applies to no case), plus PR@0.9."""
+    return {level: _metric_means([s for s in scores if s.level == level]) for level in LEVEL_ORDER}
+
+
+def table_categories(scores: Sequence[CaseScore]) -> dict:
+    """Table 3's row per task category instead of per level, with ``n``, the category's scored rows."""
     out = {}
-    for level in ("L0", "L1", "L2"):
-        at_level = [s for s in scores if s.level == level]
-        row = {}
-        for name in TABLE3_METRICS:
-            values = [s.metrics[name] for s in at_level if s.metrics.get(name) is not None]
-            row[name] = round(100 * sum(values) / len(values), 1) if values else None
-        row["PR"] = round(100 * sum(s.passed for s in at_level) / len(at_level), 1) if at_level else None
-        row["tokens"] = round(sum(s.tokens for s in at_level) / len(at_level), 1) if at_level else None
-        out[level] = row
+    for category in CATEGORY_ORDER:
+        rows = [s for s in scores if s.category == category]
+        out[category] = {"n": len(rows), **_metric_means(rows)}
+    return out
+
+
+def _metric_means(rows: Sequence[CaseScore]) -> dict:
+    """Each TABLE3_METRICS mean in % over the rows where it applies, then PR@0.9 and the mean tokens
+    (None where no row has a value)."""
+    out = {}
+    for name in TABLE3_METRICS:
+        values = [s.metrics[name] for s in rows if s.metrics.get(name) is not None]
+        out[name] = round(100 * sum(values) / len(values), 1) if values else None
+    out["PR"] = round(100 * sum(s.passed for s in rows) / len(rows), 1) if rows else None
+    out["tokens"] = round(sum(s.tokens for s in rows) / len(rows), 1) if rows else None
     return out
 
 

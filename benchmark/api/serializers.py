@@ -15,6 +15,7 @@ from benchmark.cases.models import Release, ReleaseCase
 from benchmark.endpoints.redaction import redact
 from benchmark.endpoints.services import MAX_API_KEY_LENGTH, MAX_CONCURRENCY, MAX_REQUESTS_PER_MINUTE
 from benchmark.runs.models import EvaluationRun, Step, Trajectory
+from benchmark.runs.results import run_results_stored
 from benchmark.runs.visibility import endpoint_details_visible, trajectory_shown
 
 
@@ -92,10 +93,12 @@ class RunSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(OverallSerializer(allow_null=True))
     def get_overall(self, run: EvaluationRun) -> dict | None:
-        return ((run.aggregates or {}).get("table2") or {}).get("overall")
+        results = run_results_stored(run=run)
+        return results.table2.get("overall") if results else None
 
     def get_n(self, run: EvaluationRun) -> int:
-        return int(((run.aggregates or {}).get("table2") or {}).get("n") or 0)
+        results = run_results_stored(run=run)
+        return int(results.table2.get("n") or 0) if results else 0
 
 
 class ProgressSerializer(serializers.Serializer):
@@ -128,11 +131,17 @@ class SmokeReportSerializer(serializers.Serializer):
 class RunDetailSerializer(RunSerializer):
     endpoint = EndpointSerializer(allow_null=True, read_only=True)
     progress = serializers.SerializerMethodField()
-    aggregates = serializers.JSONField(read_only=True, help_text="{table2, table3} once the run has ended.")
+    aggregates = serializers.SerializerMethodField(help_text="{table2, table3, categories, cost} once the run has "
+                                                             "ended; {} before.")
     smoke = serializers.SerializerMethodField(help_text="For a smoke test: what it found.")
 
     class Meta(RunSerializer.Meta):
         fields = [*RunSerializer.Meta.fields, "config", "endpoint", "progress", "aggregates", "smoke"]
+
+    @extend_schema_field(OpenApiTypes.OBJECT)
+    def get_aggregates(self, run: EvaluationRun) -> dict:
+        results = run_results_stored(run=run)
+        return results.as_dict() if results else {}
 
     @extend_schema_field(ProgressSerializer)
     def get_progress(self, run: EvaluationRun) -> dict:

@@ -24,6 +24,7 @@ from rest_framework.views import APIView
 from benchmark.cases.models import Release
 from benchmark.runs.leaderboard import default_release, leaderboard_releases, leaderboard_rows, leaderboard_sort
 from benchmark.runs.models import Step, Trajectory
+from benchmark.runs.results import run_results_stored
 from benchmark.runs.visibility import can_see_answers, runs_visible
 
 from . import serializers as s
@@ -174,10 +175,11 @@ class RunViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Create
     @action(detail=True, methods=["get"])
     def scores(self, request, pk=None) -> Response:
         run = self.get_object()
-        table = run.aggregates or {}
+        results = run_results_stored(run=run)
         return Response(s.RunScoresSerializer({
-            "run": run.id, "release": run.release.name, "status": run.status, "table2": table.get("table2"),
-            "table3": table.get("table3"), "trajectories": score_rows(run=run),
+            "run": run.id, "release": run.release.name, "status": run.status,
+            "table2": results.table2 if results else None, "table3": results.table3 if results else None,
+            "trajectories": score_rows(run=run),
         }).data)
 
 

@@ -1,9 +1,15 @@
-"""A run's table 2 and table 3 from its scored trajectories, and what its tokens cost."""
+"""A run's tables (table 2, table 3, the same metrics per category) from its scored trajectories,
+and what its tokens cost.
+
+``run_aggregates`` is what a run stores when it ends or is re-scored (``EvaluationRun.aggregates``);
+``run_tables`` is the same without the cost, which needs litellm, for pages that show a run still in
+progress (``benchmark.runs.results``).
+"""
 from __future__ import annotations
 
 from benchmark.runs.costs import run_cost
 from benchmark.runs.models import EvaluationRun, Trajectory
-from judging.aggregate import CaseScore, table2, table3
+from judging.aggregate import CaseScore, table2, table3, table_categories
 
 
 def run_case_scores(*, run: EvaluationRun) -> list[CaseScore]:
@@ -20,7 +26,13 @@ def run_case_scores(*, run: EvaluationRun) -> list[CaseScore]:
     ]
 
 
-def run_aggregates(*, run: EvaluationRun) -> dict:
+def run_tables(*, run: EvaluationRun) -> dict:
+    """Table 2, table 3 and the per-category table (``categories``) over the run's scored trajectories."""
     scores = run_case_scores(run=run)
     return {"table2": table2(scores, seed=run.config.get("seed", 0)), "table3": table3(scores),
-            "cost": run_cost(run=run)}
+            "categories": table_categories(scores)}
+
+
+def run_aggregates(*, run: EvaluationRun) -> dict:
+    """What ``EvaluationRun.aggregates`` stores: ``run_tables`` and the run's ``cost`` (USD or None)."""
+    return {**run_tables(run=run), "cost": run_cost(run=run)}

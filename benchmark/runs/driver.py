@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from benchmark.runs.models import EvaluationRun, Trajectory
 
+from .results import run_results_stored
 from .services import run_enqueue, run_progress
 
 
@@ -89,7 +90,8 @@ def _close(bar, run: EvaluationRun) -> None:
 def run_summary(*, run: EvaluationRun) -> str:
     """The table 2 style summary of a finished run."""
     run.refresh_from_db()
-    t2 = (run.aggregates or {}).get("table2")
+    results = run_results_stored(run=run)
+    t2 = results.table2 if results else None
     lines = [f"Run {run.id} ({run.agent}{' ' + run.endpoint.model if run.endpoint else ''}) on "
              f"{run.release.name}: {run.status}" + (f" ({run.error})" if run.error else "")]
     if not t2 or not t2.get("n"):

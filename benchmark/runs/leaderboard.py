@@ -1,8 +1,9 @@
-"""The leaderboard: one row per evaluation run of a release, read from the runs' stored aggregates.
+"""The leaderboard: one row per evaluation run of a release, read from the runs' stored results.
 
 Nothing here loads trajectories: table 2 (cells, overall pass rate with its 95% interval,
-macro average, tokens) and the run's cost are ``EvaluationRun.aggregates``, computed when a run
-ends (benchmark/runs/aggregates.py), so a page never imports litellm.
+macro average, tokens) and the run's cost are the results stored when a run ends
+(``benchmark.runs.results.run_results_stored``, computed by benchmark/runs/aggregates.py), so a
+page never imports litellm.
 """
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from benchmark.cases.models import Release
 from benchmark.runs.models import EvaluationRun
 from judging.aggregate import CELL_ORDER, Interval, rank_ranges
 
+from .results import run_results_stored
 from .visibility import runs_visible
 
 CELL_KEYS = tuple(f"{category}/{level}" for category, level in CELL_ORDER)
@@ -55,7 +57,8 @@ def leaderboard_rows(*, release: Release, user, cases: int | None = None) -> lis
 
 
 def _row(run: EvaluationRun, *, cases: int) -> dict:
-    table2 = (run.aggregates or {}).get("table2") or {}
+    results = run_results_stored(run=run)
+    table2 = results.table2 if results else {}
     cells = table2.get("cells") or {}
     overall = table2.get("overall")
     trials = int((run.config or {}).get("trials", 1))
@@ -65,7 +68,7 @@ def _row(run: EvaluationRun, *, cases: int) -> dict:
         "cells": {key: (cells.get(key) or {}).get("pr") for key in CELL_KEYS},
         "overall": {k: overall[k] for k in ("value", "low", "high")} if overall else None,
         "macro": table2.get("macro"), "avg_tokens": table2.get("avg_tokens"),
-        "cost": (run.aggregates or {}).get("cost"),
+        "cost": results.cost if results else None,
         "rank": None, "n": table2.get("n", 0), "complete": bool(overall) and table2.get("n") == cases * trials,
     }
 

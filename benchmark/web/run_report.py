@@ -1,9 +1,11 @@
-"""What the run page shows: table 3, the table 2 cells, metrics per category, the paper's figures 5
-and 6, tokens per case, and the failed cases with their reasons.
+"""What the run page shows: tables 2 and 3 and the metrics per category laid out for the page, the
+paper's figures 5 and 6, tokens per case, and the failed cases with their reasons.
 
-Two queries read the run's rows as plain values (no model instances): one row per trajectory
-with the metric values and the few score details the failure reasons need, and one count of
-tool calls per (tool, error kind).
+The tables are the run's results (``benchmark.runs.results.run_results``: stored when the run
+ended, computed by the same function while it runs); nothing here computes a pass rate or a metric
+mean of them. The figures and the failed cases are per-trajectory views: two queries read the run's
+rows as plain values (no model instances), one row per trajectory with the metric values and the
+few score details the failure reasons need, and one count of tool calls per (tool, error kind).
 """
 from __future__ import annotations
 
@@ -16,7 +18,8 @@ from django.db.models import Count
 
 from benchmark.cases.models import CATEGORIES, LEVELS, Case, ReleaseCase
 from benchmark.runs.models import EvaluationRun, Step, Trajectory
-from judging.aggregate import CELL_ORDER, TABLE3_METRICS, CaseScore, has_several_trials, table3, trials_summary
+from benchmark.runs.results import RunResults
+from judging.aggregate import CELL_ORDER, TABLE3_METRICS
 
 from .failures import REASON_CODES, REASON_LABELS, failure_reasons
 
@@ -116,61 +119,32 @@ def done_cases(cases: list[dict]) -> list[dict]:
     return [c for c in cases if c["status"] == Trajectory.DONE]
 
 
-def case_scores(cases: list[dict]) -> list[CaseScore]:
-    """The done cases in the form judging.aggregate reads (as run_case_scores builds them)."""
-    return [CaseScore(case_id=c["case_id"], trial=c["trial"], category=c["category"], level=c["level"],
-                      passed=bool(c["passed"]), metrics=c["metrics"], tokens=c["tokens"]) for c in done_cases(cases)]
+def cell_table(results: RunResults) -> list[dict]:
+    """Table 2's cells laid out by category: {category, label, cells: {level: cell}}, a cell as table 2
+    stores it ({pr, n}, with ``pass_hat_k`` and ``trials`` when a case has several trials), None for a
+    cell that does not exist (Trip Design L0)."""
+    stored = results.table2.get("cells") or {}
+    return [{"category": category, "label": label,
+             "cells": {level: stored.get(f"{category}/{level}", {"pr": None, "n": 0})
+                       if (category, level) in CELL_ORDER else None for level in LEVEL_CODES}}
+            for category, label in CATEGORIES]
 
 
-def cell_table(cases: list[dict]) -> list[dict]:
-    """Table 2's row for this run, one dict per category: {category, label, cells: {level: {pr, n}}};
-    when a case has several trials, each cell also has ``pass_hat_k`` and ``trials`` (k)."""
-    done = done_cases(cases)
-    scores = case_scores(cases)
-    several = has_several_trials(scores)
-    out = []
-    for category, label in CATEGORIES:
-        cells = {}
-        for level in LEVEL_CODES:
-            if (category, level) not in CELL_ORDER:
-                cells[level] = None
-                continue
-            verdicts = [bool(c["passed"]) for c in done if (c["category"], c["level"]) == (category, level)]
-            cells[level] = {"pr": _pct(verdicts), "n": len(verdicts)}
-            if several:
-                summary = trials_summary([s for s in scores if (s.category, s.level) == (category, level)])
-                cells[level] |= {"pass_hat_k": summary["pass_hat_k"], "trials": summary["trials"]}
-        out.append({"category": category, "label": label, "cells": cells})
-    return out
+def category_breakdown(results: RunResults) -> list[dict]:
+    """Per category (``results.categories``): rows, pass rate, each metric's mean in % where it applies,
+    and average tokens."""
+    empty = {"n": 0, "PR": None, "tokens": None}
+    rows = [(category, label, results.categories.get(category) or empty) for category, label in CATEGORIES]
+    return [{"category": category, "label": label, "n": row["n"], "pr": row["PR"], "tokens": row["tokens"],
+             "metrics": {name: row.get(name) for name in TABLE3_METRICS}} for category, label, row in rows]
 
 
-def category_breakdown(cases: list[dict]) -> list[dict]:
-    """Per category: cases, pass rate, each metric's mean in % where it applies, and average tokens."""
-    done = done_cases(cases)
-    out = []
-    for category, label in CATEGORIES:
-        mine = [c for c in done if c["category"] == category]
-        metrics = {}
-        for name in TABLE3_METRICS:
-            values = [c["metrics"][name] for c in mine if c["metrics"][name] is not None]
-            metrics[name] = round(100 * sum(values) / len(values), 1) if values else None
-        out.append({"category": category, "label": label, "n": len(mine), "pr": _pct([bool(c["passed"])
-                                                                                      for c in mine]),
-                    "metrics": metrics, "tokens": round(sum(c["tokens"] for c in mine) / len(mine), 1)
-                    if mine else None})
-    return out
-
-
-def _pct(verdicts: list[bool]) -> float | None:
-    return round(100 * sum(verdicts) / len(verdicts), 1) if verdicts else None
-
-
-def table3_rows(cases: list[dict]) -> list[dict]:
+def table3_rows(results: RunResults) -> list[dict]:
     """Table 3 of the paper for this run: one row per metric (process, outcome, PR, tokens), a column per level."""
-    by_level = table3(case_scores(cases))
     groups = [("Process", ("IG", "TE", "RP")), ("Outcome", ("A", "PIoU", "RD_distance", "RD_time", "OC", "SC")),
               ("", ("PR", "tokens"))]
-    return [{"group": group, "metric": name, "values": [by_level[level][name] for level in LEVEL_CODES]}
+    return [{"group": group, "metric": name,
+             "values": [(results.table3.get(level) or {}).get(name) for level in LEVEL_CODES]}
             for group, names in groups for name in names]
 
 

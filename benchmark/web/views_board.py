@@ -1,8 +1,8 @@
 """Pages of the board: the leaderboard (home), a run's report, the case browser and a case page.
 
-Views parse the query string, call the selectors of leaderboard.py, run_report.py and
-case_browser.py, and render. Bad query values get a 400 page that names the value and what is
-allowed; unknown or invisible objects a 404.
+Views parse the query string, call the selectors of benchmark.runs (leaderboard.py, and results.py
+for a run's tables), run_report.py and case_browser.py, and render. Bad query values get a 400 page
+that names the value and what is allowed; unknown or invisible objects a 404.
 """
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from django.utils.http import urlencode
 from benchmark.cases.models import CATEGORIES, LEVELS, Release, ReleaseCase
 from benchmark.runs import leaderboard
 from benchmark.runs.models import EvaluationRun
+from benchmark.runs.results import RunResults, run_results
 from benchmark.runs.visibility import endpoint_details_visible, run_visible, runs_visible
 from benchmark.web.selectors import city_summaries
 
@@ -125,18 +126,19 @@ def run_page(request: HttpRequest, run_id: int) -> HttpResponse:
     except ValueError as exc:
         return error_page(request, str(exc))
     cases = run_report.run_cases(run=run)
+    results = run_results(run=run)
     failed = run_report.failed_cases(cases, filters=filters)
     page = Paginator(failed, FAILED_PAGE_SIZE).get_page(request.GET.get("page"))
     for case in page.object_list:
         case["replay_url"] = trajectory_url(case["id"])
     return render(request, "web/run.html", {
         "run": run, "filters": filters, "cases_total": len(cases), "page": page, "failed_total": len(failed),
-        "statuses": run_report.status_counts(cases), "table3": _table3_text(run_report.table3_rows(cases)),
-        "cells": run_report.cell_table(cases),
-        "categories_breakdown": _breakdown_text(run_report.category_breakdown(cases)),
+        "statuses": run_report.status_counts(cases), "table2": results.table2,
+        "table3": _table3_text(run_report.table3_rows(results)), "cells": run_report.cell_table(results),
+        "categories_breakdown": _breakdown_text(run_report.category_breakdown(results)),
         "reasons": run_report.reason_counts(cases), "reason_rules": REASONS, "category_choices": CATEGORIES,
         "level_choices": [lv for lv, _ in LEVELS], "metric_names": run_report.TABLE3_METRICS,
-        "overall": _overall(run, cases), "config": _config(run),
+        "overall": _overall(results), "config": _config(run),
         "endpoint_details": endpoint_details_visible(user=request.user, endpoint=run.endpoint),
         "progress_template": _progress_template(run), "compare_with": _compare_choices(request, run),
         "page_query": _query(request, page=None), **_figures(run, cases, curves),
@@ -161,15 +163,16 @@ def _curve_level(value: str | None) -> str:
     return value
 
 
-def _overall(run: EvaluationRun, cases: list[dict]) -> dict:
-    table2 = (run.aggregates or {}).get("table2") or {}
-    if table2.get("overall"):
+def _overall(results: RunResults) -> dict:
+    """The headline: table 2's overall pass rate; its interval only once the run has ended."""
+    table2 = results.table2
+    if not table2.get("overall"):
+        return {"final": False, "value": None, "n": 0}
+    if results.final:
         # n counts cases (with several trials table 2's n counts trajectories; ``cases`` the cases)
         return {"final": True, **table2["overall"], "macro": table2.get("macro"),
                 "n": table2.get("cases") or table2.get("n")}
-    done = run_report.done_cases(cases)
-    value = round(100 * sum(bool(c["passed"]) for c in done) / len(done), 1) if done else None
-    return {"final": False, "value": value, "n": len(done)}
+    return {"final": False, "value": table2["overall"]["value"], "n": table2["n"]}
 
 
 def _config(run: EvaluationRun) -> list[tuple[str, object]]:

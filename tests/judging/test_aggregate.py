@@ -3,7 +3,16 @@ import random
 
 import pytest
 
-from judging.aggregate import CaseScore, Interval, bootstrap, paired_comparison, rank_ranges, table2, table3
+from judging.aggregate import (
+    CaseScore,
+    Interval,
+    bootstrap,
+    paired_comparison,
+    rank_ranges,
+    table2,
+    table3,
+    table_categories,
+)
 
 
 def score(case_id, category, level, passed, tokens=100, **metrics):
@@ -32,6 +41,16 @@ def test_table3_averages_only_where_a_metric_applies():
     assert t3["L0"]["A"] == 50.0 and t3["L0"]["IG"] == 75.0 and t3["L0"]["OC"] is None
     assert t3["L1"]["OC"] == 75.0 and t3["L1"]["SC"] == 90.0 and t3["L1"]["PR"] == 100.0
     assert t3["L2"]["PR"] is None
+
+
+def test_table_categories_averages_per_category_what_table3_averages_per_level():
+    by_category = table_categories(RUN)
+    assert list(by_category) == ["place_perception", "nearby_discovery", "routing", "trip_design"]
+    assert by_category["place_perception"] == {**table3(RUN)["L0"], "n": 2}  # its two rows are L0's
+    assert by_category["routing"]["n"] == 2 and by_category["routing"]["OC"] == 75.0
+    assert by_category["routing"]["tokens"] == 300.0 and by_category["routing"]["IG"] is None
+    assert by_category["trip_design"] == {"n": 0, "PR": None, "tokens": None,
+                                          **{name: None for name in table3(RUN)["L2"] if name not in ("PR", "tokens")}}
 
 
 def test_bootstrap_is_seeded_and_brackets_the_mean():
