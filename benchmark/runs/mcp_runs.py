@@ -18,14 +18,15 @@ from mcp.types import CallToolResult, TextContent
 from mcp.types import Tool as MCPTool
 
 from benchmark.runs.agents.answer_format import answer_format_guide
-from environment.mcp_server import LifePlannerServer
+from environment.mcp_server import LifePlannerServer, city_tool_names
+from environment.tools.answer import ANSWER_TOOL
 
 from .external import NoCaseInProgress, RunTokenRefused, external_next_case, external_tool_call
 
 TOKEN_ENV = "LIFEPLANNER_RUN_TOKEN"
 RUN_INSTRUCTIONS = (
-    "LifePlanner benchmark run. Call next_case to get a question, answer it with the city tools (place_search, "
-    "nearby_search, place_detail, routing, search_notes, note_detail) and finish it with submit_answer(result={...}); "
+    f"LifePlanner benchmark run. Call next_case to get a question, answer it with the city tools "
+    f"({', '.join(city_tool_names('agent'))}) and finish it with {ANSWER_TOOL}(result={{...}}); "
     "then call next_case again until it reports that the run is done. Every call counts against the case's tool "
     "budget. The answer format follows; next_case repeats it for each case as answer_format, with the fields that "
     "case is scored on.\n\n" + answer_format_guide()

@@ -1,4 +1,4 @@
-"""The judging layer's view of a built city (judging.constraints.ConstraintWorld)."""
+"""The judging layer's view of a built city (judging.metrics.ConstraintWorld)."""
 from __future__ import annotations
 
 import threading
