@@ -203,7 +203,7 @@ def test_questions_use_the_right_articles_and_no_leftover_slots(generated):
 
 
 def test_a_name_ending_in_a_full_stop_gets_no_second_one():
-    from benchmark.cases.engine.phrasing import fill
+    from benchmark.cases.engine.question_phrasing import fill
 
     assert fill("I have to visit {a}. Then {b}...", a="Virgin Oil Co.", b="home") == \
         "I have to visit Virgin Oil Co. Then home..."
@@ -214,7 +214,7 @@ def test_every_question_bank_uses_only_slots_the_recipes_fill():
     import benchmark.cases.engine.wording.place as place
     import benchmark.cases.engine.wording.routing as routing
     import benchmark.cases.engine.wording.trip as trip
-    from benchmark.cases.engine.phrasing import slot_names
+    from benchmark.cases.engine.question_phrasing import slot_names
 
     known = {"n", "day", "nouns", "options", "all", "x", "y", "o", "d", "b", "time", "date", "by", "going", "Going",
              "go", "delay", "dwell", "people_a", "people_b", "a", "plan_a", "Plan_a", "plan_b", "budget", "noun",

@@ -51,7 +51,7 @@ def run_agent(grid_city, django_db_blocker):
 
 
 def test_litellm_agent_is_registered():
-    assert AGENTS["litellm"] is litellm_agent
+    assert AGENTS.get("litellm") is litellm_agent
 
 
 def test_a_search_detail_submit_conversation_ends_submitted_with_every_step_recorded(run_agent):

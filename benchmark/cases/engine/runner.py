@@ -20,7 +20,7 @@ from benchmark.cases.verify import verify_case
 from environment.tools.context import ToolContext
 
 from .common import Draft
-from .phrasing import Phrasebook
+from .question_phrasing import Phrasebook
 from .recipes import load_recipes
 from .session import Discard, EngineSession
 

@@ -15,7 +15,7 @@ from benchmark.cases.document import ToolStep, observation_digest
 from environment.tools.context import ToolContext
 from environment.tools.gateway import call_tool
 
-from .phrasing import Phrasebook, check_bank, fill
+from .question_phrasing import Phrasebook, check_bank, fill
 
 
 class Discard(Exception):

@@ -2,16 +2,18 @@
 
 Each agent module registers itself with ``base.agent``; importing this package imports them all.
 """
-from . import external, heuristic, litellm_agent, reference  # noqa: F401  (importing registers them)
+from environment.registry_base import NotRegistered
+
+from . import heuristic, litellm_agent, reference, self_driven  # noqa: F401  (importing registers them)
 from .base import AGENTS, AgentFunc, AgentOutcome, AgentTask, RunConfig, agent
 
 
 def get_agent(name: str) -> AgentFunc:
     """The agent registered as ``name``; a ValueError lists the registered ones."""
     try:
-        return AGENTS[name]
-    except KeyError:
-        raise ValueError(f"unknown agent {name!r}; registered: {', '.join(sorted(AGENTS))}") from None
+        return AGENTS.get(name)
+    except NotRegistered:
+        raise ValueError(f"unknown agent {name!r}; registered: {', '.join(sorted(AGENTS.names()))}") from None
 
 
 __all__ = ["AGENTS", "AgentOutcome", "AgentTask", "RunConfig", "agent", "get_agent"]

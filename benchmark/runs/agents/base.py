@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from benchmark.cases.document import CaseDocument
+from environment.registry_base import Registry
 
 DEFAULT_TOOL_BUDGET = 30
 DEFAULT_TIMEOUT_S = 600  # the wall clock of one (case, trial): the conversation ends there
@@ -52,16 +53,9 @@ class AgentOutcome:
 
 
 AgentFunc = Callable[[AgentTask], Awaitable[AgentOutcome]]
-AGENTS: dict[str, AgentFunc] = {}
+AGENTS: Registry[AgentFunc] = Registry("agent")  # the names are stored on runs (EvaluationRun.agent)
 
 
 def agent(name: str) -> Callable[[AgentFunc], AgentFunc]:
     """Register an agent under ``name``; duplicates are rejected."""
-
-    def register(func: AgentFunc) -> AgentFunc:
-        if name in AGENTS:
-            raise ValueError(f"agent {name!r} is already registered")
-        AGENTS[name] = func
-        return func
-
-    return register
+    return AGENTS.register(name)

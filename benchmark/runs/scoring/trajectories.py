@@ -18,7 +18,7 @@ from judging.types import Step as JStep
 from judging.types import Trajectory as JTrajectory
 
 from . import services
-from .cache import DatabaseJudgeCache
+from .judge_cache import DatabaseJudgeCache
 
 log = logging.getLogger(__name__)
 

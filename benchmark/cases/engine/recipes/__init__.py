@@ -12,5 +12,5 @@ from .registry import RECIPES
 
 
 def load_recipes() -> dict[tuple[str, str], Callable]:
-    """Every registered recipe by (category, level)."""
-    return RECIPES
+    """Every registered recipe by (category, level), in registration order."""
+    return {tuple(name.split("/")): RECIPES.get(name) for name in RECIPES.names()}

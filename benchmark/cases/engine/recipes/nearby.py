@@ -18,7 +18,7 @@ from ..common import (
     sample,
 )
 from ..moments import closings, moments_when, stable_state
-from ..phrasing import a, moment_slots
+from ..question_phrasing import a, moment_slots
 from ..session import Discard
 from ..wording import nearby as words
 from .registry import recipe

@@ -24,7 +24,7 @@ from ..common import (
     want_phrase,
 )
 from ..moments import moments_when, stable_state
-from ..phrasing import a, moment_slots
+from ..question_phrasing import a, moment_slots
 from ..session import Discard
 from ..wording import nearby as words
 from .nearby import nearest_margin, radius_for, walk_costs

@@ -14,7 +14,7 @@ from environment.opening import hours_are_valid, is_open_at
 
 from ..common import Draft, accepted, find_by_name, named_places, noun_types, pick_noun, sample, uniquely_named
 from ..moments import WEEK_START, moments_when, openings, stable_state
-from ..phrasing import join_names, moment_slots, travel_slots
+from ..question_phrasing import join_names, moment_slots, travel_slots
 from ..session import Discard
 from ..wording import place as words
 from .registry import recipe

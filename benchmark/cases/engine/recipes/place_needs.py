@@ -24,7 +24,7 @@ from ..common import (
     want_phrase,
 )
 from ..moments import moments_when, stable_state
-from ..phrasing import a, join_names, moment_slots
+from ..question_phrasing import a, join_names, moment_slots
 from ..session import Discard
 from ..wording import place as words
 from .registry import recipe

@@ -3,15 +3,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-RECIPES: dict[tuple[str, str], Callable] = {}
+from environment.registry_base import Registry
+
+RECIPES: Registry[Callable] = Registry("recipe")  # named "category/level", e.g. "routing/L1"
 
 
-def recipe(category: str, level: str) -> Callable:
-    def register(func: Callable) -> Callable:
-        key = (category, level)
-        if key in RECIPES:
-            raise ValueError(f"a recipe for {key} is already registered")
-        RECIPES[key] = func
-        return func
-
-    return register
+def recipe(category: str, level: str) -> Callable[[Callable], Callable]:
+    """Register the recipe of the cell (category, level); a second one for the same cell is an error."""
+    return RECIPES.register(f"{category}/{level}")

@@ -32,8 +32,8 @@ from ..common import (
     want_phrase,
 )
 from ..moments import moments_when, stable_state
-from ..phrasing import a as with_article
-from ..phrasing import moment_slots, travel_slots
+from ..question_phrasing import a as with_article
+from ..question_phrasing import moment_slots, travel_slots
 from ..session import Discard
 from ..wording import routing as words
 from .registry import recipe

@@ -22,7 +22,7 @@ from ..common import (
     visitable,
 )
 from ..moments import day_place, moments_when, openings, stable_state
-from ..phrasing import join_names, moment_slots, travel_slots
+from ..question_phrasing import join_names, moment_slots, travel_slots
 from ..session import Discard
 from ..wording import trip as words
 from .registry import recipe

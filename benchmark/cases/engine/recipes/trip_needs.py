@@ -28,8 +28,8 @@ from ..common import (
     tag_citation,
     want_phrase,
 )
-from ..phrasing import a as with_article
-from ..phrasing import join_names, moment_slots, travel_slots
+from ..question_phrasing import a as with_article
+from ..question_phrasing import join_names, moment_slots, travel_slots
 from ..session import Discard
 from ..wording import trip as words
 from .registry import recipe

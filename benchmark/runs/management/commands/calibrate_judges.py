@@ -11,8 +11,8 @@ class Command(BaseCommand):
 
     def handle(self, *args, **opts):
         from benchmark.runs.models import HumanScore
-        from benchmark.runs.scoring.cache import DatabaseJudgeCache
-        from benchmark.runs.scoring.calibration import calibration_report, judges_calibrate
+        from benchmark.runs.scoring.judge_cache import DatabaseJudgeCache
+        from benchmark.runs.scoring.judge_calibration import calibration_report, judges_calibrate
         from judging.judges import configured_judges
 
         judges = configured_judges()

@@ -20,7 +20,7 @@ class Command(BaseCommand):
         from pydantic import ValidationError
 
         from benchmark.cases.document import CaseDocument
-        from benchmark.runs.scoring.cache import DatabaseJudgeCache
+        from benchmark.runs.scoring.judge_cache import DatabaseJudgeCache
         from benchmark.runs.scoring.services import answer_score
         from environment.tools.context import CityNotBuilt
         from judging.judges import configured_judges
