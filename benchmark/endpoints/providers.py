@@ -143,7 +143,7 @@ def key_problem(provider: Provider, api_base: str, api_key: str, *, no_key: bool
 
 def params_problem(params: Any) -> str | None:
     """Why ``params`` (an endpoint's extra litellm arguments) are refused; None when they are allowed."""
-    if not params:
+    if params is None or params == {}:
         return None
     if not isinstance(params, dict):
         return f'params must be a JSON object such as {{"temperature": 0.2}}, not a {type(params).__name__}'
