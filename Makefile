@@ -1,18 +1,38 @@
 # LifePlanner: `make demo` sets up and runs everything; `make test` runs the whole suite.
+# `make setup` installs the runtime lock only (requirements/runtime.txt); `make test` adds the development lock
+# (requirements/dev.txt: runtime plus tests, linters, type checker). Both install with --require-hashes, and a
+# stamp per lock means a reinstall happens only when that lock changes.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed-$(shell sha1sum requirements.lock | cut -c1-12)
+PIP_INSTALL := $(PY) -m pip install -q --require-hashes --no-compile
+RUNTIME_LOCK := requirements/runtime.txt
+DEV_LOCK := requirements/dev.txt
+RUNTIME_STAMP := $(VENV)/.installed-runtime-$(shell sha1sum $(RUNTIME_LOCK) | cut -c1-12)
+DEV_STAMP := $(VENV)/.installed-dev-$(shell sha1sum $(DEV_LOCK) | cut -c1-12)
+PIP_COMPILE := CUSTOM_COMPILE_COMMAND="make lock" $(PY) -m piptools compile -q --generate-hashes --allow-unsafe \
+	--strip-extras --no-emit-index-url --no-emit-find-links
 
-.PHONY: setup demo test services venv migrate city cases baselines bench docs-tools
+.PHONY: setup demo test services venv dev-venv lock migrate city cases baselines bench docs-tools
 
-$(STAMP): requirements.lock
+$(RUNTIME_STAMP): $(RUNTIME_LOCK)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -r requirements.lock
-	rm -f $(VENV)/.installed-*; touch $(STAMP)
+	$(PIP_INSTALL) -r $(RUNTIME_LOCK)
+	rm -f $(VENV)/.installed-runtime-*; touch $(RUNTIME_STAMP)
 
-venv: $(STAMP)
+$(DEV_STAMP): $(DEV_LOCK)
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PIP_INSTALL) -r $(DEV_LOCK)
+	rm -f $(VENV)/.installed-dev-*; touch $(DEV_STAMP)
+
+venv: $(RUNTIME_STAMP)
+
+dev-venv: $(DEV_STAMP)
+
+# Re-pin after editing requirements/*.in: existing pins are kept unless you pass e.g. ARGS="--upgrade-package X".
+lock: dev-venv
+	$(PIP_COMPILE) $(ARGS) --output-file $(RUNTIME_LOCK) requirements/runtime.in
+	$(PIP_COMPILE) $(ARGS) --output-file $(DEV_LOCK) requirements/dev.in
 
 services:
 	bash scripts/services.sh
@@ -36,7 +56,7 @@ baselines: cases
 demo: setup cases baselines
 	bash scripts/demo.sh
 
-test: venv services
+test: dev-venv services
 	@# `docker compose config` validates docker/compose.yml in tests/site/test_compose.py (needs the docker client)
 	bash docker/compose-plugin.sh || echo "test: docker compose not installed; tests/site/test_compose.py will skip"
 	$(PY) -m pytest --create-db

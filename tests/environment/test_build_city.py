@@ -1,13 +1,15 @@
 """build_city: determinism, atomic rebuilds, versions, bad input, and the JSONL corpus importer."""
+import hashlib
 import io
 from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
 
+from environment.build import pipeline
 from environment.build.corpus import generate_corpus, write_corpus_jsonl
 from environment.build.osm import read_osm
-from environment.build.pipeline import city_version, default_pbf
+from environment.build.pipeline import HELSINKI_PBF, HELSINKI_PBF_SHA256, city_version, default_pbf
 from environment.models import City, Note, Place, RoadSegment
 from environment.tools.context import city_context
 from environment.tools.gateway import call_tool
@@ -47,6 +49,29 @@ def test_version_depends_on_inputs_and_seed():
         pbf=pbf, seed=1, scale=1, corpus_jsonl=None)
     assert city_version(pbf=TINY, seed=0, scale=1, corpus_jsonl=None) != city_version(
         pbf=pbf, seed=0, scale=1, corpus_jsonl=None)
+
+
+def test_the_bundled_extract_is_the_recorded_file():
+    assert default_pbf() == HELSINKI_PBF
+    assert HELSINKI_PBF.parent.name == "data" and (HELSINKI_PBF.parent / "README.md").is_file()
+
+
+def test_a_changed_bundled_extract_is_refused_with_both_checksums(tmp_path, monkeypatch):
+    damaged = tmp_path / "helsinki.osm.pbf"
+    damaged.write_bytes(HELSINKI_PBF.read_bytes()[:-1])
+    monkeypatch.setattr(pipeline, "HELSINKI_PBF", damaged)
+    actual = hashlib.sha256(damaged.read_bytes()).hexdigest()
+    with pytest.raises(CommandError) as refused:
+        build("--name", "damaged")
+    assert str(damaged) in str(refused.value) and actual in str(refused.value)
+    assert HELSINKI_PBF_SHA256 in str(refused.value)
+    assert not City.objects.filter(name="damaged").exists()
+
+
+def test_a_missing_bundled_extract_names_the_path(tmp_path, monkeypatch):
+    monkeypatch.setattr(pipeline, "HELSINKI_PBF", tmp_path / "gone.osm.pbf")
+    with pytest.raises(ValueError, match="gone.osm.pbf: no such file"):
+        default_pbf()
 
 
 @pytest.mark.parametrize(

