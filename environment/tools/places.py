@@ -103,7 +103,8 @@ def _where(
 ) -> tuple[list[str], list]:
     _check_range(min_rating, max_rating, "rating", 1, 5)
     _check_range(min_cost, max_cost, "cost", 0, None)
-    clauses, params = ["p.city_id = %s"], [ctx.city_id]
+    clauses: list[str] = ["p.city_id = %s"]
+    params: list = [ctx.city_id]
     for word in fold(query_name or "").split():
         clauses.append("p.name_text LIKE %s")
         params.append(f"%{_escape_like(word)}%")
@@ -343,7 +344,8 @@ def sample_place(
     if not 1 <= num_samples <= 50:
         raise invalid("num_samples", f"num_samples must be between 1 and 50, got {num_samples}",
                       "1 <= num_samples <= 50")
-    clauses, params = ["p.city_id = %s"], [ctx.city_id]
+    clauses: list[str] = ["p.city_id = %s"]
+    params: list = [ctx.city_id]
     total, results = _query(ENGINE_FIELDS, clauses, params, "md5(p.place_id || ':' || %s), p.place_id", [str(seed)],
                             limit=num_samples)
     return {"num_samples": len(results), "pois": results}

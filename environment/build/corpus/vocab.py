@@ -11,12 +11,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-FOOD, SHOP, STAY, SCENE, CULT = (
-    "Food & Beverages", "Shopping", "Accommodation", "Scenery Spot", "Culture")
-FUN, SPORT, BEAUTY, HEALTH, PUBLIC = (
-    "Entertainment", "Sports & Recreation", "Beauty & Personal Care", "Healthcare",
-    "Public Service")
-MONEY, EDU, MOVE, BIZ, CRAFT = "Finance", "Education", "Transport", "Business", "Crafts"
+# One name per line: vocab_dynamic and vocab_static import these while this module is still
+# loading, and a type checker only knows a name in that cycle when it is a plain literal.
+FOOD = "Food & Beverages"
+SHOP = "Shopping"
+STAY = "Accommodation"
+SCENE = "Scenery Spot"
+CULT = "Culture"
+FUN = "Entertainment"
+SPORT = "Sports & Recreation"
+BEAUTY = "Beauty & Personal Care"
+HEALTH = "Healthcare"
+PUBLIC = "Public Service"
+MONEY = "Finance"
+EDU = "Education"
+MOVE = "Transport"
+BIZ = "Business"
+CRAFT = "Crafts"
 ANY = "*"  # fits every top type, including unknown ones
 
 # Sub-type keywords (matched against the lower-cased "Sub" part of "Top|Sub").
