@@ -165,7 +165,7 @@ def table3(scores: Sequence[CaseScore]) -> dict:
         at_level = [s for s in scores if s.level == level]
         row = {}
         for name in TABLE3_METRICS:
-            values = [s.metrics[name] for s in at_level if s.metrics.get(name) is not None]
+            values = [value for s in at_level if (value := s.metrics.get(name)) is not None]
             row[name] = round(100 * sum(values) / len(values), 1) if values else None
         row["PR"] = round(100 * sum(s.passed for s in at_level) / len(at_level), 1) if at_level else None
         row["tokens"] = round(sum(s.tokens for s in at_level) / len(at_level), 1) if at_level else None
