@@ -93,7 +93,7 @@ class Command(BaseCommand):
         while time.monotonic() < deadline:
             if any(worker.poll() is not None for worker in workers):
                 raise CommandError("a worker exited while starting (run it by hand to see why)")
-            answered = {name.split("@")[0] for reply in app.control.ping(timeout=1.0) for name in reply}
+            answered = {name.split("@")[0] for reply in app.control.ping(timeout=1.0) or [] for name in reply}
             if answered >= set(names):
                 return
         raise CommandError(f"the workers did not answer a ping within {timeout_s:.0f} s")
@@ -219,7 +219,7 @@ def _client_port(backend_pid: int) -> int | None:
 
 def _local_ports(pids: list[int], *, remote_port: int) -> set[int]:
     """Local ports of the TCP connections that ``pids`` hold to ``remote_port``."""
-    inodes = set()
+    inodes: set[str] = set()
     for pid in pids:
         try:
             links = [os.readlink(f) for f in Path(f"/proc/{pid}/fd").iterdir()]
