@@ -37,7 +37,7 @@ class ReleaseFreezeForm(forms.ModelForm):
 
 class ReleaseCaseInline(admin.TabularInline):
     model = ReleaseCase
-    fields = ["position", "case", "snapshot_html"]
+    fields = ("position", "case", "snapshot_html")
     readonly_fields = fields
     extra = 0
     can_delete = False
