@@ -130,16 +130,16 @@ def cell_table(cases: list[dict]) -> list[dict]:
     several = has_several_trials(scores)
     out = []
     for category, label in CATEGORIES:
-        cells = {}
+        cells: dict[str, dict | None] = {}
         for level in LEVEL_CODES:
             if (category, level) not in CELL_ORDER:
                 cells[level] = None
                 continue
             verdicts = [bool(c["passed"]) for c in done if (c["category"], c["level"]) == (category, level)]
-            cells[level] = {"pr": _pct(verdicts), "n": len(verdicts)}
+            cells[level] = cell = {"pr": _pct(verdicts), "n": len(verdicts)}
             if several:
                 summary = trials_summary([s for s in scores if (s.category, s.level) == (category, level)])
-                cells[level] |= {"pass_hat_k": summary["pass_hat_k"], "trials": summary["trials"]}
+                cell |= {"pass_hat_k": summary["pass_hat_k"], "trials": summary["trials"]}
         out.append({"category": category, "label": label, "cells": cells})
     return out
 
