@@ -26,7 +26,8 @@ class ReleaseFreezeForm(forms.ModelForm):
         fields = ["name", "split", "description"]
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data  # what ModelForm.clean returns
         if not self.errors:
             try:
                 release_check(name=data["name"], split=data["split"], cases=data["freeze_cases"])
