@@ -119,7 +119,7 @@ def table2(scores: Sequence[CaseScore], *, seed: int = 0) -> dict:
     """PR in % per cell (with n rows), the overall pass rate with its 95% interval, the mean of the
     cells, and the average tokens per row. When a case has several trials, also per cell and
     overall the mean over trials, pass^k (overall with its interval), ``trials`` and ``cases``."""
-    cells = {}
+    cells: dict[str, dict] = {}
     for category, level in CELL_ORDER:
         passed = [s.passed for s in scores if (s.category, s.level) == (category, level)]
         cells[f"{category}/{level}"] = ({"pr": round(100 * sum(passed) / len(passed), 1), "n": len(passed)}
