@@ -344,8 +344,7 @@ def sample_place(
     if not 1 <= num_samples <= 50:
         raise invalid("num_samples", f"num_samples must be between 1 and 50, got {num_samples}",
                       "1 <= num_samples <= 50")
-    clauses: list[str] = ["p.city_id = %s"]
-    params: list = [ctx.city_id]
+    clauses, params = ["p.city_id = %s"], [ctx.city_id]
     total, results = _query(ENGINE_FIELDS, clauses, params, "md5(p.place_id || ':' || %s), p.place_id", [str(seed)],
                             limit=num_samples)
     return {"num_samples": len(results), "pois": results}
