@@ -67,7 +67,7 @@ class ArgumentMaker:
 
     def place_search(self) -> dict:
         name = self.rng.choice(self.names)
-        args = {"query_name": self.rng.choice([name.split()[0], name[:4], ""])}
+        args: dict[str, object] = {"query_name": self.rng.choice([name.split()[0], name[:4], ""])}
         if self.rng.random() < 0.5:
             args["place_types"] = [self.rng.choice(TYPES)]
         if self.rng.random() < 0.3:
@@ -119,7 +119,7 @@ def _cases(maker: ArgumentMaker) -> list[tuple[str, str, str, Callable[[], dict]
     ]
 
 
-def _percentile(values: list[float], q: float) -> float:
+def _percentile(values: list[float], q: int) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[q - 1] if len(values) > 1 else values[0]
 
 

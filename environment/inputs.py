@@ -225,7 +225,8 @@ def _storable_container(item: Any, path: str, limits: Limits, notes: list[str]) 
     """An empty copy of a container (keys cleaned, in order) and its (child, slot, path) entries."""
     if not isinstance(item, dict):
         return [None] * len(item), [(child, index, f"{path}[{index}]") for index, child in enumerate(item)]
-    copy, entries = {}, []
+    copy: dict[str, None] = {}
+    entries: list[tuple] = []
     for key, child in item.items():
         child_path = _join(path, str(key))
         slot, key_notes = clean_text(str(key), field=child_path, max_chars=limits.max_text)

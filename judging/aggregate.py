@@ -122,7 +122,7 @@ def table2(scores: Sequence[CaseScore], *, seed: int = 0) -> dict:
     """PR in % per cell (with n rows), the overall pass rate with its 95% interval, the mean of the
     cells, and the average tokens per row. When a case has several trials, also per cell and
     overall the mean over trials, pass^k (overall with its interval), ``trials`` and ``cases``."""
-    cells = {}
+    cells: dict[str, dict] = {}
     for category, level in CELL_ORDER:
         passed = [s.passed for s in scores if (s.category, s.level) == (category, level)]
         cells[f"{category}/{level}"] = ({"pr": round(100 * sum(passed) / len(passed), 1), "n": len(passed)}
@@ -180,7 +180,7 @@ def _metric_means(rows: Sequence[CaseScore]) -> dict:
     (None where no row has a value)."""
     out = {}
     for name in TABLE3_METRICS:
-        values = [s.metrics[name] for s in rows if s.metrics.get(name) is not None]
+        values = [value for s in rows if (value := s.metrics.get(name)) is not None]
         out[name] = round(100 * sum(values) / len(values), 1) if values else None
     out["PR"] = round(100 * sum(s.passed for s in rows) / len(rows), 1) if rows else None
     out["tokens"] = round(sum(s.tokens for s in rows) / len(rows), 1) if rows else None

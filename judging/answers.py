@@ -305,7 +305,8 @@ class _Reader:
     def citations(self, body: dict) -> tuple[list[str], list[str]]:
         """Attribute keys and note_ids cited in the ``ref`` of the answer and of every place object."""
         holders = [body, body.get("start"), body.get("end")]
-        holders += body.get("waypoints") if isinstance(body.get("waypoints"), list) else [body.get("waypoints")]
+        waypoints = body.get("waypoints")
+        holders += waypoints if isinstance(waypoints, list) else [waypoints]
         keys: list[str] = []
         notes: list[str] = []
         for holder in holders:

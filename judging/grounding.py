@@ -33,7 +33,9 @@ def leaf_values(value: Any) -> Iterator[Any]:
 
 
 def _observed(trajectory: Trajectory | None) -> tuple[set[str], list[float], dict]:
-    strings, numbers, legs = set(), [], {}
+    strings: set[str] = set()
+    numbers: list[float] = []
+    legs: dict[tuple, tuple[float, float]] = {}
     for step in trajectory.steps if trajectory else []:
         if step.tool == "submit_answer":
             continue
@@ -46,11 +48,11 @@ def _observed(trajectory: Trajectory | None) -> tuple[set[str], list[float], dic
                     numbers.append(number)
         obs = step.observation if isinstance(step.observation, dict) else {}
         if step.tool == "routing" and "total_distance_m" in obs:
-            ends = [obs.get(side) if isinstance(obs.get(side), dict) else {} for side in ("start", "end")]
+            ends = [end if isinstance(end := obs.get(side), dict) else {} for side in ("start", "end")]
             key = (ends[0].get("place_id"), ends[1].get("place_id"))
-            leg = (to_float(obs.get("total_distance_m")), to_float(obs.get("total_time_s")))
-            if None not in leg:
-                legs[key] = leg
+            distance, time_s = to_float(obs.get("total_distance_m")), to_float(obs.get("total_time_s"))
+            if distance is not None and time_s is not None:
+                legs[key] = (distance, time_s)
     return strings, numbers, legs
 
 
@@ -61,7 +63,8 @@ def _near(value: float, numbers: list[float], tolerance: float = TOLERANCE) -> b
 def fetched_before_cited(predicted: PredictedAnswer, trajectory: Trajectory | None) -> tuple[list[dict], int]:
     """(flags, number of items checked). A flag: {"kind", "value", "field"}."""
     strings, numbers, legs = _observed(trajectory)
-    flags, checked = [], 0
+    flags: list[dict] = []
+    checked = 0
     for pid in predicted.place_ids:
         if predicted.place_from_value and pid == predicted.answer_place:
             continue  # a direct value that happens to be a place's name is not a place the answer cites
@@ -79,7 +82,7 @@ def fetched_before_cited(predicted: PredictedAnswer, trajectory: Trajectory | No
         if value is None:
             continue
         checked += 1
-        summed = round(sum(s[index] for s in sums), 1) if sums and all(sums) else None
+        summed = round(sum(s[index] for s in sums if s), 1) if sums and all(sums) else None
         if not (_near(value, numbers, TOTAL_TOLERANCE + 1e-9)
                 or (summed is not None and abs(summed - value) <= TOTAL_TOLERANCE + 1e-9)):
             flags.append({"kind": "number", "value": value, "field": field})

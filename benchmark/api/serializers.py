@@ -78,7 +78,7 @@ class OverallSerializer(serializers.Serializer):
 
 
 class RunSerializer(serializers.ModelSerializer):
-    release = serializers.SlugRelatedField(slug_field="name", read_only=True)
+    release: serializers.SlugRelatedField[Release] = serializers.SlugRelatedField(slug_field="name", read_only=True)
     model = serializers.SerializerMethodField(help_text="The endpoint's litellm model string, or empty.")
     overall = serializers.SerializerMethodField()
     n = serializers.SerializerMethodField(help_text="Trajectories scored in the aggregates.")
@@ -89,7 +89,7 @@ class RunSerializer(serializers.ModelSerializer):
                   "started_at", "finished_at", "overall", "n"]
 
     def get_model(self, run: EvaluationRun) -> str:
-        return run.endpoint.model if run.endpoint_id else ""
+        return run.endpoint.model if run.endpoint is not None else ""
 
     @extend_schema_field(OverallSerializer(allow_null=True))
     def get_overall(self, run: EvaluationRun) -> dict | None:

@@ -103,7 +103,7 @@ class CaseViewSet(viewsets.ReadOnlyModelViewSet):
         return entry
 
     def get_serializer_context(self) -> dict:
-        context = super().get_serializer_context()
+        context = dict(super().get_serializer_context())  # typed as a Mapping
         if not getattr(self, "swagger_fake_view", False) and "release_name" in self.kwargs:
             context["answers"] = can_see_answers(user=self.request.user, release=self.release())
         return context

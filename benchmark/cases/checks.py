@@ -60,7 +60,7 @@ CHANGED = "changed"
 def _replay(ctx: ToolContext, toolset: str, path: list[ToolStep], label: str) -> Iterator[tuple[str, Any]]:
     for index, step in enumerate(path, start=1):
         call = call_tool(toolset, step.tool, step.arguments, context=ctx)
-        if not call.ok:
+        if call.error is not None:  # not call.ok
             yield f"{label} step {index} {step.tool} now fails: {call.error['message']}", None
         elif step.observation_sha256 and observation_digest(call.result) != step.observation_sha256:
             yield CHANGED, call.result
@@ -130,7 +130,7 @@ def answer_note_ids(answer: Any) -> list[str]:
 
 def _check_cited(ctx, doc: CaseDocument, observations: list) -> list[str]:
     """Fetched before cited: every place_id and note_id of the answer is in a reference observation."""
-    seen = set()
+    seen: set[str] = set()
     for observation in observations[:-1]:  # the last is submit_answer's echo of the answer itself
         if observation is not None:
             seen.update(v for v in leaf_values(observation) if isinstance(v, str))

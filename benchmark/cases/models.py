@@ -87,7 +87,8 @@ class Release(models.Model):
     description = models.TextField(blank=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     created_at = models.DateTimeField(auto_now_add=True)
-    cases = models.ManyToManyField(Case, through="ReleaseCase", related_name="releases")
+    cases: models.ManyToManyField[Case, ReleaseCase] = models.ManyToManyField(
+        Case, through="ReleaseCase", related_name="releases")
 
     class Meta:
         db_table = "benchmark_release"

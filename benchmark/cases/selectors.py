@@ -84,8 +84,8 @@ def case_route_stops(answer: Any) -> list[str]:
     if len(order) < 2:
         ends = [answer.get("start")] + list(answer.get("waypoints") or []) + [answer.get("end")]
         order = [s.get("place_id") for s in ends if isinstance(s, dict)]
-    order = [pid for pid in order if isinstance(pid, str) and pid]
-    return order if len(order) >= 2 else []
+    stops = [pid for pid in order if isinstance(pid, str) and pid]
+    return stops if len(stops) >= 2 else []
 
 
 def case_map_geojson(case: Case) -> dict:
@@ -117,7 +117,7 @@ def _route_legs(case: Case) -> tuple[list[dict], list[str]]:
     for leg, (start, end) in enumerate(zip(stops, stops[1:]), 1):
         call = call_tool("agent", "routing", {"start_place_id": start, "end_place_id": end, **options},
                          city=case.city_name)
-        if not call.ok:
+        if call.error is not None:  # not call.ok
             errors.append(f"leg {leg} {start} -> {end}: {call.error.get('message', '')}")
             continue
         legs.append({"type": "Feature", "geometry": call.result["geometry"], "properties": {

@@ -37,7 +37,8 @@ class ModelEndpointForm(forms.ModelForm):
             self.initial.setdefault("api_base", self.instance.api_base)
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data  # what ModelForm.clean returns
         if self.errors:
             return data
         if data.get("api_key") and data.get("remove_api_key"):

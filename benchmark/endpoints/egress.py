@@ -133,7 +133,8 @@ def environment_proxy(scheme: str, host: str) -> str | None:
     """The proxy the standard variables name for a URL (HTTPS_PROXY, HTTP_PROXY, ALL_PROXY, less NO_PROXY)."""
     proxies = urllib.request.getproxies_environment()
     proxy = proxies.get(scheme) or proxies.get("all")
-    if not proxy or urllib.request.proxy_bypass_environment(host, proxies):
+    # proxy_bypass_environment is public in urllib.request but missing from typeshed.
+    if not proxy or urllib.request.proxy_bypass_environment(host, proxies):  # type: ignore[attr-defined]
         return None
     return proxy
 

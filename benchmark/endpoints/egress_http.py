@@ -47,7 +47,8 @@ def endpoint_client(route: Route, *, timeout_s: float) -> tuple[Any, EgressTrans
         # Every value given: the SDK reads what it is not given from OPENAI_* variables of the environment.
         client = openai.AsyncOpenAI(api_key=route.api_key, base_url=route.api_base, admin_api_key="",
                                     organization="", project="", webhook_secret="", max_retries=0,
-                                    timeout=timeout_s, http_client=http,
+                                    # The SDK types only httpx2 clients but accepts an httpx one at runtime.
+                                    timeout=timeout_s, http_client=http,  # type: ignore[arg-type]
                                     default_headers={"Authorization": f"Bearer {route.api_key}"})
         return client, transport
     from litellm.llms.custom_httpx.http_handler import AsyncHTTPHandler

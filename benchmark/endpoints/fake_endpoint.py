@@ -40,7 +40,8 @@ class ScriptedEndpoint:
     @property
     def url(self) -> str:
         host, port = self.server.server_address[:2]
-        return f"http://{host}:{port}/v1"
+        # The stubs type server_address as what bind() accepts; once bound, the host is a str.
+        return f"http://{host}:{port}/v1"  # type: ignore[str-bytes-safe]
 
     def start(self) -> ScriptedEndpoint:
         self.thread.start()
@@ -69,7 +70,7 @@ class ScriptedEndpoint:
         made = sum(len(m.get("tool_calls") or []) for m in messages if m.get("role") == "assistant")
         prompt_tokens = sum(len(str(m.get("content") or "")) for m in messages) // 4 + 1
         if path is None or made >= len(path):
-            message = {"role": "assistant", "content": "I cannot help with that question."}
+            message: dict = {"role": "assistant", "content": "I cannot help with that question."}
             return 200, _completion(message, prompt_tokens, 8, "stop")
         step = path[made]
         call = {"id": f"call_{made}", "type": "function",

@@ -76,7 +76,8 @@ class _Outage:
     """Waits out an unreachable Redis, for up to ``patience_s`` from the first failure."""
 
     def __init__(self, key: str, patience_s: float):
-        self.key, self.patience_s, self.since = key, patience_s, None
+        self.key, self.patience_s = key, patience_s
+        self.since: float | None = None
 
     async def wait(self, exc: Exception) -> None:
         """Sleep before the next try, or raise ``exc`` once Redis has been away longer than the patience."""

@@ -254,6 +254,7 @@ class LLMClient:
         return limits
 
     def _replayed(self, sequence: int, request: dict) -> dict:
+        assert self.replay is not None  # called in replay mode only
         response = self.replay.get(sequence)
         if not isinstance(response, dict):
             error = f"the recording has no response for model call {sequence}"

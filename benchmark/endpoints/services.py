@@ -72,7 +72,8 @@ def endpoint_check(*, name: Any, model: Any, api_base: Any, params: Any = None, 
             "requests_per_minute", requests_per_minute, 1, MAX_REQUESTS_PER_MINUTE, none_ok=True),
         "api_key": lambda: _clean_api_key(api_key),
     }
-    cleaned, errors = {}, {}
+    cleaned: dict[str, Any] = {}
+    errors: dict[str, list[str]] = {}
     for field, check in checks.items():
         try:
             cleaned[field] = check()

@@ -22,6 +22,7 @@ from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.db.migrations.recorder import MigrationRecorder
+from django.db.models import Model
 from django.utils import timezone
 
 from .dbtools import Target, client_version, run_client, table_fingerprint
@@ -43,7 +44,7 @@ def backup_models() -> list:
     migrations). API tokens are backed up as the SHA-256 hashes they are stored as (a backup gives no
     working token); sessions and the admin log are not backed up.
     """
-    models = [get_user_model()]
+    models: list[type[Model]] = [get_user_model()]
     for label in RESULT_APPS:
         models += [m for m in apps.get_app_config(label).get_models(include_auto_created=True)
                    if m._meta.managed and not m._meta.proxy]

@@ -67,7 +67,9 @@ def model_calls_prune(*, older_than_days: int | None = None, dry_run: bool = Fal
     for run in _prunable_runs(cutoff):
         calls = _bodies(run)
         summary = calls.aggregate(bytes=Coalesce(Sum(F("request_bytes") + F("response_bytes")), 0))
-        entry = {"run": run.id, "name": run.name, "finished_at": run.finished_at.isoformat(),
+        # A finished run without finished_at (an older row) is judged by created_at: see _prunable_runs.
+        finished_at = run.finished_at.isoformat() if run.finished_at else None
+        entry = {"run": run.id, "name": run.name, "finished_at": finished_at,
                  "calls": calls.count(), "bytes": summary["bytes"]}
         if not dry_run:
             entry["calls"] = _prune_run(run)

@@ -39,7 +39,7 @@ def token_cost(*, model: str, input_tokens: int, output_tokens: int) -> float | 
 
 def run_cost(*, run: EvaluationRun) -> float | None:
     """Total USD of the run's finished trajectories; None for agents without a priced model."""
-    model = run.endpoint.model if run.endpoint_id else ""
+    model = run.endpoint.model if run.endpoint is not None else ""
     if not model_prices(model):
         return None
     sums = run.trajectories.filter(status=Trajectory.DONE).aggregate(i=Sum("input_tokens"), o=Sum("output_tokens"))

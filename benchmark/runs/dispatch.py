@@ -21,4 +21,5 @@ def trajectories_enqueue(ids: Iterable[int]) -> None:
 def broker_messages_waiting(*, queue: str) -> int:
     """How many messages wait in ``queue`` on the broker (not counting those workers hold)."""
     with current_app.connection_for_read() as connection:
-        return connection.default_channel.queue_declare(queue=queue).message_count
+        # kombu-stubs type default_channel as the abstract StdChannel, which has no queue_declare.
+        return connection.default_channel.queue_declare(queue=queue).message_count  # type: ignore[attr-defined]

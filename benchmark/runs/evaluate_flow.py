@@ -95,7 +95,7 @@ def _new_run(opts: dict) -> EvaluationRun:
     if bool(opts.get("agent")) == bool(opts.get("model")):
         raise ValueError("give either --agent NAME or --model M (with --api-base and --api-key-env)")
     endpoint = None
-    agent = opts.get("agent")
+    agent = opts.get("agent") or "litellm"  # --model runs the endpoint with the litellm agent
     if opts.get("model"):
         from benchmark.endpoints.services import endpoint_for_cli
 
@@ -106,7 +106,6 @@ def _new_run(opts: dict) -> EvaluationRun:
                 raise ValueError(f"--api-key-env: the variable {opts['api_key_env']} is not set")
         endpoint = endpoint_for_cli(model=opts["model"], api_base=opts.get("api_base") or "", api_key=key,
                                     concurrency=opts.get("concurrency") or 4)
-        agent = "litellm"
     config = {"temperature": opts.get("temperature", 0.0), "tool_budget": opts.get("tool_budget", 30),
               "trials": opts.get("trials", 1), "seed": opts.get("seed", 0)}
     return run_create(agent=agent, release=_release(opts.get("release")), endpoint=endpoint, config=config,

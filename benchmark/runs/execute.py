@@ -211,7 +211,8 @@ class _ProcessLoop:
         except Exception:  # at exit, with a task that will not end: leave it, the process ends anyway
             log.warning("the agents' event loop did not wind down in %.0f s", timeout_s)
         loop.call_soon_threadsafe(loop.stop)
-        self.thread.join(timeout_s)
+        if self.thread is not None:  # started with the loop
+            self.thread.join(timeout_s)
         if not loop.is_running():
             loop.close()
 

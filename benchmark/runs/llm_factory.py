@@ -22,6 +22,7 @@ def llm_client(*, trajectory: Trajectory, config: RunConfig, calls: list[dict], 
         MissingApiKey: the endpoint has no key and its provider needs one (no request would succeed).
     """
     run, endpoint = trajectory.run, trajectory.run.endpoint
+    assert endpoint is not None  # only endpoint runs have a model client
     replay, key = None, None
     if run.replay_of_id:
         source = Trajectory.objects.filter(run_id=run.replay_of_id, entry_id=trajectory.entry_id,

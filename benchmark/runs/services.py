@@ -58,8 +58,8 @@ def run_create(*, agent: str, release: Release, endpoint=None, config: dict | No
         entries = entries.filter(case__level=level)
     if case_ids is not None:  # e.g. a submission's smoke test: chosen cases
         entries = entries.filter(case__case_id__in=case_ids)
-    entries = list(entries if limit is None else entries[:limit])
-    if not entries:
+    chosen = list(entries if limit is None else entries[:limit])
+    if not chosen:
         raise ValueError("no case of the release matches the filters")
     config.update({k: v for k, v in (("limit", limit), ("category", category), ("level", level)) if v})
     with transaction.atomic():
@@ -67,7 +67,7 @@ def run_create(*, agent: str, release: Release, endpoint=None, config: dict | No
             name=name or (endpoint.name if endpoint else agent), agent=agent, endpoint=endpoint, release=release,
             config=config, created_by=created_by, replay_of=replay_of)
         Trajectory.objects.bulk_create([Trajectory(run=run, entry=entry, trial=trial)
-                                        for entry in entries for trial in range(int(config["trials"]))])
+                                        for entry in chosen for trial in range(int(config["trials"]))])
     return run
 
 
@@ -145,7 +145,7 @@ def run_reopen(*, run: EvaluationRun) -> None:
     run.refresh_from_db(fields=["status", "endpoint"])
     if run.status == EvaluationRun.COMPLETED:
         raise ValueError(f"run {run.id} is completed: nothing is left to resume")
-    if run.endpoint_id and run.endpoint.deleted_at is not None:
+    if run.endpoint is not None and run.endpoint.deleted_at is not None:
         raise ValueError(f"run {run.id} cannot be resumed: its endpoint {run.endpoint.name!r} was deleted")
     with transaction.atomic():
         run.trajectories.filter(status=Trajectory.CANCELLED).update(status=Trajectory.QUEUED)

@@ -94,7 +94,9 @@ def run_upload(*, release: Release, path: str | Path, name: str, created_by=None
 def upload_parse(*, release: Release, text: str) -> list[tuple[ReleaseCase, UploadLine]]:
     """Every line of an upload, validated against the format and the release; raises UploadError."""
     entries = {entry.snapshot["case_id"]: entry for entry in release.entries.all()}
-    parsed, errors, seen = [], [], {}
+    parsed: list[tuple[ReleaseCase, UploadLine]] = []
+    errors: list[str] = []
+    seen: dict[tuple[str, int], int] = {}  # (case_id, trial) -> line number
     for number, raw in enumerate(text.split("\n"), start=1):  # not splitlines: U+2028 may be inside a string
         if not raw.strip():
             continue

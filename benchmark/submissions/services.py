@@ -133,6 +133,7 @@ def _full_run_create(*, smoke: EvaluationRun) -> EvaluationRun:
         if existing is not None:
             return existing
         config = {**{k: smoke.config[k] for k in RUN_CONFIG if k in smoke.config}, "smoke_run": smoke.id}
+        assert smoke.endpoint is not None  # a smoke run tests an endpoint
         full = run_create(agent=smoke.agent, release=smoke.release, endpoint=smoke.endpoint, config=config,
                           name=smoke.endpoint.name, created_by=smoke.created_by)
         run_enqueue(run=full)

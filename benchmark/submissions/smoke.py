@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -147,7 +148,7 @@ _JSON_NAME = re.compile(r'"(?:name|function|tool|tool_name)"\s*:\s*"(?P<tool>[A-
 _JSON_ARGS = re.compile(r'"(?:arguments|parameters|args|input)"\s*:')
 
 
-def looks_like_tool_call(text: str, tool_names: set[str]) -> bool:
+def looks_like_tool_call(text: str, tool_names: Collection[str]) -> bool:
     """Whether a model's text holds a tool call the provider left unparsed."""
     if not text:
         return False
@@ -194,7 +195,7 @@ def _redacted(text: str, run: EvaluationRun) -> str:
     from benchmark.endpoints.services import endpoint_api_key
 
     try:
-        key = endpoint_api_key(run.endpoint) if run.endpoint_id else None
+        key = endpoint_api_key(run.endpoint) if run.endpoint is not None else None
     except SecretDecryptionError:
         key = None
     if key:

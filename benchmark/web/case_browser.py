@@ -121,6 +121,7 @@ def case_map(*, entry: ReleaseCase) -> dict:
 def case_results(*, entry: ReleaseCase, user) -> list[dict]:
     """Each run ``user`` may see that ran this case: run, trial, verdict, how it ended, trajectory id."""
     runs = runs_visible(user=user).filter(release_id=entry.release_id)
-    return list(Trajectory.objects.filter(entry=entry, run__in=runs).order_by("run_id", "trial").values(
+    # The stubs type values() rows as TypedDicts; they are plain dicts, and the page adds a key to each.
+    return list(Trajectory.objects.filter(entry=entry, run__in=runs).order_by("run_id", "trial").values(  # type: ignore[arg-type]
         "id", "trial", "passed", "ended", "status", "run_id", run_name=F("run__name"), run_agent=F("run__agent"),
         run_purpose=F("run__purpose")))

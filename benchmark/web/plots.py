@@ -7,7 +7,7 @@ Colours come from CSS classes (``series-0`` ...) in static/css/board.css.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
@@ -71,13 +71,13 @@ def _n(value: float) -> str:
 EXCEEDANCE_AT = (0.25, 0.5, 0.75, 1.0)
 
 
-def exceedance_table(series: dict[str, Sequence[float]]) -> list[dict]:
+def exceedance_table(series: Mapping[str, Sequence[float]]) -> list[dict]:
     """Figure 5 as numbers: per series, its cases and the share (%) scoring >= each of EXCEEDANCE_AT."""
     return [{"label": label, "n": len(values), "shares": [round(exceedance(values, x), 1) for x in EXCEEDANCE_AT]}
             for label, values in series.items()]
 
 
-def exceedance_svg(metric: str, series: dict[str, Sequence[float]], *, order: Sequence[str], width: int = 300,
+def exceedance_svg(metric: str, series: Mapping[str, Sequence[float]], *, order: Sequence[str], width: int = 300,
                    height: int = 220) -> SafeString:
     """One panel of figure 5: an exceedance curve per series (e.g. per task category).
 

@@ -149,8 +149,8 @@ def _draw_nearby(arguments, observation, places, extra) -> list[dict]:
         radius = observation.get("radius_meters")
         features += [point(anchor, "circle", radius_m=radius), point(anchor, "center")]
     elif extra.get("route"):
-        features.append(line(extra["buffer"], "buffer", radius_m=observation.get("radius_meters"))
-                        if extra.get("buffer") else None)
+        if extra.get("buffer"):
+            features.append(line(extra["buffer"], "buffer", radius_m=observation.get("radius_meters")))
         features.append(line(extra["route"], "route", vehicle=center.get("vehicle", "")))
         for label, key in (("A", "start"), ("B", "end")):
             p = places.get(center.get(key))

@@ -6,6 +6,7 @@ Pure functions over what the agent saw. A table is ``{"summary": [lines], "colum
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from .replay_steps import error_of
@@ -65,7 +66,7 @@ def _nearby_head(observation: dict) -> list[str]:
 
 
 def _routing_table(observation: dict) -> dict:
-    start, end = (observation.get(k) if isinstance(observation.get(k), dict) else {} for k in ("start", "end"))
+    start, end = (side if isinstance(side := observation.get(k), dict) else {} for k in ("start", "end"))
     summary = [f"{observation.get('vehicle', '')}, fastest by {observation.get('mode', '')}: "
                f"{observation.get('total_distance_m')} m, {observation.get('total_time_s')} s",
                f"From {start.get('name', '')} ({start.get('place_id', '')}) to {end.get('name', '')} "
@@ -96,9 +97,9 @@ def _submit_table(observation: dict) -> dict:
     return table
 
 
-TABLES = {"place_search": _places_table, "nearby_search": _places_table, "routing": _routing_table,
-          "search_notes": _notes_table, "note_detail": _note_table, "place_detail": _fields,
-          "submit_answer": _submit_table}
+TABLES: dict[str, Callable[[dict], dict]] = {
+    "place_search": _places_table, "nearby_search": _places_table, "routing": _routing_table,
+    "search_notes": _notes_table, "note_detail": _note_table, "place_detail": _fields, "submit_answer": _submit_table}
 
 
 def observation_table(tool: str, observation: Any) -> dict:

@@ -75,9 +75,10 @@ class _SettingsRateThrottle(SimpleRateThrottle):
 
     def allow_request(self, request, view):
         self.rate = self.get_rate()
-        if self.rate is None:
+        limit = parse_rate(self.rate)
+        if limit is None:  # no rate: no limit
             return True
-        self.num_requests, self.duration = parse_rate(self.rate)
+        self.num_requests, self.duration = limit
         return super().allow_request(request, view)
 
 

@@ -6,7 +6,11 @@ that names the value and what is allowed; unknown or invisible objects a 404.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from django.core.paginator import Paginator
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -39,7 +43,7 @@ def trajectory_url(trajectory_id: int) -> str:
 
 def _query(request: HttpRequest, **changes) -> str:
     """The current query string with ``changes`` applied (None removes a key)."""
-    params = {k: v for k, v in request.GET.items()}
+    params: dict[str, Any] = {k: v for k, v in request.GET.items()}
     params.update(changes)
     return "?" + urlencode({k: v for k, v in params.items() if v not in (None, "")})
 
@@ -184,7 +188,7 @@ def _progress_template(run: EvaluationRun) -> str:
     return PROGRESS_TEMPLATE if run.status in (EvaluationRun.QUEUED, EvaluationRun.RUNNING) else ""
 
 
-def _compare_choices(request: HttpRequest, run: EvaluationRun) -> list[dict]:
+def _compare_choices(request: HttpRequest, run: EvaluationRun) -> list[Mapping[str, Any]]:
     runs = runs_visible(user=request.user).filter(release_id=run.release_id, purpose=EvaluationRun.EVALUATION)
     return list(runs.exclude(id=run.id).order_by("-id").values("id", "name")[:200])
 
@@ -227,7 +231,7 @@ def cases_page(request: HttpRequest) -> HttpResponse:
                                                  level=request.GET.get("level", ""), q=request.GET.get("q", ""))
     except ValueError as exc:
         return error_page(request, str(exc))
-    cases = case_browser.release_cases(release=release, filters=filters) if release else []
+    cases: QuerySet | list = case_browser.release_cases(release=release, filters=filters) if release else []
     page = Paginator(cases, case_browser.PAGE_SIZE).get_page(request.GET.get("page"))
     return render(request, "web/cases.html", {
         "releases": releases, "release": release, "filters": filters, "page": page,

@@ -6,6 +6,7 @@ is never rendered back, and no message quotes it.
 from __future__ import annotations
 
 import json
+from typing import cast
 
 from django import forms
 from django.contrib import messages
@@ -63,8 +64,10 @@ class SubmissionForm(forms.Form):
         # Offer only the releases this user may run on (hidden ones: HIDDEN_RELEASE_RUNNERS); a posted hidden
         # release is still read, so the service can say why it is refused.
         if user is not None and not self.is_bound:
-            allowed = [r.pk for r in self.fields["release"].queryset if can_run_on(user=user, release=r)]
-            self.fields["release"].queryset = self.fields["release"].queryset.filter(pk__in=allowed)
+            field = cast(forms.ModelChoiceField, self.fields["release"])
+            assert field.queryset is not None  # the field above has one
+            allowed = [r.pk for r in field.queryset if can_run_on(user=user, release=r)]
+            field.queryset = field.queryset.filter(pk__in=allowed)
 
     def clean_params(self) -> dict | None:
         text = self.cleaned_data["params"].strip()

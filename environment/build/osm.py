@@ -110,13 +110,14 @@ def read_osm(path: str | Path) -> OsmExtract:
     roads: list[RoadRecord] = []
     wkb_factory = osmium.geom.WKBFactory()
     for obj in osmium.FileProcessor(str(path)).with_locations().with_areas():
-        if obj.is_node():
+        # isinstance rather than is_node() and friends (which do the same) so the type narrows.
+        if isinstance(obj, osmium.osm.Node):
             if "name" in obj.tags and obj.location.valid():
                 location = obj.location
                 _add_place(places, "node", obj.id, dict(obj.tags), location.lon, location.lat)
-        elif obj.is_way():
+        elif isinstance(obj, osmium.osm.Way):
             _read_way(obj, places, roads)
-        elif obj.is_area() and not obj.from_way() and "name" in obj.tags:
+        elif isinstance(obj, osmium.osm.Area) and not obj.from_way() and "name" in obj.tags:
             point = wkb.loads(wkb_factory.create_multipolygon(obj), hex=True).representative_point()
             _add_place(places, "relation", obj.orig_id(), dict(obj.tags), point.x, point.y)
     places.sort(key=lambda place: place.place_id)
@@ -124,7 +125,7 @@ def read_osm(path: str | Path) -> OsmExtract:
     return OsmExtract(places=places, roads=roads)
 
 
-def _read_way(way, places: list[PlaceRecord], roads: list[RoadRecord]) -> None:
+def _read_way(way: osmium.osm.Way, places: list[PlaceRecord], roads: list[RoadRecord]) -> None:
     tags = dict(way.tags)
     is_road = tags.get("highway") in ROAD_CLASSES
     if not (is_road or _is_poi(tags)):

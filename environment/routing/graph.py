@@ -87,8 +87,10 @@ class VehicleGraph:
         self._tree = cKDTree(xy) if len(comp) else None
 
     def _build_edges(self, roads: Sequence[RoadRecord], vehicle: str) -> None:
-        src_ids, dst_ids, roads_ix, speeds, coords = [], [], [], [], {}
-        used_nodes, surface_nodes = [], []
+        src_ids, dst_ids, roads_ix, speeds = [], [], [], []
+        coords: dict[int, tuple[float, float]] = {}
+        used_nodes: list[int] = []
+        surface_nodes: list[int] = []
         for ix, road in enumerate(roads):
             fwd, bwd, speed = _road_directions(road, vehicle)
             if not (fwd or bwd):

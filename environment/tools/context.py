@@ -55,7 +55,7 @@ def _build_network(city_id: int):
 
     roads = [
         RoadRecord(
-            gid=r.gid, name=r.name, highway=r.highway, node_ids=tuple(r.node_ids), coords=tuple(r.geometry.coords),
+            gid=r.gid, name=r.name, highway=r.highway, node_ids=tuple(r.node_ids), coords=tuple(r.geometry.coords),  # type: ignore[arg-type]  # stubs: LineString.coords is a 1-tuple
             walk=r.walk, cycle_forward=r.cycle_forward, cycle_backward=r.cycle_backward,
             drive_forward=r.drive_forward, drive_backward=r.drive_backward, drive_speed_mps=r.drive_speed_mps,
             tunnel=r.tunnel,

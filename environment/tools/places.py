@@ -102,7 +102,8 @@ def _where(
 ) -> tuple[list[str], list]:
     _check_range(min_rating, max_rating, "rating", 1, 5)
     _check_range(min_cost, max_cost, "cost", 0, None)
-    clauses, params = ["p.city_id = %s"], [ctx.city_id]
+    clauses: list[str] = ["p.city_id = %s"]
+    params: list = [ctx.city_id]
     for word in fold(query_name or "").split():
         clauses.append("p.name_text LIKE %s")
         params.append(f"%{_escape_like(word)}%")

@@ -68,7 +68,7 @@ TOOLS: dict[str, Registry[Tool]] = {toolset: Registry(f"{toolset} tool") for too
 
 def _params_model(func: Callable, name: str) -> type[BaseModel]:
     hints = get_type_hints(func, include_extras=True)
-    fields: dict[str, tuple] = {}
+    fields: dict[str, Any] = {}  # (type, Field) pairs; Any as mypy matches **fields to __config__ too
     for pname, param in list(inspect.signature(func).parameters.items())[1:]:  # skip ctx
         if pname not in hints:
             raise TypeError(f"tool {name!r}: parameter {pname!r} needs a type annotation")

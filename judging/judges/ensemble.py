@@ -143,8 +143,10 @@ def _explain(value: float | None, given: _Run, neutral: _Run, nothing_removed: b
     if nothing_removed:
         text = f"{given.summary()}; the answer has no free text, so it was judged once"
     else:
+        minimum = _minimum_of(given, neutral, nothing_removed)
+        assert minimum is not None  # both values are known here
         lower = {"neutral": "the copy with free text removed", "given": "the answer as given",
-                 "both": "both agree"}[_minimum_of(given, neutral, nothing_removed)]
+                 "both": "both agree"}[minimum]
         text = (f"{value:.2f}, the lower of the answer as given ({given.summary()}) and the copy with free text "
                 f"removed ({neutral.summary()}): {lower}")
     if findings:

@@ -91,7 +91,7 @@ def _reading(case: CaseSpec, value: Any) -> Any:
 
     reference = case.answer if isinstance(case.answer, dict) else {}
     expected = reference.get("answer")
-    ref = reference.get("ref") if isinstance(reference.get("ref"), dict) else {}
+    ref = found if isinstance(found := reference.get("ref"), dict) else {}
     if not isinstance(value, str):
         return PLACEHOLDER
     if isinstance(expected, bool):

@@ -139,7 +139,7 @@ def judge_score(
     if verdict.failure:
         log.warning("judge %s (%s) failed on case %s (%s): %s", config.name, config.model, case.case_id, version,
                     verdict.failure)
-    elif key is not None:
+    elif cache is not None and key is not None:
         cache.put(key, verdict.to_dict())
     return verdict
 

@@ -121,8 +121,9 @@ def _open_on_arrival(c: dict, predicted: PredictedAnswer, world: ConstraintWorld
     order = list(predicted.visit_order)
     if len(order) < 2:
         return "open on arrival", False, "no visit order to time"
-    legs = [world.leg(a, b, c.get("vehicle", "driving"), c.get("mode", "time")) for a, b in zip(order, order[1:])]
-    if any(leg is None for leg in legs):
+    routed = [world.leg(a, b, c.get("vehicle", "driving"), c.get("mode", "time")) for a, b in zip(order, order[1:])]
+    legs = [leg for leg in routed if leg is not None]
+    if len(legs) < len(routed):
         return "open on arrival", False, "a leg of the submitted order has no route"
     dwell = c.get("dwell_minutes", 0) * 60
     arrivals = arrival_times(datetime.fromisoformat(c["start_time"]), [leg[1] for leg in legs], dwell)

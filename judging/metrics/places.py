@@ -1,6 +1,8 @@
 """Place-set IoU (eq. 2) and Order Consistency (eq. 4)."""
 from __future__ import annotations
 
+from typing import Any
+
 from judging.answers import PredictedAnswer
 from judging.types import CaseSpec, MetricResult, Trajectory
 
@@ -27,7 +29,7 @@ def place_set_iou(case: CaseSpec, predicted: PredictedAnswer, trajectory: Trajec
     """
     reference = reference_of(case)
     truth, mine = set(reference.place_ids), set(predicted.place_ids)
-    details = {"predicted": list(predicted.place_ids), "reference": list(reference.place_ids),
+    details: dict[str, Any] = {"predicted": list(predicted.place_ids), "reference": list(reference.place_ids),
                "shared": sorted(mine & truth), "missing": sorted(truth - mine), "extra": sorted(mine - truth)}
     if not truth:
         return MetricResult("PIoU", None, "the reference answer names no place, so PIoU does not apply", details)
@@ -85,7 +87,8 @@ def order_consistency(case: CaseSpec, predicted: PredictedAnswer, trajectory: Tr
                             {"reference_order": truth})
     rank = {place_id: i for i, place_id in enumerate(truth)}
     shared = [p for p in predicted.visit_order if p in rank]
-    details = {"reference_order": truth, "predicted_order": list(predicted.visit_order), "shared_order": shared}
+    details: dict[str, Any] = {"reference_order": truth, "predicted_order": list(predicted.visit_order),
+                               "shared_order": shared}
     if not predicted.submitted:
         return nothing_submitted("OC", predicted, **details)
     n = len(shared)
@@ -93,6 +96,7 @@ def order_consistency(case: CaseSpec, predicted: PredictedAnswer, trajectory: Tr
         return MetricResult("OC", 0.0, f"only {n} of the reference's places appear in the predicted order; "
                             "order needs at least two, so OC = 0", details)
     iou = place_iou(predicted, reference)
+    assert iou is not None  # the reference's visit order is among its place_ids
     pairs = n * (n - 1) // 2
     wrong = inversions(shared, rank)
     value = iou * (1 - wrong / pairs)

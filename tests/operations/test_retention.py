@@ -44,6 +44,17 @@ def test_only_runs_finished_before_the_cutoff_are_pruned_and_only_their_bodies(e
     assert model_calls_prune(older_than_days=30).runs == []  # nothing left to prune
 
 
+def test_a_finished_run_without_a_finish_time_is_pruned_by_its_creation_time(endpoint_run):
+    before = _calls(endpoint_run)
+    EvaluationRun.objects.filter(id=endpoint_run.id).update(
+        finished_at=None, created_at=timezone.now() - timedelta(days=40))
+
+    report = model_calls_prune(older_than_days=30)
+
+    assert report.runs[0]["run"] == endpoint_run.id and report.runs[0]["finished_at"] is None
+    assert report.calls == len(before) > 0
+
+
 def test_a_dry_run_reports_calls_and_bytes_and_changes_nothing(endpoint_run):
     before = _calls(endpoint_run)
     _finished_days_ago(endpoint_run, 100)

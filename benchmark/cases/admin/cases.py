@@ -43,7 +43,8 @@ class CaseForm(forms.ModelForm):
         fields = "__all__"
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data  # what ModelForm.clean returns
         values = {name: data[name] if name in data else getattr(self.instance, name) for name in DOCUMENT_FIELDS}
         try:
             self.document = CaseDocument.model_validate(values)

@@ -26,7 +26,8 @@ class ReleaseFreezeForm(forms.ModelForm):
         fields = ["name", "split", "description"]
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data  # what ModelForm.clean returns
         if not self.errors:
             try:
                 release_check(name=data["name"], split=data["split"], cases=data["freeze_cases"])
@@ -37,7 +38,7 @@ class ReleaseFreezeForm(forms.ModelForm):
 
 class ReleaseCaseInline(admin.TabularInline):
     model = ReleaseCase
-    fields = ["position", "case", "snapshot_html"]
+    fields = ("position", "case", "snapshot_html")
     readonly_fields = fields
     extra = 0
     can_delete = False

@@ -28,6 +28,7 @@ def value_of(world: AuditWorld, place_id: str, field: str, day: str | None = Non
                          f"the address of {place.name} ({place.address!r}) has no single postcode")
         return codes[0]
     if field in ("opens_on", "closes_on", "open_on"):
+        assert day is not None  # the generator names a day for these fields
         return _day_answer(place, field, day)
     if field == "cuisine":
         for part in place.tag.split(";"):
@@ -90,7 +91,11 @@ def compare(world: AuditWorld, q: dict, answer) -> None:
     places = {pid: world.place(pid) for pid in q["places"]}
     if any(getattr(p, field) is None for p in places.values()):
         raise Reject("no value", f"a compared place has no {field}")
-    better = (lambda p: -places[p].rating) if field == "rating" else (lambda p: places[p].cost)
+
+    def better(pid: str) -> float:  # sort key, best first: the highest rating, the lowest cost
+        value = getattr(places[pid], field)  # not None: checked above
+        return -value if field == "rating" else value
+
     kept = [p for p in q["places"] if _meets(places[p], q)]
     if any(getattr(places[p], f) is None for p in q["places"] for f in ("rating", "cost") if q.get(_LIMIT[f])):
         raise Reject("no value", "a compared place lacks the value the limit is about")
@@ -122,7 +127,7 @@ def open_on_arrival(world: AuditWorld, q: dict, answer) -> None:
     stops = [q["origin"], *([q["via"]] if q.get("via") else []), q["place"]]
     for pid in stops:
         unique_name(world, pid)
-    depart = when(q.get("depart")) or when(q["now"]) + timedelta(minutes=q["delay_min"])
+    depart = when(q.get("depart")) or datetime.fromisoformat(q["now"]) + timedelta(minutes=q["delay_min"])
     seconds = sum(world.roads.leg(a, b, q["vehicle"], "time")[1] for a, b in zip(stops, stops[1:]))
     arrival = depart + timedelta(seconds=seconds, minutes=q.get("dwell_min", 0))
     verdict = open_verdict(world.place(q["place"]).opentime_week, arrival)
@@ -137,7 +142,7 @@ def open_on_arrival(world: AuditWorld, q: dict, answer) -> None:
 
 def open_choice(world: AuditWorld, q: dict, answer) -> None:
     """The one named place open at the moment asked (or on arrival, travelling from ``origin``)."""
-    moment = when(q["at"])
+    moment = datetime.fromisoformat(q["at"])
     verdicts = {}
     for pid in q["places"]:
         unique_name(world, pid)

@@ -108,8 +108,8 @@ def trip(world: AuditWorld, q: dict, answer) -> None:
             raise Reject("no candidate", f"no place meets the implied stop {item}")
         pools.append(pool)
     legs = _Legs(world, vehicle, mode, fixed, pools)
-    plans = [_plan(world, q, legs, start, end, stops, combo, pools) for combo in product(*[sorted(p) for p in pools])]
-    plans = [p for group in plans for p in group]
+    combos = product(*[sorted(pool) for pool in pools])
+    plans = [plan for combo in combos for plan in _plan(world, q, legs, start, end, stops, combo, pools)]
     gold_order = tuple(_answer_order(answer))
     gold = next((p for p in plans if p.order == gold_order), None)
     if gold is None:
@@ -208,7 +208,8 @@ def _selection(world: AuditWorld, sel: dict, exclude: set[str]) -> list[str]:
     a place the reader might count, or one on the radius's edge, could change the set."""
     from .common import radius_verdict
 
-    chosen, unsure = [], []
+    chosen: list[str] = []
+    unsure: list[str] = []
     for pid, kind in candidates(world, sel["noun"], None).items():
         if pid in exclude:
             continue
@@ -228,7 +229,7 @@ def _selection(world: AuditWorld, sel: dict, exclude: set[str]) -> list[str]:
 
 
 def _answer_order(answer) -> list[str]:
-    order = [p.get("place_id") for p in (answer or {}).get("optimal_order") or [] if isinstance(p, dict)]
+    order: list = [p.get("place_id") for p in (answer or {}).get("optimal_order") or [] if isinstance(p, dict)]
     if not order or None in order:
         raise Reject("answer shape", "the answer has no complete optimal_order")
     return order

@@ -32,8 +32,8 @@ def wording_failures(world: AuditWorld, question: str, query: dict) -> list[str]
     for label, value in _numbers(query):
         if _number_text(value) not in text:
             failures.append(f"wording: the question does not state the {label} {_number_text(value)}")
-    for label, value in _moments(query):
-        moment = datetime.fromisoformat(value)
+    for label, moment_text in _moments(query):
+        moment = datetime.fromisoformat(moment_text)
         if moment.strftime("%H:%M") not in text or moment.strftime("%A").casefold() not in text:
             failures.append(f"wording: the question does not state the {label} ({moment:%A %H:%M})")
     if query.get("day") and query["day"].casefold() not in text:

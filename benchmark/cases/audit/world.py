@@ -13,11 +13,15 @@ import threading
 from collections.abc import Set
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from environment.opening import is_open_at
 from environment.selectors import fact_keys, place_records
 from environment.text import fold
 from environment.tools.context import city_context
+
+if TYPE_CHECKING:
+    from .roads import Roads
 
 _A = 6378137.0  # WGS84 semi-major axis (m)
 _F = 1 / 298.257223563
@@ -68,7 +72,7 @@ class AuditWorld:
         for place in self.places.values():
             for text in {place.name, *[a for a in place.alias.split("|") if a.strip()]}:
                 self.by_name.setdefault(fold(text).strip(), []).append(place.place_id)
-        self._roads = None
+        self._roads: Roads | None = None
         self._lock = threading.Lock()
 
     @classmethod
@@ -101,7 +105,7 @@ class AuditWorld:
         return ellipsoid_distance_m(pa.lon, pa.lat, pb.lon, pb.lat)
 
     @property
-    def roads(self):
+    def roads(self) -> Roads:
         with self._lock:
             if self._roads is None:
                 from .roads import Roads

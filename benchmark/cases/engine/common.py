@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -58,7 +59,7 @@ def uniquely_named(session: EngineSession, place: dict) -> bool:
 
 
 def named_places(session: EngineSession, rng: random.Random, k: int, pool: list[dict] | None = None,
-                 exclude: set[str] = frozenset()) -> list[dict]:
+                 exclude: Collection[str] = frozenset()) -> list[dict]:
     """``k`` uniquely named places from a fresh sample (or ``pool``), in sample order."""
     chosen = []
     for place in pool if pool is not None else sample(session, rng):

@@ -7,6 +7,7 @@ not name the hidden criterion. Otherwise the original question stays.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 NUMBER = re.compile(r"\d+(?:[.:]\d+)?")
@@ -36,7 +37,7 @@ class Paraphraser:
         return (response.choices[0].message.content or "").strip()
 
 
-def keeps_meaning(original: str, paraphrase: str, *, names: list[str], forbidden: list[str] = ()) -> str:
+def keeps_meaning(original: str, paraphrase: str, *, names: list[str], forbidden: Sequence[str] = ()) -> str:
     """'' when ``paraphrase`` asks what ``original`` asks; otherwise the reason it does not."""
     if not paraphrase or not 0.5 <= len(paraphrase) / max(len(original), 1) <= 2.0:
         return "empty or of a very different length"

@@ -66,7 +66,7 @@ class EngineSession:
 
     def _call(self, toolset: str, tool: str, arguments: dict, path: list[ToolStep]) -> dict:
         call = call_tool(toolset, tool, arguments, context=self.context)
-        if not call.ok:
+        if call.error is not None:  # not call.ok
             raise Discard(f"{toolset}.{tool} failed: {call.error['message']}")
         path.append(ToolStep(tool=tool, arguments=arguments, observation_sha256=observation_digest(call.result)))
         return call.result

@@ -130,6 +130,7 @@ def case_duplicate_as_draft(*, case: Case, actor) -> Case:
 
 def _copy_id(case_id: str) -> str:
     max_length = Case._meta.get_field("case_id").max_length
+    assert max_length is not None  # case_id is a CharField with a max_length
     n = 1
     while True:
         suffix = f"-copy-{n}"

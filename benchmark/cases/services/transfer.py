@@ -90,7 +90,10 @@ def cases_import(*, path: str | Path, release_name: str | None = None, split: st
         ValidationError: the imported cases cannot be frozen as the named release.
     """
     documents = documents_read(path=path)
-    created, updated, unchanged, cases = [], [], [], []
+    created: list[str] = []
+    updated: list[str] = []
+    unchanged: list[str] = []
+    cases: list[Case] = []
     with transaction.atomic():
         for doc in documents:
             case = Case.objects.filter(case_id=doc.case_id).first()
@@ -111,7 +114,8 @@ def documents_read(*, path: str | Path) -> list[CaseDocument]:
     Raises:
         CaseImportError: naming the line number and, for an invalid document, the field.
     """
-    documents, seen = [], {}
+    documents: list[CaseDocument] = []
+    seen: dict[str, int] = {}  # case_id -> line number
     with open(path, encoding="utf-8") as lines:
         for number, line in enumerate(lines, 1):
             if not line.strip():

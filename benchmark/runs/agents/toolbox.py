@@ -58,13 +58,20 @@ class Toolbox:
         return self
 
     async def __aexit__(self, *exc) -> None:
-        await self._client.__aexit__(*exc)
+        await self.client.__aexit__(*exc)
+
+    @property
+    def client(self) -> Client:
+        """The MCP client, open between ``__aenter__`` and ``__aexit__``."""
+        if self._client is None:
+            raise RuntimeError("the toolbox is not open: use it in `async with`")
+        return self._client
 
     async def list_tools(self) -> list:
         """The MCP tool definitions (name, description, input_schema); listed once per process and city."""
         if self._tools is None:
             if self.city not in _TOOL_LISTS:
-                _TOOL_LISTS[self.city] = list((await self._client.list_tools()).tools)
+                _TOOL_LISTS[self.city] = list((await self.client.list_tools()).tools)
             self._tools = _TOOL_LISTS[self.city]
         return self._tools
 
@@ -101,7 +108,7 @@ class Toolbox:
     async def _send(self, tool: str, arguments: dict) -> tuple[Any, bool, str]:
         """(observation, is_error, error kind) of a call through the MCP client."""
         try:
-            result = await self._client.call_tool(tool, arguments)
+            result = await self.client.call_tool(tool, arguments)
         except Exception as exc:  # the call is still a step: the agent and the replay see what went wrong
             message = f"the tool call could not be made: {type(exc).__name__}"
             return {"error": {"kind": "other", "message": message}}, True, "other"

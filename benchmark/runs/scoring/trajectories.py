@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from django.db import InterfaceError, OperationalError
 
 from benchmark.cases.document import CaseDocument
-from benchmark.runs.agents.toolbox import StepRecord
 from judging.judges import configured_judges
 from judging.types import Step as JStep
 from judging.types import Trajectory as JTrajectory
@@ -23,7 +22,20 @@ from .judge_cache import DatabaseJudgeCache
 log = logging.getLogger(__name__)
 
 
-def submitted_answer(steps: Sequence[StepRecord]) -> Any:
+class ScoredStep(Protocol):
+    """What scoring reads of a step: a ``StepRecord`` of a run, or a stored ``Step`` row (re-score)."""
+
+    index: int
+    tool: str
+    arguments: Any
+    observation: Any
+    error_kind: str
+    model_text: str
+    input_tokens: int
+    output_tokens: int
+
+
+def submitted_answer(steps: Sequence[ScoredStep]) -> Any:
     """The ``result`` of the last accepted ``submit_answer`` call (what the toolbox keeps as submitted)."""
     answer = None
     for step in steps:
@@ -32,7 +44,7 @@ def submitted_answer(steps: Sequence[StepRecord]) -> Any:
     return answer
 
 
-def trajectory_score(document: CaseDocument, *, steps: Sequence[StepRecord], final_answer: Any, ended: str,
+def trajectory_score(document: CaseDocument, *, steps: Sequence[ScoredStep], final_answer: Any, ended: str,
                      input_tokens: int, output_tokens: int) -> tuple[dict, bool | None]:
     """(scores by metric, passed) of a finished trajectory; a failing metric gives ``{"error": ...}`` and None
     (kept for a re-score), but a lost database raises so that the task retries the case."""

@@ -54,7 +54,7 @@ class _Fact:
     note_ids: list[str] = field(default_factory=list)
 
     def say(self, text: str, rng: random.Random) -> str:
-        if self.start is None:
+        if self.start is None or self.end is None:  # both are set or neither
             return text
         until = "{until}" in self.spec.label
         return text.format(dates=spoken_dates(self.start, self.end, rng, until=until),
@@ -71,7 +71,8 @@ def _sample_weighted(rng: random.Random, specs: list[FactSpec], k: int) -> list[
     """Weighted sampling without replacement (Efraimidis-Spirakis), one fact per group."""
     keyed = sorted(((rng.random() ** (1.0 / s.weight), s) for s in specs),
                    key=lambda pair: (-pair[0], pair[1].key))
-    chosen, groups = [], set()
+    chosen: list[FactSpec] = []
+    groups: set[str] = set()
     for _, spec in keyed:
         if len(chosen) == k:
             break
@@ -178,10 +179,10 @@ class _PlaceWriter:
         mention = place.name if full else ambiguous_mention(
             place.name, place.alias, self.sub, place.address, rng)
         when = _random_time(rng)
-        dated = [self.facts[f] for f, _ in carried if self.facts[f].start is not None]
-        if dated:
-            when = _near_event(rng, dated[0].start)
-        middle = [(self.facts[f].say(rng.choice(self.facts[f].spec.phrases), rng), f)
+        starts = [start for f, _ in carried if (start := self.facts[f].start) is not None]
+        if starts:
+            when = _near_event(rng, starts[0])
+        middle: list[tuple[str, int | None]] = [(self.facts[f].say(rng.choice(self.facts[f].spec.phrases), rng), f)
                   for f, mode in carried if mode == "desc"]
         n_fill = min(rng.randint(0 if middle else 1, 2), 4 - len(middle))
         middle += [(s, None) for s in self._fillers(n_fill)]

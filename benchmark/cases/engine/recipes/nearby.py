@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import random
 from datetime import timedelta
+from typing import Any
 
-from benchmark.cases.lexicon import ERRANDS, errand_noun
+from benchmark.cases.lexicon import ERRANDS, Noun, errand_noun
 from environment.opening import hours_are_valid
 
 from ..common import (
@@ -29,19 +30,19 @@ SEARCH_M = 800
 NEAREST_SLACK = 1.3  # the engine keeps more room than the verifier's margin, so few drafts are refused
 
 
-def anchor_and_noun(session, rng, *, radius: float = 600) -> tuple[dict, object]:
+def anchor_and_noun(session, rng, *, radius: float = 600) -> tuple[dict, Noun]:
     """A uniquely named anchor and a noun of a place around it."""
     anchor, nouns = anchor_and_nouns(session, rng, radius=radius)
     return anchor, nouns[0]
 
 
 def anchor_and_nouns(session, rng, *, radius: float = 600, limit: int = 3,
-                     allowed: frozenset[str] | None = None) -> tuple[dict, list]:
+                     allowed: frozenset[str] | None = None) -> tuple[dict, list[Noun]]:
     """A uniquely named anchor and up to ``limit`` different nouns (among ``allowed``) of places around it."""
     (anchor,) = named_places(session, rng, 1, pool=sample(session, rng, 15))
     around = session.engine("nearby_search", center=anchor["place_id"], radius_meters=radius)["results"]
     rng.shuffle(around)
-    nouns = []
+    nouns: list[Noun] = []
     for place in around:
         noun = pick_noun(rng, place, allowed=tuple(allowed) if allowed else None)
         if noun is not None and noun.key not in {n.key for n in nouns}:
@@ -56,7 +57,7 @@ def anchor_and_nouns(session, rng, *, radius: float = 600, limit: int = 3,
 def each_noun(session, rng, make, allowed: frozenset[str] | None = None):
     """``make(anchor, noun)`` for up to four nouns around one anchor; the first that makes a case wins."""
     anchor, nouns = anchor_and_nouns(session, rng, limit=4, allowed=allowed)
-    reason = None
+    reason = Discard("no noun around the anchor makes a case")  # replaced by the last noun's reason
     for noun in nouns:
         try:
             with session.trying():
@@ -151,6 +152,9 @@ def nearby_l0(session, rng: random.Random) -> Draft:
         return _errand_nearest(session, rng)
     anchor, noun = anchor_and_noun(session, rng)
     places = noun_around(session, anchor, noun)
+    query: dict[str, Any]
+    slots: dict[str, Any]
+    skeletons: tuple[str, ...]
     filters, query, slots, bank, skeletons = {}, {}, {}, "nearby_L0.nearest", words.NEAREST
     if variant in ("rated", "cheap"):
         key = "rating" if variant == "rated" else "cost"
@@ -197,7 +201,7 @@ def nearby_l0(session, rng: random.Random) -> Draft:
 
 def _states(places: list[dict], when, minutes: int = 0) -> list[bool | None]:
     """Per place: surely open from ``when`` for ``minutes`` (True), surely closed at some point (False), or unsure."""
-    out = []
+    out: list[bool | None] = []
     for place in places:
         hours = place["opentime_week"] or ""
         if not hours_are_valid(hours):

@@ -96,6 +96,7 @@ def _case(session, rng, anchor, gold, key, noun, radius, timed) -> Draft:
     session.agent("nearby_search", center=anchor["place_id"], radius_meters=radius,
                   **({"place_types": noun.types()} if noun else {}))
     read_notes(session, gold, key, note_ids)
+    extra: tuple[str, ...]
     extra, query = (), {"radius_m": radius, "rank": "only"}
     if when is not None:
         session.agent("place_detail", place_id=gold["place_id"])

@@ -32,7 +32,7 @@ def informative_value(place: dict, field: str, day: str | None = None):
     if field in ("closes_on", "opens_on", "open_on"):
         return _day_value(place.get("opentime_week") or "", field, day)
     value = place.get(field)
-    if value in (None, ""):
+    if value is None or value == "":
         return None
     if field == "address" and not _STREET_AND_NUMBER.search(value):
         return None

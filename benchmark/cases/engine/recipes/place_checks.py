@@ -166,7 +166,8 @@ def _open_choice(session, rng) -> Draft:
     if len(places) < 3:
         raise Discard("the places keep the same hours")
     vehicle = "walking"  # long enough on the way for the hours to change
-    origin, travel = None, {}
+    origin: dict | None = None
+    travel: dict[str, float] = {}
     for candidate in named_places(session, rng, 3, pool=sample(session, rng, 15),
                                   exclude={p["place_id"] for p in places}):
         times = {p["place_id"]: engine_leg(session, candidate["place_id"], p["place_id"], vehicle, "time")[1]
@@ -175,6 +176,7 @@ def _open_choice(session, rng) -> Draft:
             origin, travel = candidate, times
     if max(travel.values()) < 11 * 60:  # the state must hold 10 minutes either side of the arrival
         raise Discard("the places are too close to the origin for the travel to matter")
+    assert origin is not None  # chosen with travel
     # Arrivals shortly after one place opens or before another closes: the travel decides the answer.
     aims = [(p, change + timedelta(minutes=rng.choice((10, 15, 20)))) for p in places
             for change in openings(p["opentime_week"]) if 8 <= change.hour <= 21]
@@ -232,7 +234,7 @@ def _budget_place(session, rng, kind: str, taken: set[str]) -> dict:
 
 def _budget(session, rng) -> Draft:
     kinds = rng.choice([("meal", "coffee"), ("meal", "drinks"), ("coffee", "meal")])
-    picked = []
+    picked: list[tuple[dict, str]] = []
     for kind in kinds:
         place = _budget_place(session, rng, kind, {p["place_id"] for p, _ in picked})
         picked.append((place, rng.choice(PLANS[kind][0])))

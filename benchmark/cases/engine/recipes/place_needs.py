@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from environment.opening import hours_are_valid
 
@@ -82,7 +83,7 @@ def _need_find(session, rng) -> Draft:
     rivals = [h for h in holders if h["place_id"] != place["place_id"]]
     if len(rivals) > 4:
         raise Discard("too many places hold the need")
-    condition = _single_out(rng, place, rivals) if rivals else (None, None)
+    condition: tuple[str | None, Any] = _single_out(rng, place, rivals) if rivals else (None, None)
     if not uniquely_named(session, place):
         raise Discard("the gold's name is not unique")
     # The need must matter: without it, the best-rated place of the noun (meeting the condition) would do.
@@ -96,6 +97,7 @@ def _need_find(session, rng) -> Draft:
     note_ids = supporting_notes(session, place, key)
     session.agent("place_search", query_name="", place_types=noun_types(noun))
     read_notes(session, place, key, note_ids)
+    extra: tuple[str, ...]
     extra, query, constraints = (), {}, {}
     if condition[0] == "open_at":
         session.agent("place_detail", place_id=place["place_id"])
@@ -108,6 +110,8 @@ def _need_find(session, rng) -> Draft:
                         + (" and it meets the stated condition." if condition[0] else "."),
               "ref": evidence_ref(key, note_ids, extra), "implicit_logic": "True"}
     session.agent("submit_answer", result=answer)
+    skeletons: tuple[str, ...]
+    slots: dict[str, str]
     bank, skeletons, slots = "place_L2.find", words.NEED_FIND, {}
     if condition[0] == "open_at":
         bank, skeletons, slots = "place_L2.find_open", words.NEED_FIND_OPEN, moment_slots(condition[1])

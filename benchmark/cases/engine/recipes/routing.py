@@ -4,6 +4,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from benchmark.cases.lexicon import ERRANDS, errand_noun
 from environment.opening import hours_are_valid
@@ -184,6 +185,7 @@ def reference_detour(session, a, b, gold: Stop, stops: list[Stop], vehicle, mode
         legs = agent_legs(session, [a, stop.place, b], vehicle, mode)
         if stop is gold:
             totals = legs
+    assert totals is not None  # the gold is among the checked stops
     return totals
 
 
@@ -220,6 +222,10 @@ def routing_l1(session, rng: random.Random) -> Draft:
 def _detour_case(session, rng, a, b, vehicle, mode, center, noun, places, variant: str,
                  errand: str | None = None) -> Draft:
     stops = rank_stops(session, a, b, places, vehicle, mode)
+    query: dict[str, Any]
+    constraints: dict[str, Any]
+    slots: dict[str, Any]
+    skeletons: tuple[str, ...]
     query, constraints, filters, slots, keys = {}, {}, {}, {}, ["place_type"]
     bank, skeletons = "routing_L1.plain", words.DETOUR
     if variant == "errand":
@@ -343,7 +349,8 @@ def _need_case(session, rng, a, b, vehicle, mode, center, noun, key, holders, ti
         constraints.update(noun.constraint())
     query = {"kind": "detour", "start": a["place_id"], "end": b["place_id"], "vehicle": vehicle, "mode": mode,
              "stop": {"noun": noun.key if noun else None, "need": key, "phrase": want}}
-    if timed:
+    skeletons: tuple[str, ...]
+    if depart is not None:  # timed
         bank, skeletons, slots = "routing_L2.open", words.NEED_OPEN, moment_slots(depart)
         iso = depart.isoformat(timespec="minutes")
         query["depart"] = iso

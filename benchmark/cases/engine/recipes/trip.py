@@ -5,6 +5,7 @@ import random
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from itertools import permutations
+from typing import Any
 
 from environment.opening import hours_are_valid
 
@@ -101,7 +102,8 @@ def judge_order(plans: list[Plan], rule: tuple[str, str]) -> None:
 def judge_timed(plans: list[Plan], depart: datetime, dwell_min: int) -> None:
     """Every stop after the start open on arrival and (before the last) until leaving."""
     for plan in plans:
-        now, states = depart, []
+        now = depart
+        states: list[bool | None] = []
         for index, (place, seconds) in enumerate(zip(plan.order[1:], plan.leg_times), start=1):
             now += timedelta(seconds=seconds) + (timedelta(minutes=dwell_min) if index > 1 else timedelta())
             hours = place["opentime_week"] or ""
@@ -136,12 +138,12 @@ def cluster(session, rng, k: int, radius: float = 700, *, hours: bool = False) -
     """``k`` uniquely named places around a sampled anchor (the anchor first); with ``hours``, every place
     but the anchor has opening hours (a timed trip checks them)."""
     (anchor,) = named_places(session, rng, 1, pool=[p for p in sample(session, rng, 15) if visitable(p)])
-    pool = {}
+    found: dict[str, dict] = {}
     for tops in (["Food & Beverages"], ["Shopping"], ["Culture", "Scenery Spot", "Entertainment", "Accommodation"]):
         around = session.engine("nearby_search", center=anchor["place_id"], radius_meters=radius, place_types=tops)
-        pool.update({r["place_id"]: r for r in around["results"] if r["distance_m"] > 60 and visitable(r)
+        found.update({r["place_id"]: r for r in around["results"] if r["distance_m"] > 60 and visitable(r)
                      and (not hours or (hours_are_valid(r["opentime_week"] or "") and day_place(r["opentime_week"])))})
-    pool = sorted(pool.values(), key=lambda r: r["place_id"])
+    pool = sorted(found.values(), key=lambda r: r["place_id"])
     rng.shuffle(pool)
     return [anchor, *named_places(session, rng, k - 1, pool=pool)]
 
@@ -175,6 +177,9 @@ def _named_trip(session, rng) -> Draft:
     start, end, middle = places[0], places[-1], places[1:-1]
     book = LegBook(session, vehicle, mode)
     plans = plans_for(book, start, middle, end)
+    query: dict[str, Any]
+    constraints: dict[str, Any]
+    slots: dict[str, Any]
     query, constraints, rule, slots = {}, {}, "", {}
     if variant == "order":
         best = plans[0].ids

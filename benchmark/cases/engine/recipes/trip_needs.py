@@ -8,6 +8,7 @@ ignores the rule must be clearly cheaper (so the rule matters).
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from environment.build.corpus.vocab import ALL_SPECS
 from environment.opening import hours_are_valid
@@ -102,6 +103,8 @@ def _case(session, rng, vehicle, mode, start, end, named, noun, key, holders, ti
     plans: list[Plan] = []
     for holder in holders:
         plans += plans_for(book, start, [*named, holder], end, holder=holder)
+    query: dict[str, Any]
+    constraints: dict[str, Any]
     query, constraints, slots, rule = {}, {}, {}, ""
     if timed:
         if not all(hours_are_valid(p["opentime_week"] or "") for p in [*named, end]):
@@ -115,7 +118,7 @@ def _case(session, rng, vehicle, mode, start, end, named, noun, key, holders, ti
         slots = {"dwell": dwell, **moment_slots(depart)}
     else:
         gold, query["before"], rule = _ruling_order(rng, plans, named, mode)
-    holder = gold.holder
+    holder = _holder(gold)
     if noun is not None and not noun.match(holder) == "accept":
         raise Discard("the best holder is only arguably of the noun")
     if not timed:
@@ -162,11 +165,16 @@ def _case(session, rng, vehicle, mode, start, end, named, noun, key, holders, ti
     )
 
 
+def _holder(plan: Plan) -> dict:
+    assert plan.holder is not None  # every plan of an implied-need trip has one
+    return plan.holder
+
+
 def _ruling_order(rng, plans: list[Plan], named: list[dict], mode: str):
     """A visit-order rule (about the implied stop, "@0", or between named stops) that the plan ignoring it
     breaks, with a clear winner among the plans that keep it."""
     free = min(plans, key=lambda p: (p.cost, p.ids))
-    holder_id = free.holder["place_id"]
+    holder_id = _holder(free)["place_id"]
     ids = free.ids
     options = []
     for place in named:
@@ -175,14 +183,14 @@ def _ruling_order(rng, plans: list[Plan], named: list[dict], mode: str):
             options.append((("@0", pid), rng.choice(words.IMPLIED_BEFORE).format(y=place["name"])))
         else:
             options.append(((pid, "@0"), rng.choice(words.IMPLIED_AFTER).format(x=place["name"])))
-    for x in named:
-        for y in named:
-            if x is not y and ids.index(x["place_id"]) > ids.index(y["place_id"]):
-                options.append(((x["place_id"], y["place_id"]), rule_words(rng, x, y)))
+    for first in named:
+        for second in named:
+            if first is not second and ids.index(first["place_id"]) > ids.index(second["place_id"]):
+                options.append(((first["place_id"], second["place_id"]), rule_words(rng, first, second)))
     rng.shuffle(options)
     for (x, y), words_ in options:
         for plan in plans:
-            hid = plan.holder["place_id"]
+            hid = _holder(plan)["place_id"]
             judge_order([plan], (hid if x == "@0" else x, hid if y == "@0" else y))
         try:
             return binding_gold(plans, mode, rule=True), [[x, y]], words_

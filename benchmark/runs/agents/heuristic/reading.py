@@ -164,7 +164,7 @@ async def find_names(run, question: str) -> list[Name]:
     """Places whose whole name appears in the question, found by searching its capitalised words."""
     folded = fold(question)
     tokens = [t.strip(".,;:!?()'\"") for t in re.findall(r"[^\s,;:?!()]+", question)]
-    candidates = []
+    candidates: list[str] = []
     for token in tokens:
         bare = token.rstrip("'s") if token.endswith("'s") else token
         if len(bare) < 3 or fold(bare) in COMMON or not any(ch.isupper() for ch in bare) or bare.isdigit():

@@ -60,11 +60,12 @@ async def route_shape(run, r: Reading) -> bool:
 
 
 async def budget_shape(run, r: Reading) -> bool:
-    if len(r.names) < 2 or r.people() is None or r.euros() is None:
+    people, euros = r.people(), r.euros()
+    if len(r.names) < 2 or people is None or euros is None:
         return False
-    costs = [n.record.get("cost") for n in r.names]
-    if None not in costs:
-        run.answer = {"answer": sum(costs) * r.people() <= r.euros(), "reason": "Summed the costs per person."}
+    costs = [cost for n in r.names if (cost := n.record.get("cost")) is not None]
+    if len(costs) == len(r.names):
+        run.answer = {"answer": sum(costs) * people <= euros, "reason": "Summed the costs per person."}
     return True
 
 
@@ -210,7 +211,7 @@ def _cost(r: Reading) -> dict:
 def _days(spec: str) -> set[int] | None:
     """'Mo-Fr,Su' -> {0, 1, 2, 3, 4, 6}; '' -> every day; holidays (PH, SH) -> none; None when unreadable."""
     codes = [d[:2] for d in DAYS]
-    days = set()
+    days: set[int] = set()
     for part in filter(None, spec.lower().split(",")):
         ends = part.split("-")
         if part in ("ph", "sh"):
@@ -224,11 +225,11 @@ def _days(spec: str) -> set[int] | None:
 
 def day_spans(hours: str, day: int) -> list[tuple[str, str]] | None:
     """The crude reading of one weekday's times: [("10:00", "18:00")]; [] when closed; None when unreadable."""
-    spans = None if hours.strip() else []
+    spans: list[tuple[str, str]] | None = None if hours.strip() else []
     for rule in filter(str.strip, re.split(r";|,\s+(?=[A-Za-z])", hours)):
         m = re.fullmatch(r"\s*([A-Za-z,\-]*)\s*(off|closed|(?:\d{1,2}:\d\d-\d{1,2}:\d\d[, ]*)+)\s*", rule)
         days = _days(m[1]) if m else None
-        if days is None:
+        if m is None or days is None:
             return None
         if day in days:  # a later rule for the same day overrides an earlier one, as in OSM
             spans = [(f"{int(h1):02d}:{m1}", f"{int(h2):02d}:{m2}")

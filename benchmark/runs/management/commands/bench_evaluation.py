@@ -96,7 +96,7 @@ class Command(BaseCommand):
                 if worker.poll() is not None:
                     raise CommandError(f"worker {name} exited while starting (exit status {worker.returncode}); "
                                        f"its last output:\n{_tail(name)}")
-            answered = {name.split("@")[0] for reply in app.control.ping(timeout=1.0) for name in reply}
+            answered = {name.split("@")[0] for reply in app.control.ping(timeout=1.0) or [] for name in reply}
             if answered >= set(names):
                 return
         raise CommandError(f"the workers did not answer a ping within {timeout_s:.0f} s")
@@ -232,7 +232,7 @@ def _client_port(backend_pid: int) -> int | None:
 
 def _local_ports(pids: list[int], *, remote_port: int) -> set[int]:
     """Local ports of the TCP connections that ``pids`` hold to ``remote_port``."""
-    inodes = set()
+    inodes: set[str] = set()
     for pid in pids:
         try:
             links = [os.readlink(f) for f in Path(f"/proc/{pid}/fd").iterdir()]

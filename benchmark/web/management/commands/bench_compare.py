@@ -105,6 +105,7 @@ def _start(port: int, workers: int) -> subprocess.Popen:
         [sys.executable, "-m", "gunicorn", "lifeplanner_site.wsgi:application", "--bind", f"127.0.0.1:{port}",
          "--workers", str(workers), "--timeout", "120", "--log-level", "warning"],
         cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    assert process.stderr is not None  # stderr=PIPE
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if process.poll() is not None:
