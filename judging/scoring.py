@@ -119,6 +119,7 @@ def _one(name: str, case: CaseSpec, answer: Any, predicted: PredictedAnswer, tra
 def _judged(spec: MetricSpec, judges: JudgePanel, case: CaseSpec, answer: Any, predicted: PredictedAnswer,
             trajectory: Trajectory | None, world: ConstraintWorld) -> MetricResult:
     """A judge metric from the judges; from its rule check, with the judges' failures, when none scored."""
+    assert spec.judge is not None  # called for judge metrics only
     judged = judges.score(spec.judge, case, answer, trajectory)
     if judged.value is not None:
         return judged

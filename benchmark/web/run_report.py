@@ -134,7 +134,8 @@ def category_breakdown(results: RunResults) -> list[dict]:
     """Per category (``results.categories``): rows, pass rate, each metric's mean in % where it applies,
     and average tokens."""
     empty = {"n": 0, "PR": None, "tokens": None}
-    rows = [(category, label, results.categories.get(category) or empty) for category, label in CATEGORIES]
+    categories = results.categories or {}
+    rows = [(category, label, categories.get(category) or empty) for category, label in CATEGORIES]
     return [{"category": category, "label": label, "n": row["n"], "pr": row["PR"], "tokens": row["tokens"],
              "metrics": {name: row.get(name) for name in TABLE3_METRICS}} for category, label, row in rows]
 

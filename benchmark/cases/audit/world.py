@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Set
+from collections.abc import Mapping, Set
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
@@ -62,7 +62,7 @@ class Place:
 class AuditWorld:
     """Every place of one city version with its hidden facts, and its road network."""
 
-    def __init__(self, *, city_name: str, city_version: str, places: list[Place], facts: dict[str, Set[str]],
+    def __init__(self, *, city_name: str, city_version: str, places: list[Place], facts: Mapping[str, Set[str]],
                  network):
         self.city_name, self.city_version = city_name, city_version
         self.places = {p.place_id: p for p in places}

@@ -13,4 +13,8 @@ from .registry import RECIPES
 
 def load_recipes() -> dict[tuple[str, str], Callable]:
     """Every registered recipe by (category, level), in registration order."""
-    return {tuple(name.split("/")): RECIPES.get(name) for name in RECIPES.names()}
+    recipes = {}
+    for name in RECIPES.names():
+        category, level = name.split("/")
+        recipes[category, level] = RECIPES.get(name)
+    return recipes
