@@ -376,7 +376,10 @@ def test_a_slot_that_cannot_be_given_back_does_not_fail_an_answered_call(redis_p
         llm = client(fake, calls, endpoint_id=int(uuid.uuid4().int % 10**9),
                      redis_url=f"redis://127.0.0.1:{proxy.port}/0")
         call = asyncio.create_task(llm.complete(MESSAGES))
-        await asyncio.sleep(0.3)  # the slot is taken, the model is answering
+        for _ in range(500):  # until the slot is taken and the model is answering (however loaded the machine)
+            if fake.requests:
+                break
+            await asyncio.sleep(0.01)
         proxy.refuse()
         response = await call
         await llm.aclose()
