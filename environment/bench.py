@@ -126,7 +126,7 @@ def _percentile(values: list[float], q: int) -> float:
 def bench_tools(*, ctx: ToolContext, calls: int = 300, seed: int = 0, warmup: int = 10) -> list[BenchRow]:
     """Time ``calls`` varied calls per tool (after ``warmup`` untimed ones) through the gateway."""
     maker = ArgumentMaker(ctx, seed)
-    ctx.network  # build the routing graphs before timing: that is start-up, not a query
+    _ = ctx.network  # build the routing graphs before timing: that is start-up, not a query
     rows = []
     for label, toolset, name, make in _cases(maker):
         timings, errors = [], 0

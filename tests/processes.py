@@ -8,7 +8,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -104,10 +104,8 @@ def _spawn(args: list[str], env: dict[str, str], log: Path | None) -> subprocess
 def kill_process_group(process: subprocess.Popen, sig: int = signal.SIGKILL, timeout: float = 20.0) -> None:
     """Signal the process and its children (it leads its own group); wait for it to end."""
     if process.poll() is None:
-        try:
+        with suppress(ProcessLookupError):
             os.killpg(process.pid, sig)
-        except ProcessLookupError:
-            pass
     try:
         process.wait(timeout=timeout)
     except subprocess.TimeoutExpired:

@@ -110,3 +110,6 @@ class ReleaseCase(models.Model):
         ordering = ["release", "position"]
         constraints = [models.UniqueConstraint(fields=["release", "case"], name="case_once_per_release")]
 
+    def __str__(self) -> str:
+        return f"{self.case_id} in release {self.release_id} (#{self.position})"
+

@@ -28,8 +28,8 @@ class ModelEndpointForm(forms.ModelForm):
 
     class Meta:
         model = ModelEndpoint
-        fields = ["name", "model", "api_base", "params", "concurrency", "requests_per_minute", "owner"]
-        exclude = ["api_base"]  # set by the services, not by the model form (see the field above)
+        # api_base is the form field above, set by the services, not by the model form.
+        fields = ["name", "model", "params", "concurrency", "requests_per_minute", "owner"]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

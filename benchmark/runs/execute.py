@@ -141,7 +141,7 @@ async def _run(trajectory: Trajectory, document: CaseDocument, config: RunConfig
                 task = AgentTask(question=document.question, case=document, trial=trajectory.trial, config=config,
                                  tools=toolbox, llm=llm)
                 outcome = await asyncio.wait_for(agent(task), timeout=config.timeout_s)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 outcome = AgentOutcome(final_answer=toolbox.submitted, ended="timeout",
                                        error="the agent ran out of time")
             except BudgetExhausted as exc:

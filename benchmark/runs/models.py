@@ -70,6 +70,9 @@ class Trajectory(models.Model):
         constraints = [models.UniqueConstraint(fields=["run", "entry", "trial"], name="one_trajectory_per_case_trial")]
         indexes = [models.Index(fields=["run", "status"])]
 
+    def __str__(self) -> str:
+        return f"run {self.run_id}, entry {self.entry_id}, trial {self.trial}"
+
 
 class Step(models.Model):
     """One tool call of a trajectory (figure 6's error kinds)."""
@@ -90,6 +93,9 @@ class Step(models.Model):
         ordering = ["trajectory", "index"]
         constraints = [models.UniqueConstraint(fields=["trajectory", "index"], name="step_index_unique")]
 
+    def __str__(self) -> str:
+        return f"step {self.index} of trajectory {self.trajectory_id}: {self.tool}"
+
 
 class ModelCall(models.Model):
     """One model request and its response (API key redacted): the run's recording, for replay."""
@@ -107,6 +113,9 @@ class ModelCall(models.Model):
         db_table = "benchmark_modelcall"
         ordering = ["trajectory", "sequence"]
         constraints = [models.UniqueConstraint(fields=["trajectory", "sequence"], name="model_call_sequence_unique")]
+
+    def __str__(self) -> str:
+        return f"model call {self.sequence} of trajectory {self.trajectory_id}"
 
 
 class RunToken(models.Model):
@@ -140,6 +149,9 @@ class JudgeRecord(models.Model):
     class Meta:
         db_table = "benchmark_judgerecord"
 
+    def __str__(self) -> str:
+        return f"{self.role} verdict by {self.model} ({self.key[:12]})"
+
 
 class HumanScore(models.Model):
     """A curator's reference score of an answer on a case, for judge calibration (appendix B.2)."""
@@ -159,4 +171,7 @@ class HumanScore(models.Model):
         db_table = "benchmark_humanscore"
         constraints = [models.CheckConstraint(condition=models.Q(score__gte=0) & models.Q(score__lte=1),
                                               name="human_score_in_unit_interval")]
+
+    def __str__(self) -> str:
+        return f"{self.metric} {self.score:g} on case {self.case_id}"
 

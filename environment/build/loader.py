@@ -41,10 +41,9 @@ WHERE n.id = c.nid
 
 def _copy(table: str, columns: Sequence[str], rows: Iterable[Sequence]) -> None:
     cols = ", ".join(f'"{c}"' for c in columns)
-    with connection.cursor() as cursor:
-        with cursor.cursor.copy(f"COPY {table} ({cols}) FROM STDIN") as copy:
-            for row in rows:
-                copy.write_row(row)
+    with connection.cursor() as cursor, cursor.cursor.copy(f"COPY {table} ({cols}) FROM STDIN") as copy:
+        for row in rows:
+            copy.write_row(row)
 
 
 def _id_map(sql: str, city_id: int) -> dict[str, int]:

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 import scipy.sparse as sp
@@ -146,7 +146,7 @@ class VehicleGraph:
         offsets = haversine_m_array(np.asarray(lons), np.asarray(lats), self.lon[nodes], self.lat[nodes])
         return nodes, offsets
 
-    def variant(self, weight: str, avoid_roads: tuple[int, ...]) -> "WeightedGraph":
+    def variant(self, weight: str, avoid_roads: tuple[int, ...]) -> WeightedGraph:
         """The collapsed CSR graph for one weight without the edges of ``avoid_roads``."""
         key = (weight, avoid_roads)
         found = self._variants.get(key)

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
-from typing import Collection, Sequence
 
 import numpy as np
 
@@ -99,7 +99,7 @@ class RoadNetwork:
         self._snaps = {v: self._snap_all(self.graphs[v]) for v in VEHICLES}
 
     @classmethod
-    def build(cls, roads: Sequence[RoadRecord], places: Sequence[tuple[str, float, float]]) -> "RoadNetwork":
+    def build(cls, roads: Sequence[RoadRecord], places: Sequence[tuple[str, float, float]]) -> RoadNetwork:
         """Build every vehicle graph and snap every place (a few hundred ms for a city centre)."""
         return cls(roads, places)
 

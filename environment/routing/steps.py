@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from environment.routing.geo import compass_word
 

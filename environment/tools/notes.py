@@ -58,7 +58,8 @@ def _search(ctx: ToolContext, keyword: str, fields, cap: int, with_comments: boo
         tree = parse_keywords(keyword)
     except KeywordError as exc:
         raise invalid("keyword", f"malformed keyword logic: {exc}",
-                      "words joined by AND / OR / NOT with parentheses, e.g. 'corgi AND (cafe OR coffee) NOT closed'")
+                      "words joined by AND / OR / NOT with parentheses, e.g. 'corgi AND (cafe OR coffee) NOT closed'"
+                      ) from None
     query_sql, query_params = to_tsquery_sql(tree)
     cols = ", ".join(f'n."{f}"' for f in fields)
     sql = (

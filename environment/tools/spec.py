@@ -13,7 +13,7 @@ import copy
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from typing import Annotated, Any, get_args, get_origin, get_type_hints
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
@@ -56,7 +56,7 @@ class Tool:
         return schema
 
 
-@lru_cache(maxsize=None)
+@cache
 def _json_schema(model: type[BaseModel]) -> dict:
     """A tool's JSON schema, generated once (every MCP session lists the tools)."""
     return model.model_json_schema()

@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from string import Template
 from typing import Any
@@ -34,7 +34,7 @@ RENDERING = "json-ascii.1"
 _NOT_BLOCK_SAFE = re.compile(r"[^\n\x20-\x3b=\x3f-\x7e]")
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_template(filename: str) -> tuple[Template, Template]:
     """(system, user) templates of a prompt file under judging/prompts/."""
     text = (PROMPTS_DIR / filename).read_text(encoding="utf-8")

@@ -6,7 +6,7 @@ import random
 import re
 import time
 from collections import Counter, defaultdict
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 
 import pytest
 
@@ -118,7 +118,7 @@ def test_ids_are_rednote_style_unique_and_timestamped(city):
     note_time = {}
     for n in corpus.notes:
         assert hex24.match(n.note_id) and int(n.note_id[:8], 16) == int(n.time.timestamp())
-        assert datetime(2023, 1, 1, tzinfo=timezone.utc) <= n.time <= datetime(2026, 11, 1, tzinfo=timezone.utc)
+        assert datetime(2023, 1, 1, tzinfo=UTC) <= n.time <= datetime(2026, 11, 1, tzinfo=UTC)
         note_time[n.note_id] = n.time
     for c in corpus.comments:
         assert hex24.match(c.comment_id) and c.time > note_time[c.note_id]
@@ -258,7 +258,7 @@ def test_jsonl_import_of_a_real_style_file(small_places, tmp_path):
     path.write_text(_line() + "\n\n" + chatter + "\n", encoding="utf-8")
     corpus = read_corpus_jsonl(path, small_places)
     assert [n.kind for n in corpus.notes] == ["about", "chatter"]
-    assert corpus.notes[0].comment_count == 1 and corpus.comments[0].time.tzinfo == timezone.utc
+    assert corpus.notes[0].comment_count == 1 and corpus.comments[0].time.tzinfo == UTC
     assert corpus.facts[0].note_ids == ("5de25964000000000100bc82",)
     assert corpus.memories["N1001"].social_tags == "Pets: Corgi cafe"
 

@@ -276,9 +276,8 @@ def test_params_that_route_elsewhere_are_refused_by_the_client_too(settings, lis
     settings.ALLOW_PRIVATE_ENDPOINTS = True
     other = listener()
     params = json.loads(json.dumps(params).replace("OTHER", f"{other.url}/v1"))
-    with FakeOpenAI([error(500)]) as fake:
-        with pytest.raises(ModelError) as caught:
-            ask("openai/x", fake.url, params=params)
+    with FakeOpenAI([error(500)]) as fake, pytest.raises(ModelError) as caught:
+        ask("openai/x", fake.url, params=params)
     assert other.contacted == 0 and len(fake.requests) == 0
     assert "refused: params may not set" in str(caught.value)
 

@@ -46,9 +46,8 @@ def test_rate_limit_then_server_error_then_success_is_one_call_of_three_attempts
 
 def test_an_endpoint_that_always_fails_ends_in_model_error_after_the_last_attempt():
     calls: list[dict] = []
-    with FakeOpenAI([error(500)]) as fake:
-        with pytest.raises(ModelError, match="gave up after 3 attempts"):
-            asyncio.run(client(fake, calls, retry=RetryPolicy(max_attempts=3, base_s=0.001)).complete(MESSAGES))
+    with FakeOpenAI([error(500)]) as fake, pytest.raises(ModelError, match="gave up after 3 attempts"):
+        asyncio.run(client(fake, calls, retry=RetryPolicy(max_attempts=3, base_s=0.001)).complete(MESSAGES))
     assert len(fake.requests) == 3
     assert calls[0]["attempts"] == 3 and calls[0]["response"] is None
     assert "InternalServerError" in calls[0]["error"]
@@ -56,9 +55,8 @@ def test_an_endpoint_that_always_fails_ends_in_model_error_after_the_last_attemp
 
 def test_a_client_error_is_not_retried():
     calls: list[dict] = []
-    with FakeOpenAI([error(401, "bad key")]) as fake:
-        with pytest.raises(ModelError, match="AuthenticationError"):
-            asyncio.run(client(fake, calls).complete(MESSAGES))
+    with FakeOpenAI([error(401, "bad key")]) as fake, pytest.raises(ModelError, match="AuthenticationError"):
+        asyncio.run(client(fake, calls).complete(MESSAGES))
     assert len(fake.requests) == 1 and calls[0]["attempts"] == 1
 
 
@@ -95,13 +93,11 @@ def test_the_api_key_is_never_recorded_nor_logged(caplog):
     script = [error(429, f"quota exceeded for key {API_KEY}"), reply(f"echo {API_KEY}")]
     with FakeOpenAI(script) as fake:
         asyncio.run(client(fake, calls, params={"logit_bias": {"api_key": API_KEY}}).complete(MESSAGES))
-    with FakeOpenAI([error(500, f"server broke on key {API_KEY}")]) as fake:
-        with pytest.raises(ModelError) as failure:
-            asyncio.run(client(fake, calls, retry=RetryPolicy(max_attempts=1)).complete(
-                MESSAGES + [{"role": "user", "content": f"my key is {API_KEY}"}]))
-    with FakeOpenAI([error(400, f"invalid key {API_KEY}")]) as fake:
-        with pytest.raises(ModelError) as bad_request:
-            asyncio.run(client(fake, calls).complete(MESSAGES))
+    with FakeOpenAI([error(500, f"server broke on key {API_KEY}")]) as fake, pytest.raises(ModelError) as failure:
+        asyncio.run(client(fake, calls, retry=RetryPolicy(max_attempts=1)).complete(
+            MESSAGES + [{"role": "user", "content": f"my key is {API_KEY}"}]))
+    with FakeOpenAI([error(400, f"invalid key {API_KEY}")]) as fake, pytest.raises(ModelError) as bad_request:
+        asyncio.run(client(fake, calls).complete(MESSAGES))
     recorded = json.dumps(calls)
     assert len(calls) == 3 and calls[0]["attempts"] == 2
     assert API_KEY not in recorded

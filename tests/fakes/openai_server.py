@@ -53,7 +53,7 @@ class FakeOpenAI:
     def url(self) -> str:
         return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
 
-    def __enter__(self) -> "FakeOpenAI":
+    def __enter__(self) -> FakeOpenAI:
         self._thread.start()
         return self
 

@@ -69,7 +69,7 @@ def test_failed_calls_and_submit_answer_observe_nothing():
 
 
 def test_observations_stored_as_json_text_are_read():
-    steps = [("place_detail", {"place_id": ESIRIPPU}, '{"place_id": "%s", "tag": "x"}' % ESIRIPPU)]
+    steps = [("place_detail", {"place_id": ESIRIPPU}, f'{{"place_id": "{ESIRIPPU}", "tag": "x"}}')]
     assert f"place {ESIRIPPU}" in ig(NEARBY_L2, trajectory(*steps)).details["observed"]
 
 

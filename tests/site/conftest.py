@@ -168,8 +168,8 @@ def _wait_until_ready(stack: Stack) -> None:
         check = (spec.get("healthcheck") or {}).get("test")
         if check:
             command, extra = entrypoint_args(check), node_env(service, spec)
-            wait_for(lambda: _passes(stack, command, extra), 180, f"{service} to pass {shlex.join(command)}",
-                     interval=1.0)
+            wait_for(lambda command=command, extra=extra: _passes(stack, command, extra), 180,
+                     f"{service} to pass {shlex.join(command)}", interval=1.0)
     time.sleep(1)
     stack.alive("beat")
 

@@ -73,8 +73,8 @@ def test_the_evaluation_task_limits_come_from_the_longest_case():
     # The agent's wall clock is the one in the code, and it is what bounds the conversation.
     assert settings.EVALUATION_AGENT_SECONDS == base.DEFAULT_TIMEOUT_S == base.RunConfig().timeout_s
     assert 30 * llm.DEFAULT_TIMEOUT_S * llm.RetryPolicy().max_attempts > settings.EVALUATION_AGENT_SECONDS
-    assert (settings.JUDGE_DEFAULT_TIMEOUT_S, settings.JUDGE_DEFAULT_RETRIES) == (
-        JudgeConfig.timeout_s, JudgeConfig.num_retries)
+    assert (JudgeConfig.timeout_s, JudgeConfig.num_retries) == (settings.JUDGE_DEFAULT_TIMEOUT_S,
+                                                                settings.JUDGE_DEFAULT_RETRIES)
     task = registered_tasks()["benchmark.tasks.trajectory_task"]
     assert task.soft_time_limit == settings.EVALUATION_SOFT_TIME_LIMIT == (
         settings.EVALUATION_AGENT_SECONDS + settings.EVALUATION_SCORING_SECONDS + settings.EVALUATION_OVERHEAD_SECONDS)

@@ -84,7 +84,7 @@ def test_the_proxy_header_is_trusted_only_when_asked(monkeypatch):
     settings = load_settings(monkeypatch, **PRODUCTION, BEHIND_TLS_PROXY="1",
                              CSRF_TRUSTED_ORIGINS=f"https://{SITE_HOST},https://www.{SITE_HOST}")
     assert settings.SECURE_PROXY_SSL_HEADER == ("HTTP_X_FORWARDED_PROTO", "https")
-    assert settings.CSRF_TRUSTED_ORIGINS == [f"https://{SITE_HOST}", f"https://www.{SITE_HOST}"]
+    assert [f"https://{SITE_HOST}", f"https://www.{SITE_HOST}"] == settings.CSRF_TRUSTED_ORIGINS
 
 
 # --- what DEBUG=0 refuses ------------------------------------------------------------------------------------

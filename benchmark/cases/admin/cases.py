@@ -40,7 +40,9 @@ class CaseForm(forms.ModelForm):
 
     class Meta:
         model = Case
-        fields = "__all__"
+        fields = ["case_id", "type", "category", "level", "question", "answer", "reference_path", "engine_path",
+                  "required_evidence", "constraints", "uniqueness", "status", "rejection_reason", "provenance",
+                  "verification", "city_name", "city_version"]
 
     def clean(self):
         super().clean()

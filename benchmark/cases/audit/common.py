@@ -38,10 +38,7 @@ def noun_candidates(world: AuditWorld, noun_key: str, errand: str | None = None)
 
 def candidates(world: AuditWorld, noun: str | None, need: str | None, errand: str | None = None) -> dict[str, str]:
     """{place_id: ACCEPT or MIGHT}: places of the noun (any place without one) holding the need."""
-    if noun:
-        pool = dict(noun_candidates(world, noun, errand))
-    else:
-        pool = {pid: ACCEPT for pid in world.places}
+    pool = dict(noun_candidates(world, noun, errand)) if noun else {pid: ACCEPT for pid in world.places}
     if need:
         holders = world.holders(need_of(need).satisfied_by)
         pool = {pid: v for pid, v in pool.items() if pid in holders}

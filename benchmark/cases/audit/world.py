@@ -76,7 +76,7 @@ class AuditWorld:
         self._lock = threading.Lock()
 
     @classmethod
-    def load(cls, city_name: str) -> "AuditWorld":
+    def load(cls, city_name: str) -> AuditWorld:
         """The world of a built city: every place, and the static and long-term facts (the ground truth)."""
         ctx = city_context(city_name)
         places = [Place(*record) for record in place_records(city_id=ctx.city_id)]

@@ -23,7 +23,7 @@ def stable_state(hours: str, when: datetime, slack: int = STABLE_MIN) -> bool | 
     """Open or closed at ``when`` and for ``slack`` minutes either side; None when it changes or is unknown."""
     low = math.floor(((when - WEEK_START).total_seconds() - slack * 60) / 300)
     high = math.ceil(((when - WEEK_START).total_seconds() + slack * 60) / 300)
-    if 0 <= low and high < SLOTS:
+    if low >= 0 and high < SLOTS:
         # The five-minute marks covering the window (a little wider than it when ``when`` is between marks).
         states = set(week_states(hours)[low:high + 1])
     else:

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import date, datetime, timezone
+from collections.abc import Sequence
+from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from ..records import CommentRecord, Corpus, FactRecord, NoteRecord, PlaceRecord
 from .memory import memories_from_facts
@@ -181,7 +182,7 @@ def _time(value: Any, name: str) -> datetime:
         raise _Invalid(f"{name} must be an ISO-8601 date-time string, got {value!r}") from None
     if when.tzinfo is None:
         raise _Invalid(f"{name} must carry a UTC offset (e.g. '2025-03-01T12:00:00+00:00'), got {value!r}")
-    return when.astimezone(timezone.utc)
+    return when.astimezone(UTC)
 
 
 def _date(value: Any, name: str) -> date | None:

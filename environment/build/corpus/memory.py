@@ -1,7 +1,7 @@
 """Attribute distillation: facts -> the memory fields written back onto places."""
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..records import FactRecord, PlaceMemory, PlaceRecord
 

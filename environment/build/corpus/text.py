@@ -95,10 +95,8 @@ def misspelling(name: str, rng: random.Random) -> str | None:
         return None
     word = rng.choice(long_words)
     i = rng.randrange(1, len(word) - 2)
-    if word[i] == word[i + 1]:
-        typo = word[:i] + word[i + 1:]  # drop a doubled letter
-    else:
-        typo = word[:i] + word[i + 1] + word[i] + word[i + 2:]
+    swapped = word[:i] + word[i + 1] + word[i] + word[i + 2:]
+    typo = word[:i] + word[i + 1:] if word[i] == word[i + 1] else swapped  # a doubled letter is dropped
     return name.replace(word, typo, 1)
 
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 import hashlib
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta, timezone
-from typing import Sequence
+from datetime import UTC, date, datetime, timedelta
 
 import environment.build.corpus.phrasing as P
 
@@ -20,7 +20,7 @@ from .memory import memories_from_facts
 from .text import ambiguous_mention, label_day, label_span, partial_name, past_day, spoken_dates
 from .vocab import LONG_TERM, SHORT_TERM, STATIC, FactSpec, fitting
 
-UTC = timezone.utc
+UTC = UTC
 WINDOW_START = datetime(2023, 1, 1, tzinfo=UTC)
 WINDOW_END = datetime(2026, 10, 31, 23, 59, 59, tzinfo=UTC)
 SHORT_TERM_FROM, SHORT_TERM_TO = date(2025, 1, 1), date(2026, 10, 31)
@@ -157,7 +157,7 @@ class _PlaceWriter:
             kinds[0], kinds[first] = kinds[first], kinds[0]
         about = [i for i, kind in enumerate(kinds) if kind == "about"]
         plan: dict[int, list[tuple[int, str]]] = {i: [] for i in about}
-        for f_index, fact in enumerate(self.facts):
+        for f_index, _fact in enumerate(self.facts):
             k = rng.choice((1, 2, 2, 3, 3, 4))
             for i in sorted(rng.sample(about, min(k, len(about)))):
                 in_desc = sum(mode == "desc" for _, mode in plan[i]) < 3 and rng.random() < 0.7

@@ -218,9 +218,9 @@ def _pids_of(command: str, *, containing: str = "") -> set[int]:
     """Processes whose program is named ``command``, with ``containing`` in their command line."""
     found = set()
     for entry in Path("/proc").iterdir():
-        if entry.name.isdigit() and (line := _cmdline(int(entry.name))):
-            if Path(line.split(" ", 1)[0]).name == command and containing in line:
-                found.add(int(entry.name))
+        line = _cmdline(int(entry.name)) if entry.name.isdigit() else ""
+        if line and Path(line.split(" ", 1)[0]).name == command and containing in line:
+            found.add(int(entry.name))
     return found
 
 

@@ -1,3 +1,4 @@
+import contextlib
 import os
 import signal
 import subprocess
@@ -131,10 +132,8 @@ def _held(meter) -> int:
 def _stop(workers: list[subprocess.Popen], timeout_s: float = 60) -> None:
     """Warm shutdown (SIGTERM to each worker's process group), then SIGKILL for any still running."""
     for worker in workers:
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(worker.pid, signal.SIGTERM)
-        except ProcessLookupError:
-            pass
     deadline = time.monotonic() + timeout_s
     for worker in workers:
         try:
