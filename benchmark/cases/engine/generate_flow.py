@@ -4,13 +4,14 @@ from __future__ import annotations
 import time
 from typing import TextIO
 
-from benchmark.cases.document import CELLS, PREFIX_OF_CATEGORY, TABLE4
+from benchmark.cases.document import TABLE4, case_type
+from judging.vocabulary import CELLS
 
 from .runner import CellReport, generate_cases
 
 
 def cell_name(cell: tuple[str, str]) -> str:
-    return f"{PREFIX_OF_CATEGORY[cell[0]]}_{cell[1]}"
+    return case_type(*cell)
 
 
 def cell_counts(count: int | None, cells: list[str]) -> dict[tuple[str, str], int]:
