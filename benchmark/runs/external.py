@@ -30,6 +30,7 @@ from benchmark.runs.agents.base import DEFAULT_TOOL_BUDGET
 from benchmark.runs.agents.toolbox import StepRecord
 from benchmark.runs.models import EvaluationRun, RunToken, Step, Trajectory
 from environment.tools.gateway import call_tool
+from judging.vocabulary import Ending
 
 from .execute import trajectory_finish
 from .scoring.trajectories import submitted_answer
@@ -37,7 +38,6 @@ from .services import ACTIVE, run_create, trajectory_claim
 
 TOKEN_PREFIX = "lpr_"
 CLAIM_TRIES = 20
-BUDGET_EXHAUSTED = "budget_exhausted"
 
 
 class RunTokenRefused(PermissionError):
@@ -132,8 +132,9 @@ def external_tool_call(*, token: str | None, tool: str, arguments: Any) -> ToolR
         if len(steps) >= budget:
             message = f"the tool budget of {budget} calls is spent: this case is closed; call next_case"
             trajectory_finish(trajectory=trajectory, steps=steps, final_answer=submitted_answer(steps),
-                              ended=BUDGET_EXHAUSTED, error=f"the tool budget of {budget} calls is spent")
-            return ToolReply({"error": {"kind": BUDGET_EXHAUSTED, "message": message}}, BUDGET_EXHAUSTED, False, True)
+                              ended=Ending.BUDGET_EXHAUSTED, error=f"the tool budget of {budget} calls is spent")
+            kind = Ending.BUDGET_EXHAUSTED  # the refused call's kind names how the case ended
+            return ToolReply({"error": {"kind": kind, "message": message}}, kind, False, True)
         call = call_tool("agent", tool, arguments, city=trajectory.entry.snapshot["city_name"])
         # The call as the gateway recorded it: arguments it refused (a NUL, NaN) are stored repaired.
         step = StepRecord(len(steps), call.tool, call.arguments, call.observation(), call.error_kind, call.latency_ms)
@@ -141,7 +142,7 @@ def external_tool_call(*, token: str | None, tool: str, arguments: Any) -> ToolR
         Trajectory.objects.filter(id=trajectory.id).update(claimed_at=timezone.now())
         if tool == "submit_answer" and call.ok:
             trajectory_finish(trajectory=trajectory, steps=[*steps, step], final_answer=call.result["result"],
-                              ended="submitted")
+                              ended=Ending.SUBMITTED)
             return ToolReply(call.observation(), call.error_kind, True, True)
     return ToolReply(call.observation(), call.error_kind, call.ok)
 

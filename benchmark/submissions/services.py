@@ -22,11 +22,12 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from benchmark.cases.models import CATEGORIES, Release
+from benchmark.cases.models import Release
 from benchmark.endpoints.services import endpoint_create
 from benchmark.runs.models import EvaluationRun
 from benchmark.runs.services import run_create, run_enqueue
 from benchmark.runs.visibility import release_run_check
+from judging.vocabulary import Category
 
 from .smoke import SmokeReport, full_run_of, smoke_report
 
@@ -168,7 +169,7 @@ def smoke_case_ids(*, release: Release) -> list[str]:
     firsts: dict[str, str] = {}
     for case_id, category in rows:
         firsts.setdefault(category, case_id)
-    chosen = [firsts[c] for c, _label in CATEGORIES if c in firsts][:SMOKE_CASES]
+    chosen = [firsts[c] for c in Category if c in firsts][:SMOKE_CASES]
     for case_id, _category in sorted(rows, key=lambda r: r[0]):
         if len(chosen) >= SMOKE_CASES:
             break

@@ -22,6 +22,7 @@ from benchmark.runs.models import EvaluationRun
 from benchmark.runs.results import RunResults, run_results
 from benchmark.runs.visibility import endpoint_details_visible, run_visible, runs_visible
 from benchmark.web.selectors import city_summaries
+from judging.vocabulary import Category
 
 from . import case_browser, run_report
 from .failures import REASONS
@@ -111,8 +112,7 @@ def _sort_columns(request: HttpRequest, current: str) -> list[dict]:
 
 
 def _cell_heads(request: HttpRequest, current: str) -> list[dict]:
-    short = {"place_perception": "Place", "nearby_discovery": "Nearby", "routing": "Routing", "trip_design": "Trip"}
-    return [{"key": key, "label": f"{short[key.split('/')[0]]} {key.split('/')[1]}",
+    return [{"key": key, "label": f"{Category(key.split('/')[0]).short} {key.split('/')[1]}",
              **_sort_link(request, current, key, "-" + key)} for key in leaderboard.CELL_KEYS]
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from benchmark.cases.document import CaseDocument
 from environment.registry_base import Registry
+from judging.vocabulary import Ending
 
 DEFAULT_TOOL_BUDGET = 30
 DEFAULT_TIMEOUT_S = 600  # the wall clock of one (case, trial): the conversation ends there
@@ -45,7 +46,7 @@ class AgentTask:
 @dataclass
 class AgentOutcome:
     final_answer: Any = None
-    ended: str = "no_submission"  # submitted, budget_exhausted, model_error, timeout, invalid_answer, no_submission
+    ended: Ending = Ending.NO_SUBMISSION
     error: str = ""
     input_tokens: int = 0
     output_tokens: int = 0

@@ -1,5 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
+from judging.vocabulary import Category, Level
+
 INSTRUCTIONS = """\
 Run {run_id} ({cases} cases) of the external agent on release {release}.
 
@@ -27,8 +29,8 @@ class Command(BaseCommand):
         parser.add_argument("--release", help="Release name (default: the newest release).")
         parser.add_argument("--name", default="external")
         parser.add_argument("--limit", type=int)
-        parser.add_argument("--category", choices=["place_perception", "nearby_discovery", "routing", "trip_design"])
-        parser.add_argument("--level", choices=["L0", "L1", "L2"])
+        parser.add_argument("--category", choices=[category.value for category in Category])
+        parser.add_argument("--level", choices=[level.value for level in Level])
         parser.add_argument("--trials", type=int, default=1)
         parser.add_argument("--tool-budget", type=int, default=30)
         parser.add_argument("--host", default="127.0.0.1", help="Host of serve_run_mcp, for the instructions.")
