@@ -25,8 +25,9 @@ from django.utils import timezone
 from benchmark.cases.document import CaseDocument
 from benchmark.endpoints.egress import ApiBaseNotAllowed
 from benchmark.endpoints.secrets import SecretDecryptionError
-from benchmark.runs.agents import AgentOutcome, AgentTask, RunConfig, get_agent
+from benchmark.runs.agents import AgentOutcome, AgentTask, get_agent
 from benchmark.runs.agents.toolbox import BudgetExhausted, StepRecord, Toolbox
+from benchmark.runs.config import RunConfig
 from benchmark.runs.models import ModelCall, Step, Trajectory
 from judging.vocabulary import Ending
 
@@ -43,7 +44,7 @@ def trajectory_execute(*, trajectory_id: int, claimant: str = "") -> str:
         return "skipped"
     trajectory = Trajectory.objects.select_related("run__endpoint", "run__replay_of", "entry").get(id=trajectory_id)
     document = CaseDocument.model_validate(trajectory.entry.snapshot)
-    config = RunConfig.from_dict(trajectory.run.config)
+    config = RunConfig.from_stored(trajectory.run.config)
     calls: list[dict] = []
     try:  # here, not in the loop: it reads the database and resolves the endpoint's host (both block)
         llm, refused = _llm_for(trajectory, config, calls), ""

@@ -24,14 +24,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from benchmark.cases.models import Release
-from benchmark.runs.agents import RunConfig
 from benchmark.runs.agents.answer_format import answer_format
-from benchmark.runs.agents.base import DEFAULT_TOOL_BUDGET
 from benchmark.runs.agents.toolbox import StepRecord
 from benchmark.runs.models import EvaluationRun, RunToken, Step, Trajectory
 from environment.tools.gateway import call_tool
 from judging.vocabulary import Ending
 
+from .config import RunConfig
 from .execute import trajectory_finish
 from .scoring.trajectories import submitted_answer
 from .services import ACTIVE, run_create, trajectory_claim
@@ -68,12 +67,16 @@ def external_lease_seconds() -> int:
 
 
 def external_run_create(*, release: Release, name: str, limit: int | None = None, category: str | None = None,
-                        level: str | None = None, trials: int = 1, tool_budget: int = DEFAULT_TOOL_BUDGET,
+                        level: str | None = None, config: RunConfig | None = None,
                         created_by=None) -> tuple[EvaluationRun, str]:
-    """A running run of the ``external`` agent and its first token (returned once, never stored)."""
+    """A running run of the ``external`` agent and its first token (returned once, never stored).
+
+    ``config``: its settings (the defaults when None); an external agent is held to its
+    ``tool_budget``, and ``trials`` sets how many times each case is handed out.
+    """
     with transaction.atomic():
         run = run_create(agent="external", release=release, name=name or "external", limit=limit, category=category,
-                         level=level, created_by=created_by, config={"trials": trials, "tool_budget": tool_budget})
+                         level=level, created_by=created_by, config=config or RunConfig())
         EvaluationRun.objects.filter(id=run.id).update(status=EvaluationRun.RUNNING, started_at=timezone.now())
         run.refresh_from_db()
         return run, run_token_create(run=run)
@@ -165,7 +168,7 @@ def _claimant(grant: RunToken) -> str:
 
 
 def _budget(run: EvaluationRun) -> int:
-    return RunConfig.from_dict(run.config).tool_budget
+    return RunConfig.from_stored(run.config).tool_budget
 
 
 def _held(run: EvaluationRun, claimant: str) -> Trajectory | None:

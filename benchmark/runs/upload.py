@@ -34,6 +34,7 @@ from benchmark.runs.models import EvaluationRun, Trajectory
 from environment.inputs import OBSERVATION_CHARS, TOOL_ARGUMENTS, UPLOAD_LINE, Problem, check_json, parse_json
 from judging.vocabulary import Ending
 
+from .config import MAX_TRIALS
 from .execute import trajectory_finish
 
 MAX_ERRORS = 50
@@ -55,7 +56,7 @@ class UploadStep(BaseModel):
 class UploadLine(BaseModel):
     model_config = ConfigDict(extra="forbid")
     case_id: str
-    trial: int = Field(0, ge=0, le=19)
+    trial: int = Field(0, ge=0, le=MAX_TRIALS - 1)
     answer: Any
     ended: Ending
     trajectory: list[UploadStep]

@@ -18,6 +18,7 @@ from django.utils.http import urlencode
 
 from benchmark.cases.models import CATEGORIES, LEVELS, Release, ReleaseCase
 from benchmark.runs import leaderboard
+from benchmark.runs.config import RUN_FILTERS, RunConfig
 from benchmark.runs.models import EvaluationRun
 from benchmark.runs.results import RunResults, run_results
 from benchmark.runs.visibility import endpoint_details_visible, run_visible, runs_visible
@@ -30,7 +31,7 @@ from .plots import EXCEEDANCE_AT, exceedance_svg, exceedance_table, failures_svg
 
 FAILED_PAGE_SIZE = 50
 PROGRESS_TEMPLATE = "web/_progress.html"
-CONFIG_SHOWN = ("tool_budget", "trials", "temperature", "seed", "limit", "category", "level", "timeout_s")
+CONFIG_SHOWN = (*RunConfig.model_fields, *RUN_FILTERS)  # the run page's settings, then its filters
 
 
 def error_page(request: HttpRequest, message: str, *, status: int = 400) -> HttpResponse:

@@ -2,6 +2,7 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
+from benchmark.runs.config import add_run_config_arguments
 from judging.vocabulary import Category, Level
 
 INTERRUPTED = 130  # the shell's exit status for a command ended by Ctrl-C (128 + SIGINT)
@@ -20,10 +21,7 @@ class Command(BaseCommand):
         parser.add_argument("--limit", type=int, help="Only the first N cases (N >= 1); every case when left out.")
         parser.add_argument("--category", choices=[category.value for category in Category])
         parser.add_argument("--level", choices=[level.value for level in Level])
-        parser.add_argument("--trials", type=int, default=1)
-        parser.add_argument("--temperature", type=float, default=0.0)
-        parser.add_argument("--tool-budget", type=int, default=30)
-        parser.add_argument("--seed", type=int, default=0)
+        add_run_config_arguments(parser.add_argument_group("the run's settings"))
         parser.add_argument("--concurrency", type=int, default=4,
                             help="--sync: cases at once in this process; endpoints: requests in flight.")
         parser.add_argument("--name", default="")

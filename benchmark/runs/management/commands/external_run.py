@@ -1,5 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
+from benchmark.runs.config import add_run_config_arguments, run_config_from_options
 from judging.vocabulary import Category, Level
 
 INSTRUCTIONS = """\
@@ -31,8 +32,7 @@ class Command(BaseCommand):
         parser.add_argument("--limit", type=int)
         parser.add_argument("--category", choices=[category.value for category in Category])
         parser.add_argument("--level", choices=[level.value for level in Level])
-        parser.add_argument("--trials", type=int, default=1)
-        parser.add_argument("--tool-budget", type=int, default=30)
+        add_run_config_arguments(parser.add_argument_group("the run's settings"), ("trials", "tool_budget", "seed"))
         parser.add_argument("--host", default="127.0.0.1", help="Host of serve_run_mcp, for the instructions.")
         parser.add_argument("--port", type=int, default=8766, help="Port of serve_run_mcp, for the instructions.")
         parser.add_argument("--add-token", type=int, metavar="RUN", help="Issue another token for external RUN.")
@@ -55,8 +55,7 @@ class Command(BaseCommand):
             else:
                 run, token = external.external_run_create(
                     release=_release(Release, opts["release"]), name=opts["name"], limit=opts["limit"],
-                    category=opts["category"], level=opts["level"], trials=opts["trials"],
-                    tool_budget=opts["tool_budget"])
+                    category=opts["category"], level=opts["level"], config=run_config_from_options(opts))
         except (ValueError, LookupError) as exc:
             raise CommandError(str(exc)) from None
         self.stdout.write(INSTRUCTIONS.format(run_id=run.id, cases=run.trajectories.count(), release=run.release.name,
