@@ -6,6 +6,7 @@ A failed call carries one in its error (``{"error": {"kind": ...}}``) and in its
 (``environment.tools.errors.ToolError``) and the gateway labels them. The members are
 ``StrEnum``s, equal to the plain strings stored on steps.
 """
+
 from __future__ import annotations
 
 from enum import StrEnum

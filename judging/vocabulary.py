@@ -5,6 +5,7 @@ go into JSON, the database and templates as the plain strings stored everywhere.
 choices are built from them (``benchmark.cases.models``, ``benchmark.runs.models``). Tool error
 kinds belong to the tools: ``environment.error_kinds``.
 """
+
 from __future__ import annotations
 
 from enum import StrEnum
@@ -44,8 +45,11 @@ class Level(StrEnum):
 
 # The (category, level) cells of table 2, in its order: Trip Design has no L0, so there are 11.
 CELLS: tuple[tuple[Category, Level], ...] = tuple(
-    (category, level) for category in Category for level in Level
-    if (category, level) != (Category.TRIP_DESIGN, Level.L0))
+    (category, level)
+    for category in Category
+    for level in Level
+    if (category, level) != (Category.TRIP_DESIGN, Level.L0)
+)
 
 ROUTE_CATEGORIES = (Category.ROUTING, Category.TRIP_DESIGN)  # their answer is a route
 

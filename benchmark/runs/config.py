@@ -13,6 +13,7 @@ its marks (``smoke_run`` of a submission's full run, ``source`` and ``file`` of 
 nothing else; a stored config is read by taking the settings and leaving the rest, so rows of
 every age read (rows from before ``timeout_s`` was stored take its default).
 """
+
 from __future__ import annotations
 
 import logging
@@ -44,14 +45,21 @@ class RunConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False, validate_default=True)
 
-    tool_budget: int = Field(DEFAULT_TOOL_BUDGET, ge=1, le=200,
-                             description="Tool calls per (case, trial); past it the case ends budget_exhausted.")
+    tool_budget: int = Field(
+        DEFAULT_TOOL_BUDGET,
+        ge=1,
+        le=200,
+        description="Tool calls per (case, trial); past it the case ends budget_exhausted.",
+    )
     trials: int = Field(1, ge=1, le=MAX_TRIALS, description="Times each case is run (pass^k and the mean over trials).")
-    temperature: float = Field(0.0, ge=0.0, le=2.0,
-                               description="Sampling temperature of a model agent.")
+    temperature: float = Field(0.0, ge=0.0, le=2.0, description="Sampling temperature of a model agent.")
     seed: int = Field(0, ge=0, le=2**31 - 1, description="Seed of the bootstrap intervals of the run's aggregates.")
-    timeout_s: float = Field(DEFAULT_TIMEOUT_S, ge=1.0, le=DEFAULT_TIMEOUT_S,
-                             description="Wall clock of one (case, trial) in seconds; the case ends timeout there.")
+    timeout_s: float = Field(
+        DEFAULT_TIMEOUT_S,
+        ge=1.0,
+        le=DEFAULT_TIMEOUT_S,
+        description="Wall clock of one (case, trial) in seconds; the case ends timeout there.",
+    )
 
     @field_validator("*", mode="before")
     @classmethod
@@ -118,12 +126,17 @@ def _problems(exc: ValidationError, data: Mapping[str, Any]) -> dict[str, str]:
 
 # --- command options ---------------------------------------------------------------------------
 
+
 def add_run_config_arguments(parser, names: tuple[str, ...] = tuple(RunConfig.model_fields)) -> None:
     """Add an option per setting (``--tool-budget`` for ``tool_budget``) that says its range and default."""
     for name in names:
         info = RunConfig.model_fields[name]
-        parser.add_argument(_option(name), type=info.annotation, default=None,
-                            help=f"{info.description} {allowed(name).capitalize()}; default {_number(info.default)}.")
+        parser.add_argument(
+            _option(name),
+            type=info.annotation,
+            default=None,
+            help=f"{info.description} {allowed(name).capitalize()}; default {_number(info.default)}.",
+        )
 
 
 def run_config_from_options(options: Mapping[str, Any]) -> RunConfig:

@@ -1,5 +1,6 @@
 """A run's settings: one validated RunConfig, its defaults and ranges, stored runs of every age read back,
 and every way of starting a run (run_create, the evaluate command, replays, submissions) going through it."""
+
 from __future__ import annotations
 
 import io
@@ -11,31 +12,42 @@ from benchmark.runs.config import RUN_FILTERS, RunConfig, RunConfigError, run_co
 from tests.api.data import CELLS, release
 
 # What run_create stored before timeout_s was stored (a submission's full run: settings, filters, a mark).
-OLD_ROW = {"temperature": 0.0, "tool_budget": 30, "trials": 2, "seed": 7, "limit": 5, "category": "routing",
-           "level": "L1", "smoke_run": 12, "recording_pruned_at": "2024-05-01T00:00:00+00:00"}
+OLD_ROW = {
+    "temperature": 0.0,
+    "tool_budget": 30,
+    "trials": 2,
+    "seed": 7,
+    "limit": 5,
+    "category": "routing",
+    "level": "L1",
+    "smoke_run": 12,
+    "recording_pruned_at": "2024-05-01T00:00:00+00:00",
+}
 
 
 def test_the_defaults_are_the_papers_scaffold():
-    assert RunConfig().stored() == {"tool_budget": 30, "trials": 1, "temperature": 0.0, "seed": 0,
-                                    "timeout_s": 600.0}
+    assert RunConfig().stored() == {"tool_budget": 30, "trials": 1, "temperature": 0.0, "seed": 0, "timeout_s": 600.0}
 
 
-@pytest.mark.parametrize(("name", "value", "allowed"), [
-    ("trials", 0, "a whole number from 1 to 20"),
-    ("trials", 21, "a whole number from 1 to 20"),
-    ("trials", 1.5, "a whole number from 1 to 20"),
-    ("tool_budget", 0, "a whole number from 1 to 200"),
-    ("tool_budget", 201, "a whole number from 1 to 200"),
-    ("tool_budget", True, "a whole number from 1 to 200"),
-    ("temperature", -0.1, "a number from 0 to 2"),
-    ("temperature", 2.5, "a number from 0 to 2"),
-    ("temperature", float("nan"), "a number from 0 to 2"),
-    ("seed", -1, "a whole number from 0 to 2147483647"),
-    ("seed", 2**31, "a whole number from 0 to 2147483647"),
-    ("timeout_s", 0.5, "a number from 1 to 600"),
-    ("timeout_s", 601, "a number from 1 to 600"),
-    ("timeout_s", "soon", "a number from 1 to 600"),
-])
+@pytest.mark.parametrize(
+    ("name", "value", "allowed"),
+    [
+        ("trials", 0, "a whole number from 1 to 20"),
+        ("trials", 21, "a whole number from 1 to 20"),
+        ("trials", 1.5, "a whole number from 1 to 20"),
+        ("tool_budget", 0, "a whole number from 1 to 200"),
+        ("tool_budget", 201, "a whole number from 1 to 200"),
+        ("tool_budget", True, "a whole number from 1 to 200"),
+        ("temperature", -0.1, "a number from 0 to 2"),
+        ("temperature", 2.5, "a number from 0 to 2"),
+        ("temperature", float("nan"), "a number from 0 to 2"),
+        ("seed", -1, "a whole number from 0 to 2147483647"),
+        ("seed", 2**31, "a whole number from 0 to 2147483647"),
+        ("timeout_s", 0.5, "a number from 1 to 600"),
+        ("timeout_s", 601, "a number from 1 to 600"),
+        ("timeout_s", "soon", "a number from 1 to 600"),
+    ],
+)
 def test_a_setting_out_of_range_is_refused_naming_the_field_and_its_range(name, value, allowed):
     with pytest.raises(RunConfigError) as refused:
         RunConfig.from_input({name: value})
@@ -53,7 +65,8 @@ def test_a_key_that_is_not_a_setting_is_refused_from_a_user():
         RunConfig.from_input({"tool_budget": 40, "max_steps": 9, "limit": 3})
     assert set(refused.value.problems) == {"max_steps", "limit"}
     assert "is not a run setting (the settings: tool_budget, trials, temperature, seed, timeout_s)" in str(
-        refused.value)
+        refused.value
+    )
 
 
 def test_an_old_stored_config_reads_without_its_filters_and_marks_and_with_the_default_timeout():
@@ -78,6 +91,7 @@ def test_options_left_out_take_the_defaults_and_a_bad_one_is_named_as_an_option(
 
 # --- every way of starting a run ---------------------------------------------------------------------
 
+
 @pytest.fixture
 def grid_release(grid_city, db):
     return release("run-config", cells=CELLS[:3])
@@ -87,10 +101,18 @@ def grid_release(grid_city, db):
 def test_a_new_run_stores_todays_shape_plus_timeout_s(grid_release):
     from benchmark.runs.services import run_create
 
-    run = run_create(agent="reference", release=grid_release, config={"trials": 2}, limit=1,
-                     category="nearby_discovery")
-    assert run.config == {"temperature": 0.0, "tool_budget": 30, "trials": 2, "seed": 0, "timeout_s": 600.0,
-                          "limit": 1, "category": "nearby_discovery"}
+    run = run_create(
+        agent="reference", release=grid_release, config={"trials": 2}, limit=1, category="nearby_discovery"
+    )
+    assert run.config == {
+        "temperature": 0.0,
+        "tool_budget": 30,
+        "trials": 2,
+        "seed": 0,
+        "timeout_s": 600.0,
+        "limit": 1,
+        "category": "nearby_discovery",
+    }
     assert run.trajectories.count() == 2
     assert set(RUN_FILTERS) >= set(run.config) - set(RunConfig.model_fields)
 
@@ -112,8 +134,18 @@ def test_the_evaluate_command_names_a_bad_trials_option(grid_release):
     from benchmark.runs.models import EvaluationRun
 
     with pytest.raises(CommandError, match=r"--trials must be a whole number from 1 to 20, got 0"):
-        call_command("evaluate", "--agent", "reference", "--release", grid_release.name, "--trials", "0",
-                     "--sync", "--no-progress", stdout=io.StringIO())
+        call_command(
+            "evaluate",
+            "--agent",
+            "reference",
+            "--release",
+            grid_release.name,
+            "--trials",
+            "0",
+            "--sync",
+            "--no-progress",
+            stdout=io.StringIO(),
+        )
     assert not EvaluationRun.objects.filter(release=grid_release).exists()
 
 
@@ -122,8 +154,13 @@ def test_a_replay_keeps_the_settings_but_not_the_filters_or_marks(grid_release):
     from benchmark.runs.evaluate_flow import _replay
     from benchmark.runs.services import run_create
 
-    source = run_create(agent="reference", release=grid_release, limit=1, marks={"smoke_run": 12},
-                        config=RunConfig(tool_budget=12, seed=5, timeout_s=90))
+    source = run_create(
+        agent="reference",
+        release=grid_release,
+        limit=1,
+        marks={"smoke_run": 12},
+        config=RunConfig(tool_budget=12, seed=5, timeout_s=90),
+    )
     replay = _replay(source)
     assert replay.config == RunConfig(tool_budget=12, seed=5, timeout_s=90).stored()
     assert replay.trajectories.count() == 1
