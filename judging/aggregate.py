@@ -22,8 +22,6 @@ from judging.vocabulary import CELLS, Category, Level, cell_key
 
 CELL_ORDER = CELLS  # the name benchmark/web/run_report.py and benchmark/runs/leaderboard.py still import
 TABLE3_METRICS = ("IG", "TE", "RP", "A", "PIoU", "RD_distance", "RD_time", "OC", "SC")
-LEVEL_ORDER = tuple(Level)
-CATEGORY_ORDER = tuple(Category)
 BOOTSTRAP_SAMPLES = 2000
 
 
@@ -160,15 +158,15 @@ def _trials_overall(scores: Sequence[CaseScore], overall: Interval, *, seed: int
 
 def table3(scores: Sequence[CaseScore]) -> dict:
     """Each metric averaged per level, in % (None where the metric applies to no case), plus PR@0.9."""
-    return {level: _metric_means([s for s in scores if s.level == level]) for level in LEVEL_ORDER}
+    return {level.value: _metric_means([s for s in scores if s.level == level]) for level in Level}
 
 
 def table_categories(scores: Sequence[CaseScore]) -> dict:
     """Table 3's row per task category instead of per level, with ``n``, the category's scored rows."""
     out = {}
-    for category in CATEGORY_ORDER:
+    for category in Category:
         rows = [s for s in scores if s.category == category]
-        out[category] = {"n": len(rows), **_metric_means(rows)}
+        out[category.value] = {"n": len(rows), **_metric_means(rows)}
     return out
 
 
