@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from benchmark.runs.config import add_run_config_arguments, run_config_from_options
+from benchmark.runs.config import RunConfig, add_run_config_arguments, run_config_from_options
 from judging.vocabulary import Category, Level
 
 INSTRUCTIONS = """\
@@ -60,7 +60,7 @@ class Command(BaseCommand):
             raise CommandError(str(exc)) from None
         self.stdout.write(INSTRUCTIONS.format(run_id=run.id, cases=run.trajectories.count(), release=run.release.name,
                                               token=token, host=opts["host"], port=opts["port"],
-                                              budget=run.config["tool_budget"]))
+                                              budget=RunConfig.from_stored(run.config).tool_budget))
 
 
 def _release(model, name: str | None):
