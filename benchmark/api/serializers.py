@@ -160,14 +160,19 @@ class RunDetailSerializer(RunSerializer):
 
 
 @extend_schema_field(RunConfig.model_json_schema())
-class RunConfigField(serializers.DictField):
+class RunConfigField(serializers.Field):
     """A run's settings, validated by ``benchmark.runs.config.RunConfig`` (its ranges are the schema's)."""
 
     def to_internal_value(self, data) -> RunConfig:
+        if not isinstance(data, dict):
+            raise serializers.ValidationError('must be a JSON object of run settings, e.g. {"tool_budget": 50}')
         try:
-            return RunConfig.from_input(super().to_internal_value(data))
+            return RunConfig.from_input(data)
         except RunConfigError as exc:  # 400: {"config": {"tool_budget": ["must be a whole number from 1 to 200, ..."]}}
             raise serializers.ValidationError({name: [problem] for name, problem in exc.problems.items()}) from None
+
+    def to_representation(self, value: RunConfig) -> dict:
+        return value.stored()
 
 
 class SubmissionSerializer(serializers.Serializer):

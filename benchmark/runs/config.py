@@ -46,16 +46,20 @@ class RunConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False, validate_default=True)
 
     tool_budget: int = Field(
-        DEFAULT_TOOL_BUDGET,
+        default=DEFAULT_TOOL_BUDGET,
         ge=1,
         le=200,
         description="Tool calls per (case, trial); past it the case ends budget_exhausted.",
     )
-    trials: int = Field(1, ge=1, le=MAX_TRIALS, description="Times each case is run (pass^k and the mean over trials).")
-    temperature: float = Field(0.0, ge=0.0, le=2.0, description="Sampling temperature of a model agent.")
-    seed: int = Field(0, ge=0, le=2**31 - 1, description="Seed of the bootstrap intervals of the run's aggregates.")
+    trials: int = Field(
+        default=1, ge=1, le=MAX_TRIALS, description="Times each case is run (pass^k and the mean over trials)."
+    )
+    temperature: float = Field(default=0.0, ge=0.0, le=2.0, description="Sampling temperature of a model agent.")
+    seed: int = Field(
+        default=0, ge=0, le=2**31 - 1, description="Seed of the bootstrap intervals of the run's aggregates."
+    )
     timeout_s: float = Field(
-        DEFAULT_TIMEOUT_S,
+        default=DEFAULT_TIMEOUT_S,
         ge=1.0,
         le=DEFAULT_TIMEOUT_S,
         description="Wall clock of one (case, trial) in seconds; the case ends timeout there.",

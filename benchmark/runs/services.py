@@ -54,7 +54,8 @@ def run_create(*, agent: str, release: Release, endpoint=None, config: RunConfig
     if endpoint is not None and endpoint.deleted_at is not None:
         raise ValueError(f"endpoint {endpoint.name!r} was deleted by its owner; it cannot be run again")
     run_config = config if isinstance(config, RunConfig) else RunConfig.from_input(config or {})
-    if set(marks or {}) & {*RunConfig.model_fields, *RUN_FILTERS}:
+    marks = dict(marks or {})
+    if set(marks) & {*RunConfig.model_fields, *RUN_FILTERS}:
         raise ValueError(f"marks may not stand in for settings or filters: {sorted(marks)}")
     entries = release.entries.order_by("position")
     if category:
@@ -70,7 +71,7 @@ def run_create(*, agent: str, release: Release, endpoint=None, config: RunConfig
     with transaction.atomic():
         run = EvaluationRun.objects.create(
             name=name or (endpoint.name if endpoint else agent), agent=agent, endpoint=endpoint, release=release,
-            config={**run_config.stored(), **filters, **(marks or {})}, created_by=created_by, replay_of=replay_of)
+            config={**run_config.stored(), **filters, **marks}, created_by=created_by, replay_of=replay_of)
         Trajectory.objects.bulk_create([Trajectory(run=run, entry=entry, trial=trial)
                                         for entry in chosen for trial in range(run_config.trials)])
     return run

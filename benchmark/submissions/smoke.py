@@ -60,7 +60,7 @@ class SmokeReport:
                 "full_run": self.full_run_id}
 
 
-ENDING_PROBLEMS = {  # trajectory ending -> (blocking, what it means)
+ENDING_PROBLEMS: dict[str, tuple[bool, str]] = {  # trajectory ending -> (blocking, what it means)
     Ending.MODEL_ERROR: (True, "the endpoint failed"),
     Ending.TIMEOUT: (False, "the case ran out of time"),
     Ending.NO_SUBMISSION: (False, "the model stopped without calling submit_answer"),

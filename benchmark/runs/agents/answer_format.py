@@ -40,7 +40,7 @@ _ROUTE_FIELDS = '"start", "end", "waypoints", "vehicle", "mode", "total_distance
 
 # The fields a case of each category is scored on (judging.answers reads them; judging.metrics scores them).
 _CITE = ' Cite the notes and record fields you used in "ref" ("note_id", "attribute_key").'
-SCORED_FIELDS = {
+SCORED_FIELDS: dict[str, str] = {
     Category.PLACE_PERCEPTION: 'A place_perception case is scored on "answer" (the value alone), or on '
                                '"name"/"place_id" when the question asks for a place.' + _CITE,
     Category.NEARBY_DISCOVERY: 'A nearby_discovery case is scored on "name"/"place_id" of the place found.' + _CITE,

@@ -91,6 +91,7 @@ class Toolbox:
             raise BudgetExhausted(f"the tool budget of {self.budget} calls is spent")
         started = time.perf_counter()
         problem = argument_problem(arguments) if isinstance(arguments, dict) else None
+        kind: str  # an ErrorKind, or the kind the server gave the call
         if arguments_problem or not isinstance(arguments, dict):
             observation = {"error": {"kind": ErrorKind.INVALID_PARAMETER, "parameter": "arguments",
                                      "message": arguments_problem or "tool arguments must be a JSON object"}}
