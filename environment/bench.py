@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from django.db import connection
 
+from environment.error_kinds import ErrorKind
 from environment.models import Note, Place
 from environment.tools.context import ToolContext
 from environment.tools.gateway import call_tool
@@ -137,7 +138,7 @@ def bench_tools(*, ctx: ToolContext, calls: int = 300, seed: int = 0, warmup: in
             elapsed = (time.perf_counter() - started) * 1000
             if i >= warmup:
                 timings.append(elapsed)
-                errors += call.error_kind in ("invalid_parameter", "not_found", "other")
+                errors += call.error_kind in (ErrorKind.INVALID_PARAMETER, ErrorKind.NOT_FOUND, ErrorKind.OTHER)
         rows.append(BenchRow(label, calls, errors, round(_percentile(timings, 50), 2),
                              round(_percentile(timings, 95), 2), TARGETS_MS.get(label)))
     return rows

@@ -18,15 +18,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-CELL_ORDER = (
-    ("place_perception", "L0"), ("place_perception", "L1"), ("place_perception", "L2"),
-    ("nearby_discovery", "L0"), ("nearby_discovery", "L1"), ("nearby_discovery", "L2"),
-    ("routing", "L0"), ("routing", "L1"), ("routing", "L2"),
-    ("trip_design", "L1"), ("trip_design", "L2"),
-)
+from judging.vocabulary import CELLS, Category, Level, cell_key
+
+CELL_ORDER = CELLS  # the name benchmark/web/run_report.py and benchmark/runs/leaderboard.py still import
 TABLE3_METRICS = ("IG", "TE", "RP", "A", "PIoU", "RD_distance", "RD_time", "OC", "SC")
-LEVEL_ORDER = ("L0", "L1", "L2")
-CATEGORY_ORDER = tuple(dict.fromkeys(category for category, _ in CELL_ORDER))
 BOOTSTRAP_SAMPLES = 2000
 
 
@@ -123,9 +118,9 @@ def table2(scores: Sequence[CaseScore], *, seed: int = 0) -> dict:
     cells, and the average tokens per row. When a case has several trials, also per cell and
     overall the mean over trials, pass^k (overall with its interval), ``trials`` and ``cases``."""
     cells: dict[str, dict] = {}
-    for category, level in CELL_ORDER:
+    for category, level in CELLS:
         passed = [s.passed for s in scores if (s.category, s.level) == (category, level)]
-        cells[f"{category}/{level}"] = ({"pr": round(100 * sum(passed) / len(passed), 1), "n": len(passed)}
+        cells[cell_key(category, level)] = ({"pr": round(100 * sum(passed) / len(passed), 1), "n": len(passed)}
                                         if passed else {"pr": None, "n": 0})
     if not scores:
         return {"cells": cells, "overall": None, "macro": None, "avg_tokens": None, "n": 0}
@@ -148,7 +143,7 @@ def table2(scores: Sequence[CaseScore], *, seed: int = 0) -> dict:
 
 def _trials_cell(scores: Sequence[CaseScore], key: str) -> dict:
     """A table 2 cell's additions for a run with several trials per case."""
-    summary = trials_summary([s for s in scores if f"{s.category}/{s.level}" == key])
+    summary = trials_summary([s for s in scores if cell_key(s.category, s.level) == key])
     return {name: summary[name] for name in ("mean_over_trials", "pass_hat_k", "trials")}
 
 
@@ -163,15 +158,15 @@ def _trials_overall(scores: Sequence[CaseScore], overall: Interval, *, seed: int
 
 def table3(scores: Sequence[CaseScore]) -> dict:
     """Each metric averaged per level, in % (None where the metric applies to no case), plus PR@0.9."""
-    return {level: _metric_means([s for s in scores if s.level == level]) for level in LEVEL_ORDER}
+    return {level.value: _metric_means([s for s in scores if s.level == level]) for level in Level}
 
 
 def table_categories(scores: Sequence[CaseScore]) -> dict:
     """Table 3's row per task category instead of per level, with ``n``, the category's scored rows."""
     out = {}
-    for category in CATEGORY_ORDER:
+    for category in Category:
         rows = [s for s in scores if s.category == category]
-        out[category] = {"n": len(rows), **_metric_means(rows)}
+        out[category.value] = {"n": len(rows), **_metric_means(rows)}
     return out
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-ENDINGS = ("submitted", "budget_exhausted", "model_error", "timeout", "invalid_answer", "no_submission")
+from judging.vocabulary import Ending
 
 
 class Step(BaseModel):
@@ -30,7 +30,7 @@ class Trajectory(BaseModel):
     model_config = ConfigDict(extra="ignore")
     steps: list[Step] = Field(default_factory=list)
     final_answer: Any = None
-    ended: str = "submitted"
+    ended: str = Ending.SUBMITTED.value
     input_tokens: int = 0  # totals (may exceed the per-step sums: the final turn has no tool call)
     output_tokens: int = 0
 

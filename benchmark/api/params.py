@@ -10,16 +10,17 @@ from rest_framework import parsers
 from rest_framework.exceptions import ParseError, ValidationError
 from rest_framework.pagination import LimitOffsetPagination
 
-from benchmark.cases.models import CATEGORIES, LEVELS
-from benchmark.runs.models import EvaluationRun, Trajectory
+from benchmark.runs.models import EvaluationRun
 from environment.inputs import REQUEST_JSON, parse_json
+from judging.vocabulary import Category, Ending, Level
 
 SLUG = r"[-a-zA-Z0-9_]+"
-CATEGORY_VALUES = [c for c, _ in CATEGORIES]
-LEVEL_VALUES = [lv for lv, _ in LEVELS]
-RUN_STATUSES = [st for st, _ in EvaluationRun.STATUSES]
-PURPOSES = [p for p, _ in EvaluationRun.PURPOSES]
-ENDINGS = list(Trajectory.ENDINGS)
+# The values a query parameter may take, as plain strings (the schema lists them).
+CATEGORY_VALUES = [category.value for category in Category]
+LEVEL_VALUES = [level.value for level in Level]
+RUN_STATUSES = EvaluationRun.Status.values
+PURPOSES = EvaluationRun.Purpose.values
+ENDINGS = [ending.value for ending in Ending]
 
 
 class Pagination(LimitOffsetPagination):

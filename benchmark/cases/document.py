@@ -12,17 +12,19 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-CATEGORY_OF_PREFIX = {"place": "place_perception", "nearby": "nearby_discovery", "routing": "routing",
-                      "trip": "trip_design"}
-PREFIX_OF_CATEGORY = {v: k for k, v in CATEGORY_OF_PREFIX.items()}
-# The paper's table 4: cases per (category, level).
-TABLE4 = {
-    ("place_perception", "L0"): 100, ("place_perception", "L1"): 72, ("place_perception", "L2"): 35,
-    ("nearby_discovery", "L0"): 104, ("nearby_discovery", "L1"): 52, ("nearby_discovery", "L2"): 35,
-    ("routing", "L0"): 100, ("routing", "L1"): 50, ("routing", "L2"): 31,
-    ("trip_design", "L1"): 53, ("trip_design", "L2"): 35,
-}
-CELLS = list(TABLE4)
+from judging.vocabulary import CELLS, Category, Level
+
+# The paper's table 4: cases per (category, level) cell, in the order of CELLS.
+TABLE4: dict[tuple[str, str], int] = dict(zip(CELLS, (100, 72, 35,  # Place Perception L0, L1, L2
+                          104, 52, 35,  # Nearby Discovery L0, L1, L2
+                          100, 50, 31,  # Routing L0, L1, L2
+                          53, 35),  # Trip Design L1, L2
+                  strict=True))
+
+
+def case_type(category: str, level: str) -> str:
+    """A case's ``type`` as in the paper's instances: ``routing_L1``, ``trip_L2``."""
+    return f"{Category(category).prefix}_{level}"
 
 
 class ToolStep(BaseModel):
@@ -41,13 +43,13 @@ class RequiredEvidence(BaseModel):
 
 
 class CaseDocument(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", use_enum_values=True)  # category and level stay plain strings
     type: str
     question: str
     answer: Any
     case_id: str
-    category: Literal["place_perception", "nearby_discovery", "routing", "trip_design"]
-    level: Literal["L0", "L1", "L2"]
+    category: Category
+    level: Level
     reference_path: list[ToolStep]
     engine_path: list[ToolStep] = Field(default_factory=list)
     required_evidence: RequiredEvidence = Field(default_factory=RequiredEvidence)

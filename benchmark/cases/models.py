@@ -4,15 +4,11 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-CATEGORIES = [
-    ("place_perception", "Place Perception"),
-    ("nearby_discovery", "Nearby Discovery"),
-    ("routing", "Routing"),
-    ("trip_design", "Trip Design"),
-]
-LEVELS = [("L0", "L0"), ("L1", "L1"), ("L2", "L2")]
-# The case type prefix per category, as in the paper's instances (e.g. "routing_L1", "trip_L2").
-TYPE_PREFIX = {"place_perception": "place", "nearby_discovery": "nearby", "routing": "routing", "trip_design": "trip"}
+from judging.vocabulary import Category, Level
+
+# The fields' choices (value, label), from judging.vocabulary: "Place Perception", "L0".
+CATEGORIES = [(category.value, category.label) for category in Category]
+LEVELS = [(level.value, level.value) for level in Level]
 
 
 class Case(models.Model):

@@ -7,6 +7,7 @@ from typing import TextIO
 from benchmark.cases.models import Release
 from benchmark.runs.models import EvaluationRun
 
+from .config import RunConfig, run_config_from_options
 from .driver import run_queued, run_summary, run_sync
 from .preflight import run_preflight
 from .services import run_cancel, run_create, run_progress, run_reopen, run_resume
@@ -94,6 +95,7 @@ def _release(name: str | None) -> Release:
 def _new_run(opts: dict) -> EvaluationRun:
     if bool(opts.get("agent")) == bool(opts.get("model")):
         raise ValueError("give either --agent NAME or --model M (with --api-base and --api-key-env)")
+    config = run_config_from_options(opts)  # before the endpoint is stored: a bad option names itself
     endpoint = None
     agent = opts.get("agent") or "litellm"  # --model runs the endpoint with the litellm agent
     if opts.get("model"):
@@ -106,8 +108,6 @@ def _new_run(opts: dict) -> EvaluationRun:
                 raise ValueError(f"--api-key-env: the variable {opts['api_key_env']} is not set")
         endpoint = endpoint_for_cli(model=opts["model"], api_base=opts.get("api_base") or "", api_key=key,
                                     concurrency=opts.get("concurrency") or 4)
-    config = {"temperature": opts.get("temperature", 0.0), "tool_budget": opts.get("tool_budget", 30),
-              "trials": opts.get("trials", 1), "seed": opts.get("seed", 0)}
     return run_create(agent=agent, release=_release(opts.get("release")), endpoint=endpoint, config=config,
                       name=opts.get("name") or "", limit=opts.get("limit"), category=opts.get("category"),
                       level=opts.get("level"))
@@ -122,7 +122,6 @@ def _replay(source: EvaluationRun) -> EvaluationRun:
                          f"{recording_pruned(source)} (MODEL_CALL_RETENTION_DAYS; see docs/operations.md)")
     cases = source.trajectories.values_list("entry_id", flat=True).distinct()
     run = run_create(agent=source.agent, release=source.release, endpoint=source.endpoint,
-                     config={k: v for k, v in source.config.items() if k not in ("limit", "category", "level")},
-                     name=f"replay of {source.name}", replay_of=source)
+                     config=RunConfig.from_stored(source.config), name=f"replay of {source.name}", replay_of=source)
     run.trajectories.exclude(entry_id__in=list(cases)).delete()
     return run

@@ -25,9 +25,11 @@ from django.utils import timezone
 from benchmark.cases.document import CaseDocument
 from benchmark.endpoints.egress import ApiBaseNotAllowed
 from benchmark.endpoints.secrets import SecretDecryptionError
-from benchmark.runs.agents import AgentOutcome, AgentTask, RunConfig, get_agent
+from benchmark.runs.agents import AgentOutcome, AgentTask, get_agent
 from benchmark.runs.agents.toolbox import BudgetExhausted, StepRecord, Toolbox
+from benchmark.runs.config import RunConfig
 from benchmark.runs.models import ModelCall, Step, Trajectory
+from judging.vocabulary import Ending
 
 from .preflight import MissingApiKey
 from .services import run_fail, trajectory_claim, trajectory_heartbeat
@@ -42,7 +44,7 @@ def trajectory_execute(*, trajectory_id: int, claimant: str = "") -> str:
         return "skipped"
     trajectory = Trajectory.objects.select_related("run__endpoint", "run__replay_of", "entry").get(id=trajectory_id)
     document = CaseDocument.model_validate(trajectory.entry.snapshot)
-    config = RunConfig.from_dict(trajectory.run.config)
+    config = RunConfig.from_stored(trajectory.run.config)
     calls: list[dict] = []
     try:  # here, not in the loop: it reads the database and resolves the endpoint's host (both block)
         llm, refused = _llm_for(trajectory, config, calls), ""
@@ -137,18 +139,18 @@ async def _run(trajectory: Trajectory, document: CaseDocument, config: RunConfig
         async with toolbox:
             try:
                 if refused:
-                    return AgentOutcome(ended="model_error", error=refused), toolbox
+                    return AgentOutcome(ended=Ending.MODEL_ERROR, error=refused), toolbox
                 task = AgentTask(question=document.question, case=document, trial=trajectory.trial, config=config,
                                  tools=toolbox, llm=llm)
                 outcome = await asyncio.wait_for(agent(task), timeout=config.timeout_s)
             except TimeoutError:
-                outcome = AgentOutcome(final_answer=toolbox.submitted, ended="timeout",
+                outcome = AgentOutcome(final_answer=toolbox.submitted, ended=Ending.TIMEOUT,
                                        error="the agent ran out of time")
             except BudgetExhausted as exc:
-                outcome = AgentOutcome(final_answer=toolbox.submitted, ended="budget_exhausted", error=str(exc))
+                outcome = AgentOutcome(final_answer=toolbox.submitted, ended=Ending.BUDGET_EXHAUSTED, error=str(exc))
             except Exception as exc:  # an agent bug is recorded on the trajectory, not a crash of the run
                 log.exception("agent %s failed on trajectory %s", run.agent, trajectory.id)
-                outcome = AgentOutcome(final_answer=toolbox.submitted, ended="invalid_answer",
+                outcome = AgentOutcome(final_answer=toolbox.submitted, ended=Ending.INVALID_ANSWER,
                                        error=f"{type(exc).__name__}: {exc}")
             finally:
                 if llm is not None:

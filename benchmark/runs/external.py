@@ -24,20 +24,19 @@ from django.db import transaction
 from django.utils import timezone
 
 from benchmark.cases.models import Release
-from benchmark.runs.agents import RunConfig
 from benchmark.runs.agents.answer_format import answer_format
-from benchmark.runs.agents.base import DEFAULT_TOOL_BUDGET
 from benchmark.runs.agents.toolbox import StepRecord
 from benchmark.runs.models import EvaluationRun, RunToken, Step, Trajectory
 from environment.tools.gateway import call_tool
+from judging.vocabulary import Ending
 
+from .config import RunConfig
 from .execute import trajectory_finish
 from .scoring.trajectories import submitted_answer
 from .services import ACTIVE, run_create, trajectory_claim
 
 TOKEN_PREFIX = "lpr_"
 CLAIM_TRIES = 20
-BUDGET_EXHAUSTED = "budget_exhausted"
 
 
 class RunTokenRefused(PermissionError):
@@ -68,12 +67,16 @@ def external_lease_seconds() -> int:
 
 
 def external_run_create(*, release: Release, name: str, limit: int | None = None, category: str | None = None,
-                        level: str | None = None, trials: int = 1, tool_budget: int = DEFAULT_TOOL_BUDGET,
+                        level: str | None = None, config: RunConfig | None = None,
                         created_by=None) -> tuple[EvaluationRun, str]:
-    """A running run of the ``external`` agent and its first token (returned once, never stored)."""
+    """A running run of the ``external`` agent and its first token (returned once, never stored).
+
+    ``config``: its settings (the defaults when None); an external agent is held to its
+    ``tool_budget``, and ``trials`` sets how many times each case is handed out.
+    """
     with transaction.atomic():
         run = run_create(agent="external", release=release, name=name or "external", limit=limit, category=category,
-                         level=level, created_by=created_by, config={"trials": trials, "tool_budget": tool_budget})
+                         level=level, created_by=created_by, config=config or RunConfig())
         EvaluationRun.objects.filter(id=run.id).update(status=EvaluationRun.RUNNING, started_at=timezone.now())
         run.refresh_from_db()
         return run, run_token_create(run=run)
@@ -132,8 +135,9 @@ def external_tool_call(*, token: str | None, tool: str, arguments: Any) -> ToolR
         if len(steps) >= budget:
             message = f"the tool budget of {budget} calls is spent: this case is closed; call next_case"
             trajectory_finish(trajectory=trajectory, steps=steps, final_answer=submitted_answer(steps),
-                              ended=BUDGET_EXHAUSTED, error=f"the tool budget of {budget} calls is spent")
-            return ToolReply({"error": {"kind": BUDGET_EXHAUSTED, "message": message}}, BUDGET_EXHAUSTED, False, True)
+                              ended=Ending.BUDGET_EXHAUSTED, error=f"the tool budget of {budget} calls is spent")
+            kind = Ending.BUDGET_EXHAUSTED  # the refused call's kind names how the case ended
+            return ToolReply({"error": {"kind": kind, "message": message}}, kind, False, True)
         call = call_tool("agent", tool, arguments, city=trajectory.entry.snapshot["city_name"])
         # The call as the gateway recorded it: arguments it refused (a NUL, NaN) are stored repaired.
         step = StepRecord(len(steps), call.tool, call.arguments, call.observation(), call.error_kind, call.latency_ms)
@@ -141,7 +145,7 @@ def external_tool_call(*, token: str | None, tool: str, arguments: Any) -> ToolR
         Trajectory.objects.filter(id=trajectory.id).update(claimed_at=timezone.now())
         if tool == "submit_answer" and call.ok:
             trajectory_finish(trajectory=trajectory, steps=[*steps, step], final_answer=call.result["result"],
-                              ended="submitted")
+                              ended=Ending.SUBMITTED)
             return ToolReply(call.observation(), call.error_kind, True, True)
     return ToolReply(call.observation(), call.error_kind, call.ok)
 
@@ -164,7 +168,7 @@ def _claimant(grant: RunToken) -> str:
 
 
 def _budget(run: EvaluationRun) -> int:
-    return RunConfig.from_dict(run.config).tool_budget
+    return RunConfig.from_stored(run.config).tool_budget
 
 
 def _held(run: EvaluationRun, claimant: str) -> Trajectory | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from benchmark.endpoints.llm import EndpointSpec, LLMClient
 from benchmark.endpoints.providers import endpoint_route
 from benchmark.endpoints.services import assert_api_base_allowed, endpoint_api_key
-from benchmark.runs.agents import RunConfig
+from benchmark.runs.config import RunConfig
 from benchmark.runs.models import Trajectory
 
 from .preflight import MissingApiKey, endpoint_key_problem

@@ -6,24 +6,35 @@ from django.db import models
 
 from benchmark.cases.models import Case, Release, ReleaseCase
 from benchmark.endpoints.models import ModelEndpoint
+from judging.vocabulary import Ending
 
 
 class EvaluationRun(models.Model):
     """An agent (or a model endpoint) evaluated on a release."""
 
-    QUEUED, RUNNING, COMPLETED, CANCELLED, FAILED = "queued", "running", "completed", "cancelled", "failed"
-    STATUSES = [(s, s) for s in (QUEUED, RUNNING, COMPLETED, CANCELLED, FAILED)]
+    class Status(models.TextChoices):
+        QUEUED = "queued", "queued"
+        RUNNING = "running", "running"
+        COMPLETED = "completed", "completed"
+        CANCELLED = "cancelled", "cancelled"
+        FAILED = "failed", "failed"
+
+    class Purpose(models.TextChoices):
+        EVALUATION = "evaluation", "evaluation"
+        SMOKE = "smoke", "smoke test of a submission"
+
+    # Short names for the members, as the code has always spelled them (EvaluationRun.RUNNING).
+    QUEUED, RUNNING, COMPLETED, CANCELLED, FAILED = (Status.QUEUED, Status.RUNNING, Status.COMPLETED,
+                                                     Status.CANCELLED, Status.FAILED)
+    EVALUATION, SMOKE = Purpose.EVALUATION, Purpose.SMOKE
 
     name = models.CharField(max_length=200)
     agent = models.CharField(max_length=40, help_text="Agent registry name: litellm, reference, heuristic, ...")
     endpoint = models.ForeignKey(ModelEndpoint, null=True, blank=True, on_delete=models.PROTECT, related_name="runs")
     release = models.ForeignKey(Release, on_delete=models.PROTECT, related_name="runs")
     config = models.JSONField(default=dict, help_text="temperature, tool_budget, trials, seed, filters")
-    EVALUATION, SMOKE = "evaluation", "smoke"
-    PURPOSES = [(EVALUATION, "evaluation"), (SMOKE, "smoke test of a submission")]
-
-    status = models.CharField(max_length=10, choices=STATUSES, default=QUEUED)
-    purpose = models.CharField(max_length=10, choices=PURPOSES, default=EVALUATION, db_default=EVALUATION,
+    status = models.CharField(max_length=10, choices=Status.choices, default=QUEUED)
+    purpose = models.CharField(max_length=10, choices=Purpose.choices, default=EVALUATION, db_default=EVALUATION,
                                help_text="Smoke tests check a submitted endpoint on 3 cases; never on the leaderboard.")
     verified = models.BooleanField(default=True, help_text="False for self-reported (uploaded) results.")
     replay_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="replays")
@@ -44,18 +55,22 @@ class EvaluationRun(models.Model):
 class Trajectory(models.Model):
     """One (case, trial) of a run: the agent's tool calls, its final answer and its scores."""
 
-    QUEUED, RUNNING, DONE, CANCELLED = "queued", "running", "done", "cancelled"
-    STATUSES = [(s, s) for s in (QUEUED, RUNNING, DONE, CANCELLED)]
-    ENDINGS = ["submitted", "budget_exhausted", "model_error", "timeout", "invalid_answer", "no_submission"]
+    class Status(models.TextChoices):
+        QUEUED = "queued", "queued"
+        RUNNING = "running", "running"
+        DONE = "done", "done"
+        CANCELLED = "cancelled", "cancelled"
+
+    QUEUED, RUNNING, DONE, CANCELLED = Status.QUEUED, Status.RUNNING, Status.DONE, Status.CANCELLED
 
     run = models.ForeignKey(EvaluationRun, on_delete=models.CASCADE, related_name="trajectories")
     entry = models.ForeignKey(ReleaseCase, on_delete=models.PROTECT, related_name="trajectories")
     trial = models.PositiveIntegerField(default=0)
-    status = models.CharField(max_length=10, choices=STATUSES, default=QUEUED)
+    status = models.CharField(max_length=10, choices=Status.choices, default=QUEUED)
     claimed_at = models.DateTimeField(null=True, blank=True, help_text="Lease heartbeat of the worker running it.")
     claimed_by = models.CharField(max_length=64, blank=True, help_text="The task holding the claim.")
     attempts = models.PositiveIntegerField(default=0)
-    ended = models.CharField(max_length=20, blank=True, choices=[(e, e) for e in ENDINGS])
+    ended = models.CharField(max_length=20, blank=True, choices=[(e.value, e.value) for e in Ending])
     final_answer = models.JSONField(null=True, blank=True)
     error = models.TextField(blank=True)
     input_tokens = models.PositiveIntegerField(default=0)

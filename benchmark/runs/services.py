@@ -7,6 +7,7 @@ LEASE_SECONDS, i.e. its worker died. Finished rows (DONE) are never run again.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import timedelta
 
 from django.conf import settings
@@ -17,6 +18,7 @@ from django.utils import timezone
 from benchmark.cases.models import Release
 from benchmark.runs.models import EvaluationRun, RunToken, Step, Trajectory
 
+from .config import RUN_FILTERS, RunConfig
 from .dispatch import trajectories_enqueue
 from .signals import run_finished
 
@@ -28,15 +30,20 @@ def lease_seconds() -> int:
     return getattr(settings, "EVALUATION_LEASE_SECONDS", 120)
 
 
-def run_create(*, agent: str, release: Release, endpoint=None, config: dict | None = None, name: str = "",
-               limit: int | None = None, category: str | None = None, level: str | None = None,
-               created_by=None, replay_of: EvaluationRun | None = None,
-               case_ids: list[str] | None = None) -> EvaluationRun:
+def run_create(*, agent: str, release: Release, endpoint=None, config: RunConfig | Mapping | None = None,
+               name: str = "", limit: int | None = None, category: str | None = None, level: str | None = None,
+               created_by=None, replay_of: EvaluationRun | None = None, case_ids: list[str] | None = None,
+               marks: Mapping | None = None) -> EvaluationRun:
     """A queued run with one trajectory row per (release case, trial), filtered and limited.
 
+    Args:
+        config: the run's settings; a mapping is validated as user input (``RunConfig.from_input``),
+            and what is left out takes its default.
+        marks: what the stored config records beside the settings and filters, e.g. ``smoke_run``.
+
     Raises:
-        ValueError: an unknown agent, a deleted endpoint, a limit under 1, trials or tool budget out of
-            range, or no case matching the filters (the message says which).
+        ValueError: an unknown agent, a deleted endpoint, a limit under 1, a setting out of range or unknown
+            (``RunConfigError``, naming the field and its range), or no case matching the filters.
     """
     from benchmark.runs.agents import get_agent
 
@@ -46,11 +53,10 @@ def run_create(*, agent: str, release: Release, endpoint=None, config: dict | No
                          f"got {limit!r}")
     if endpoint is not None and endpoint.deleted_at is not None:
         raise ValueError(f"endpoint {endpoint.name!r} was deleted by its owner; it cannot be run again")
-    config = {"temperature": 0.0, "tool_budget": 30, "trials": 1, "seed": 0, **(config or {})}
-    if not 1 <= int(config["trials"]) <= 20:
-        raise ValueError(f"trials must be between 1 and 20, got {config['trials']}")
-    if not 1 <= int(config["tool_budget"]) <= 200:
-        raise ValueError(f"tool_budget must be between 1 and 200, got {config['tool_budget']}")
+    run_config = config if isinstance(config, RunConfig) else RunConfig.from_input(config or {})
+    marks = dict(marks or {})
+    if set(marks) & {*RunConfig.model_fields, *RUN_FILTERS}:
+        raise ValueError(f"marks may not stand in for settings or filters: {sorted(marks)}")
     entries = release.entries.order_by("position")
     if category:
         entries = entries.filter(case__category=category)
@@ -61,13 +67,13 @@ def run_create(*, agent: str, release: Release, endpoint=None, config: dict | No
     chosen = list(entries if limit is None else entries[:limit])
     if not chosen:
         raise ValueError("no case of the release matches the filters")
-    config.update({k: v for k, v in (("limit", limit), ("category", category), ("level", level)) if v})
+    filters = {key: value for key, value in zip(RUN_FILTERS, (limit, category, level), strict=True) if value}
     with transaction.atomic():
         run = EvaluationRun.objects.create(
             name=name or (endpoint.name if endpoint else agent), agent=agent, endpoint=endpoint, release=release,
-            config=config, created_by=created_by, replay_of=replay_of)
+            config={**run_config.stored(), **filters, **marks}, created_by=created_by, replay_of=replay_of)
         Trajectory.objects.bulk_create([Trajectory(run=run, entry=entry, trial=trial)
-                                        for entry in chosen for trial in range(int(config["trials"]))])
+                                        for entry in chosen for trial in range(run_config.trials)])
     return run
 
 

@@ -9,7 +9,7 @@ The file is JSONL, one line per (case, trial) of the release::
      "input_tokens": 0, "output_tokens": 0}
 
 ``answer`` is the ``result`` given to ``submit_answer``; ``ended`` is one of
-``Trajectory.ENDINGS``; ``trial`` (default 0), the token counts and each step's
+``judging.vocabulary.Ending``; ``trial`` (default 0), the token counts and each step's
 ``error_kind``, ``latency_ms`` and ``text`` are optional. Every line is validated before
 anything is written, its hygiene too (``environment.inputs``: no NUL, NaN, Infinity or huge
 numbers anywhere; the answer and each step's arguments within the tool-argument limits; a
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -32,12 +32,13 @@ from benchmark.cases.models import Release, ReleaseCase
 from benchmark.runs.agents.toolbox import StepRecord
 from benchmark.runs.models import EvaluationRun, Trajectory
 from environment.inputs import OBSERVATION_CHARS, TOOL_ARGUMENTS, UPLOAD_LINE, Problem, check_json, parse_json
+from judging.vocabulary import Ending
 
+from .config import MAX_TRIALS
 from .execute import trajectory_finish
 
 MAX_ERRORS = 50
 MAX_COUNT = 2**31 - 1  # a token count, as stored
-Ending = Literal["submitted", "budget_exhausted", "model_error", "timeout", "invalid_answer", "no_submission"]
 
 
 class UploadStep(BaseModel):
@@ -55,7 +56,7 @@ class UploadStep(BaseModel):
 class UploadLine(BaseModel):
     model_config = ConfigDict(extra="forbid")
     case_id: str
-    trial: int = Field(0, ge=0, le=19)
+    trial: int = Field(0, ge=0, le=MAX_TRIALS - 1)
     answer: Any
     ended: Ending
     trajectory: list[UploadStep]

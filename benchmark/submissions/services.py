@@ -22,11 +22,13 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from benchmark.cases.models import CATEGORIES, Release
+from benchmark.cases.models import Release
 from benchmark.endpoints.services import endpoint_create
+from benchmark.runs.config import RunConfig
 from benchmark.runs.models import EvaluationRun
 from benchmark.runs.services import run_create, run_enqueue
 from benchmark.runs.visibility import release_run_check
+from judging.vocabulary import Category
 
 from .smoke import SmokeReport, full_run_of, smoke_report
 
@@ -35,7 +37,6 @@ log = logging.getLogger(__name__)
 SMOKE_CASES = 3
 WINDOW = timedelta(hours=24)
 DEFAULT_SUBMISSIONS_PER_DAY = 3
-RUN_CONFIG = {"temperature": 0.0, "tool_budget": 30, "trials": 1, "seed": 0}
 
 
 class SubmissionLimitReached(Exception):
@@ -51,12 +52,15 @@ class SubmissionLimitReached(Exception):
 
 def submission_create(*, user, name: str, model: str, api_base: str, api_key: str | None, concurrency: int = 4,
                       requests_per_minute: int | None = None, params: dict | None = None,
-                      release: Release | None = None, no_key: bool = False) -> EvaluationRun:
+                      release: Release | None = None, no_key: bool = False,
+                      config: RunConfig | None = None) -> EvaluationRun:
     """Store the user's endpoint and queue its smoke run; returns the smoke run.
 
     Args:
         user: a signed-in user; they own the endpoint and the runs.
         release: the release to evaluate on; None for the newest public release.
+        config: the settings of the smoke run and then the full run; None for the defaults (the paper's
+            scaffold: 30 tool calls, temperature 0, 1 trial).
         no_key: the user says their server (at ``api_base``) takes no API key; an empty key without
             it is refused (the evaluation workers' own keys are never used).
 
@@ -76,7 +80,7 @@ def submission_create(*, user, name: str, model: str, api_base: str, api_key: st
         endpoint = endpoint_create(name=name, model=model, api_base=api_base, api_key=api_key, params=params,
                                    concurrency=concurrency, requests_per_minute=requests_per_minute, owner=user,
                                    no_key=no_key)
-        smoke = run_create(agent="litellm", release=release, endpoint=endpoint, config=dict(RUN_CONFIG),
+        smoke = run_create(agent="litellm", release=release, endpoint=endpoint, config=config or RunConfig(),
                            name=f"{endpoint.name} (smoke test)", created_by=user,
                            case_ids=smoke_case_ids(release=release))
         EvaluationRun.objects.filter(id=smoke.id).update(purpose=EvaluationRun.SMOKE)
@@ -132,9 +136,9 @@ def _full_run_create(*, smoke: EvaluationRun) -> EvaluationRun:
         existing = full_run_of(smoke=smoke)
         if existing is not None:
             return existing
-        config = {**{k: smoke.config[k] for k in RUN_CONFIG if k in smoke.config}, "smoke_run": smoke.id}
         assert smoke.endpoint is not None  # a smoke run tests an endpoint
-        full = run_create(agent=smoke.agent, release=smoke.release, endpoint=smoke.endpoint, config=config,
+        full = run_create(agent=smoke.agent, release=smoke.release, endpoint=smoke.endpoint,
+                          config=RunConfig.from_stored(smoke.config), marks={"smoke_run": smoke.id},
                           name=smoke.endpoint.name, created_by=smoke.created_by)
         run_enqueue(run=full)
     return full
@@ -168,7 +172,7 @@ def smoke_case_ids(*, release: Release) -> list[str]:
     firsts: dict[str, str] = {}
     for case_id, category in rows:
         firsts.setdefault(category, case_id)
-    chosen = [firsts[c] for c, _label in CATEGORIES if c in firsts][:SMOKE_CASES]
+    chosen = [firsts[c] for c in Category if c in firsts][:SMOKE_CASES]
     for case_id, _category in sorted(rows, key=lambda r: r[0]):
         if len(chosen) >= SMOKE_CASES:
             break

@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from benchmark.endpoints.redaction import REDACTED, redact
 from benchmark.runs.models import EvaluationRun, ModelCall, Trajectory
+from judging.vocabulary import Ending
 
 SNIPPET_CHARS = 200
 
@@ -59,12 +60,12 @@ class SmokeReport:
                 "full_run": self.full_run_id}
 
 
-ENDING_PROBLEMS = {  # trajectory ending -> (blocking, what it means)
-    "model_error": (True, "the endpoint failed"),
-    "timeout": (False, "the case ran out of time"),
-    "no_submission": (False, "the model stopped without calling submit_answer"),
-    "invalid_answer": (False, "the agent could not finish the case"),
-    "budget_exhausted": (False, "the model used its whole tool budget without submitting"),
+ENDING_PROBLEMS: dict[str, tuple[bool, str]] = {  # trajectory ending -> (blocking, what it means)
+    Ending.MODEL_ERROR: (True, "the endpoint failed"),
+    Ending.TIMEOUT: (False, "the case ran out of time"),
+    Ending.NO_SUBMISSION: (False, "the model stopped without calling submit_answer"),
+    Ending.INVALID_ANSWER: (False, "the agent could not finish the case"),
+    Ending.BUDGET_EXHAUSTED: (False, "the model used its whole tool budget without submitting"),
 }
 
 
@@ -111,11 +112,11 @@ def _problems(run: EvaluationRun, trajectories: list[Trajectory]) -> list[SmokeP
     for t in trajectories:
         problems += _trajectory_problems(run, t, responses.get(t.id, []))
     done = [t for t in trajectories if t.status == Trajectory.DONE]
-    if done and not any(steps.get(t.id) for t in done) and not any(p.kind == "model_error" for p in problems):
+    if done and not any(steps.get(t.id) for t in done) and not any(p.kind == Ending.MODEL_ERROR for p in problems):
         problems.append(SmokeProblem(kind="no_tool_call", blocking=True, message=(
             "the model made no structured tool call in any case: check that the provider supports function "
             "calling for this model (and, for vLLM-style servers, that a tool-call parser is enabled)")))
-    if done and not any(t.ended == "submitted" for t in done):
+    if done and not any(t.ended == Ending.SUBMITTED for t in done):
         problems.append(SmokeProblem(kind="no_answer", blocking=True,
                                      message="no smoke case ended with a submit_answer call"))
     return problems

@@ -13,6 +13,7 @@ from django.db.models import Count, Max
 
 from benchmark.operations.models import RunRescore
 from benchmark.runs.aggregates import run_case_scores
+from benchmark.runs.config import RunConfig
 from benchmark.runs.models import EvaluationRun, Trajectory
 from benchmark.runs.visibility import runs_visible
 from judging.aggregate import CaseScore, paired_comparison
@@ -75,7 +76,7 @@ def runs_compare_cached(*, a: EvaluationRun, b: EvaluationRun) -> dict:
 def _fingerprint(run: EvaluationRun) -> str:
     done = run.trajectories.filter(status=Trajectory.DONE).aggregate(n=Count("id"), last=Max("id"))
     rescore = RunRescore.objects.filter(run=run).aggregate(last=Max("id"))["last"]
-    return f"{run.id}.{run.status}.{done['n']}.{done['last']}.{rescore}.{run.config.get('seed', 0)}"
+    return f"{run.id}.{run.status}.{done['n']}.{done['last']}.{rescore}.{RunConfig.from_stored(run.config).seed}"
 
 
 def runs_compare(*, a: EvaluationRun, b: EvaluationRun) -> dict:
@@ -90,7 +91,7 @@ def runs_compare(*, a: EvaluationRun, b: EvaluationRun) -> dict:
     """
     scores_a, scores_b = run_case_scores(run=a), run_case_scores(run=b)
     try:
-        paired = paired_comparison(scores_a, scores_b, seed=int(a.config.get("seed", 0)))
+        paired = paired_comparison(scores_a, scores_b, seed=RunConfig.from_stored(a.config).seed)
     except ValueError:
         raise CompareError(f"runs {a.id} and {b.id} have no finished case in common yet") from None
     verdicts_a, verdicts_b = _verdicts(scores_a), _verdicts(scores_b)

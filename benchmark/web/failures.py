@@ -11,6 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from judging.vocabulary import Category, Ending
+
 _ONE = 1 - 1e-9  # "equals 1", as the pass rule reads it
 PLACE_REQUIREMENTS = ("place_type", "min_rating", "max_cost", "radius_m", "route_buffer_m", "known place",
                       "target place")
@@ -24,6 +26,11 @@ class Reason:
     label: str
     rule: str
     test: Callable[[dict], bool]
+
+
+def _ended(ending: Ending, label: str, rule: str) -> Reason:
+    """The reason of a trajectory that ended ``ending``; its code is the ending."""
+    return Reason(ending.value, label, rule, lambda t: t["ended"] == ending)
 
 
 def _value(scores: dict, name: str) -> float | None:
@@ -58,7 +65,7 @@ def _below_one(value: float | None) -> bool:
 
 
 def _wrong_place(t: dict) -> bool:
-    if t["category"] != "place_perception" and set(PLACE_REQUIREMENTS) & t["A_failed"]:
+    if t["category"] != Category.PLACE_PERCEPTION and set(PLACE_REQUIREMENTS) & t["A_failed"]:
         return True
     return t["PIoU"] is not None and t["PIoU"] == 0
 
@@ -80,21 +87,17 @@ def _constraint_violated(t: dict) -> bool:
 
 
 REASONS: tuple[Reason, ...] = (
-    Reason("budget_exhausted", "budget exhausted", "the agent used up its tool-call budget",
-           lambda t: t["ended"] == "budget_exhausted"),
-    Reason("timeout", "timeout", "the agent ran out of time", lambda t: t["ended"] == "timeout"),
-    Reason("model_error", "model error", "the model endpoint failed or could not be reached",
-           lambda t: t["ended"] == "model_error"),
-    Reason("invalid_answer", "invalid answer", "the agent crashed or its answer could not be read",
-           lambda t: t["ended"] == "invalid_answer"),
-    Reason("no_submission", "no answer", "the agent never called submit_answer",
-           lambda t: t["ended"] == "no_submission"),
+    _ended(Ending.BUDGET_EXHAUSTED, "budget exhausted", "the agent used up its tool-call budget"),
+    _ended(Ending.TIMEOUT, "timeout", "the agent ran out of time"),
+    _ended(Ending.MODEL_ERROR, "model error", "the model endpoint failed or could not be reached"),
+    _ended(Ending.INVALID_ANSWER, "invalid answer", "the agent crashed or its answer could not be read"),
+    _ended(Ending.NO_SUBMISSION, "no answer", "the agent never called submit_answer"),
     Reason("scoring_failed", "scoring failed", "the scorer raised an error (kept for a re-score)",
            lambda t: t["error"]),
     Reason("undecided", "undecided", "SC applies but no judge or rule scored it", lambda t: t["passed"] is None),
     Reason("wrong_answer", "wrong answer", "Place Perception: the value or the chosen place is not the reference's "
                                            "(A = 0)",
-           lambda t: t["category"] == "place_perception" and _below_one(t["A"])),
+           lambda t: t["category"] == Category.PLACE_PERCEPTION and _below_one(t["A"])),
     Reason("wrong_travel", "wrong travel mode", "vehicle or optimisation mode is not the question's "
                                                 "(an A or SC check)",
            lambda t: bool({"vehicle", "mode"} & (t["A_failed"] | t["SC_failed"]))),
@@ -126,7 +129,7 @@ def failure_reasons(*, ended: str, passed: bool | None, category: str, scores: d
     """The reason codes of a trajectory that did not pass, most basic first; ``[]`` when it passed.
 
     Args:
-        ended: how the trajectory ended (``Trajectory.ENDINGS``).
+        ended: how the trajectory ended (a ``judging.vocabulary.Ending``, or "" while it runs).
         passed: the stored verdict (True, False, or None for undecided).
         category: the case's category (a wrong value only exists in Place Perception).
         scores: the stored scores, ``{metric: {"value", "details", ...}}``.

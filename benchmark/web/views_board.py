@@ -18,10 +18,12 @@ from django.utils.http import urlencode
 
 from benchmark.cases.models import CATEGORIES, LEVELS, Release, ReleaseCase
 from benchmark.runs import leaderboard
+from benchmark.runs.config import RUN_FILTERS, RunConfig
 from benchmark.runs.models import EvaluationRun
 from benchmark.runs.results import RunResults, run_results
 from benchmark.runs.visibility import endpoint_details_visible, run_visible, runs_visible
 from benchmark.web.selectors import city_summaries
+from judging.vocabulary import Category
 
 from . import case_browser, run_report
 from .failures import REASONS
@@ -29,7 +31,7 @@ from .plots import EXCEEDANCE_AT, exceedance_svg, exceedance_table, failures_svg
 
 FAILED_PAGE_SIZE = 50
 PROGRESS_TEMPLATE = "web/_progress.html"
-CONFIG_SHOWN = ("tool_budget", "trials", "temperature", "seed", "limit", "category", "level", "timeout_s")
+CONFIG_SHOWN = (*RunConfig.model_fields, *RUN_FILTERS)  # the run page's settings, then its filters
 
 
 def error_page(request: HttpRequest, message: str, *, status: int = 400) -> HttpResponse:
@@ -111,8 +113,7 @@ def _sort_columns(request: HttpRequest, current: str) -> list[dict]:
 
 
 def _cell_heads(request: HttpRequest, current: str) -> list[dict]:
-    short = {"place_perception": "Place", "nearby_discovery": "Nearby", "routing": "Routing", "trip_design": "Trip"}
-    return [{"key": key, "label": f"{short[key.split('/')[0]]} {key.split('/')[1]}",
+    return [{"key": key, "label": f"{Category(key.split('/')[0]).short} {key.split('/')[1]}",
              **_sort_link(request, current, key, "-" + key)} for key in leaderboard.CELL_KEYS]
 
 

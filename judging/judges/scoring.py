@@ -17,6 +17,7 @@ import logging
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from environment.error_kinds import ErrorKind
 from judging.types import CaseSpec, Trajectory
 
 from .cache import JudgeCache, cache_key
@@ -217,7 +218,7 @@ def _answer_tool_calls(message, offered: set[str], tools_city: str | None, budge
             observation = {"error": {"kind": "budget", "message": "verification budget spent; reply with your "
                                                                   f"verdict now: {VERDICT_SHAPE}"}}
         elif name not in offered:
-            observation = {"error": {"kind": "not_found", "message": f"no verification tool {name!r}",
+            observation = {"error": {"kind": ErrorKind.NOT_FOUND, "message": f"no verification tool {name!r}",
                                      "allowed": ", ".join(sorted(offered)) or "none"}}
         else:
             observation = _run_tool(name, arguments, tools_city)

@@ -5,7 +5,7 @@ judge role that scores them when judges are configured, and with the rule check
 (``constraints``) or the 'fetched before cited' check (``purity``) that scores them otherwise.
 """
 from . import attribute, constraints, efficiency, information, places, purity, routing  # noqa: F401  (registers the metrics)
-from .applicability import APPLICABILITY, CELLS, applicability_markdown, applicable_metrics, applies
+from .applicability import APPLICABILITY, applicability_markdown, applicable_metrics, applies
 from .attribute import attribute_accuracy
 from .constraints import ConstraintWorld, constraint_checks, semantic_constraint, semantic_constraint_rules
 from .efficiency import token_usage, tool_efficiency
@@ -18,7 +18,7 @@ from .routing import routing_deviation_distance, routing_deviation_time
 from .world import World
 
 __all__ = [
-    "APPLICABILITY", "CELLS", "METRICS", "OUTCOME_METRICS", "ConstraintWorld", "MetricSpec", "World",
+    "APPLICABILITY", "METRICS", "OUTCOME_METRICS", "ConstraintWorld", "MetricSpec", "World",
     "applicability_markdown", "applicable_metrics", "applies", "attribute_accuracy", "constraint_checks", "get_metric",
     "information_grounding", "metric", "order_consistency", "pass_verdict", "passes", "place_set_iou",
     "reasoning_purity", "registered_metrics", "required_evidence", "routing_deviation_distance",

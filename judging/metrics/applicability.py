@@ -6,19 +6,15 @@ Routing Deviation is one row of the matrix but two results (RD_distance and RD_t
 """
 from __future__ import annotations
 
-CATEGORIES = ("place_perception", "nearby_discovery", "routing", "trip_design")
-LEVELS = ("L0", "L1", "L2")
-CELLS = tuple((c, lv) for c in CATEGORIES for lv in LEVELS if not (c == "trip_design" and lv == "L0"))
-
-_ROUTE = ("routing", "trip_design")
+from judging.vocabulary import CELLS, ROUTE_CATEGORIES, Category, Level
 
 # metric -> (label for the table, rule over (category, level))
 _RULES = {
     "A": ("Attribute Accuracy (A)", lambda c, lv: True),
     "PIoU": ("Place-set IoU (PIoU)", lambda c, lv: True),
-    "RD": ("Routing Deviation (RD_distance, RD_time)", lambda c, lv: c in _ROUTE),
-    "OC": ("Order Consistency (OC)", lambda c, lv: c in _ROUTE and lv != "L0"),
-    "SC": ("Semantic Constraint (SC)", lambda c, lv: lv != "L0"),
+    "RD": ("Routing Deviation (RD_distance, RD_time)", lambda c, lv: c in ROUTE_CATEGORIES),
+    "OC": ("Order Consistency (OC)", lambda c, lv: c in ROUTE_CATEGORIES and lv != Level.L0),
+    "SC": ("Semantic Constraint (SC)", lambda c, lv: lv != Level.L0),
     "IG": ("Information Grounding (IG)", lambda c, lv: True),
     "TE": ("Tool Efficiency (TE)", lambda c, lv: True),
     "RP": ("Reasoning Purity (RP)", lambda c, lv: True),
@@ -64,8 +60,7 @@ def all_result_names() -> list[str]:
 
 def applicability_markdown() -> str:
     """The matrix as a markdown table (✓ applies, – does not), one column per cell."""
-    short = {"place_perception": "Place", "nearby_discovery": "Nearby", "routing": "Routing", "trip_design": "Trip"}
-    head = "| Metric | " + " | ".join(f"{short[c]} {lv}" for c, lv in CELLS) + " |"
+    head = "| Metric | " + " | ".join(f"{Category(c).short} {lv}" for c, lv in CELLS) + " |"
     rule = "|---|" + "---|" * len(CELLS)
     rows = [f"| {label} | " + " | ".join("✓" if cell in APPLICABILITY[name] else "–" for cell in CELLS) + " |"
             for name, (label, _) in _RULES.items()]

@@ -11,6 +11,7 @@ from __future__ import annotations
 from judging.answers import PredictedAnswer, to_float
 from judging.rules import type_matches
 from judging.types import CaseSpec, MetricResult, Trajectory
+from judging.vocabulary import ROUTE_CATEGORIES, Category
 
 from .common import nothing_submitted, reference_of
 from .registry import metric
@@ -26,7 +27,7 @@ def attribute_accuracy(case: CaseSpec, predicted: PredictedAnswer, trajectory: T
     """Attribute Accuracy (eq. 1): A = 1[x ⊨ x_q], the answer's attributes satisfy the query's requirements."""
     if not predicted.submitted:
         return nothing_submitted("A", predicted)
-    if case.category == "place_perception":
+    if case.category == Category.PLACE_PERCEPTION:
         return _value_accuracy(case, predicted)
     return _requirement_accuracy(case, predicted, world)
 
@@ -91,7 +92,7 @@ def _word_check(field: str, expected: str, actual: str | None) -> dict:
 
 
 def _targets(category: str, answer: PredictedAnswer) -> list[str]:
-    if category in ("routing", "trip_design"):
+    if category in ROUTE_CATEGORIES:
         return list(answer.waypoints)
     return [answer.answer_place] if answer.answer_place else []
 

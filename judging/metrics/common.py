@@ -4,8 +4,6 @@ from __future__ import annotations
 from judging.answers import PredictedAnswer, normalise_answer
 from judging.types import CaseSpec, MetricResult
 
-ROUTE_CATEGORIES = ("routing", "trip_design")
-
 
 def reference_of(case: CaseSpec) -> PredictedAnswer:
     """The case's reference answer read the same way as an agent's (it carries place_ids, so no resolver)."""

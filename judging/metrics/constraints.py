@@ -21,6 +21,7 @@ from environment.opening import is_open_at
 from judging.answers import PredictedAnswer
 from judging.rules import arrival_times, closed_on_arrival, order_violations, type_matches
 from judging.types import CaseSpec, MetricResult, Trajectory
+from judging.vocabulary import Level
 
 from .registry import metric
 from .values import as_bool
@@ -88,7 +89,7 @@ def constraint_checks(case: CaseSpec, predicted: PredictedAnswer, world: Constra
             d = world.route_distance_m(pid, predicted.start, predicted.end, c.get("vehicle", "driving"))
             add("route buffer", d is not None and d <= c["route_buffer_m"], f"{pid} is {d} m from the route")
     fact = c.get("fact")
-    if fact and case.level == "L2":
+    if fact and case.level == Level.L2:
         keys = fact.get("keys") or [fact["key"]]
         holders = [pid for pid in chosen if any(world.has_fact(pid, key) for key in keys)]
         add("implicit need", bool(holders), f"chosen {chosen}; holding {' or '.join(keys)}: {holders}")

@@ -216,6 +216,24 @@ def test_a_submission_with_bad_fields_gets_each_problem_named_and_never_the_key(
     assert not EvaluationRun.objects.filter(purpose="smoke", created_by=world.other).exists()
 
 
+def test_a_submission_with_a_bad_tool_budget_gets_400_naming_tool_budget_and_its_range(world, as_user):
+    response = as_user(world.other).post("/api/v1/runs/", {**SUBMISSION, "config": {"tool_budget": 500}},
+                                         format="json")
+    assert response.status_code == 400
+    assert response.json() == {"config": {"tool_budget": ["must be a whole number from 1 to 200, got 500"]}}
+    unknown = as_user(world.other).post("/api/v1/runs/", {**SUBMISSION, "config": {"max_steps": 5}}, format="json")
+    assert unknown.status_code == 400 and "is not a run setting" in unknown.json()["config"]["max_steps"][0]
+    assert not EvaluationRun.objects.filter(created_by=world.other, purpose="smoke").exists()
+
+
+def test_a_submissions_settings_go_to_its_smoke_run_and_the_rest_keep_their_defaults(world, as_user):
+    response = as_user(world.other).post("/api/v1/runs/", {**SUBMISSION, "config": {"tool_budget": 50}},
+                                         format="json")
+    assert response.status_code == 201, response.content
+    assert response.json()["config"] == {"tool_budget": 50, "trials": 1, "temperature": 0.0, "seed": 0,
+                                         "timeout_s": 600.0}
+
+
 def test_submissions_past_the_daily_limit_get_429_with_retry_after(world, as_user, settings):
     settings.SUBMISSIONS_PER_DAY = 1
     api = as_user(world.other)

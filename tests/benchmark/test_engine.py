@@ -6,13 +6,14 @@ import pytest
 from django.core.management import call_command
 
 from benchmark.cases.checks import answer_note_ids
-from benchmark.cases.document import CELLS, TABLE4, CaseDocument
+from benchmark.cases.document import TABLE4, CaseDocument
 from benchmark.cases.engine.generate_flow import cell_counts
 from benchmark.cases.engine.runner import generate_cases
 from benchmark.cases.models import Case
 from benchmark.cases.verify import verify_case
 from environment.build.corpus.vocab import ALL_SPECS
 from environment.tools.registry import tools_for
+from judging.vocabulary import CELLS
 
 pytestmark = pytest.mark.django_db
 

@@ -16,7 +16,7 @@ from mcp.client.streamable_http import streamable_http_client
 from benchmark.runs.agents.answer_format import ANSWER_FORMAT, SCORED_FIELDS, answer_format
 from benchmark.runs.agents.litellm_agent import SYSTEM_PROMPT
 from benchmark.runs.external import external_run_create
-from judging.metrics.applicability import CATEGORIES
+from judging.vocabulary import Category
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "evaluation.md"
 
@@ -68,8 +68,8 @@ def test_the_scaffold_prompt_built_from_the_shared_block_is_the_recorded_figure_
 
 
 def test_each_category_gets_the_block_and_the_fields_it_is_scored_on():
-    assert set(SCORED_FIELDS) == set(CATEGORIES)
-    for category in CATEGORIES:
+    assert set(SCORED_FIELDS) == set(Category)
+    for category in Category:
         assert answer_format(category) == f"{ANSWER_FORMAT}\n\n{SCORED_FIELDS[category]}"
         assert category in SCORED_FIELDS[category]
     assert all('"optimal_order"' in SCORED_FIELDS[c] for c in ("routing", "trip_design"))  # OC reads it
@@ -95,7 +95,7 @@ async def _first_case(url: str, token: str) -> tuple[str | None, dict]:
 
 def test_next_case_and_the_server_instructions_carry_the_answer_format(run_url, autocommit_db, eval_release):
     categories = sorted({entry.snapshot["category"] for entry in eval_release.entries.all()})
-    assert categories == sorted(CATEGORIES)  # the release exercises every category's line
+    assert categories == sorted(Category)  # the release exercises every category's line
     for category in categories:
         _, token = external_run_create(release=eval_release, name=f"format {category}", limit=1, category=category)
 

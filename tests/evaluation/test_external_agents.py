@@ -17,6 +17,7 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
 from benchmark.cases.document import observation_digest
+from benchmark.runs.config import RunConfig
 from benchmark.runs.external import external_next_case, external_run_create, run_token_create, token_hash
 from benchmark.runs.models import EvaluationRun, RunToken, Step, Trajectory
 from benchmark.runs.upload import UploadError, run_upload
@@ -109,7 +110,8 @@ async def _overspend(url: str, token: str, snapshots: dict) -> tuple[list, dict]
 
 
 def test_the_tool_budget_is_enforced_and_closes_the_case(run_url, autocommit_db, eval_release, snapshots):
-    run, token = external_run_create(release=eval_release, name="external budget", limit=1, tool_budget=2)
+    run, token = external_run_create(release=eval_release, name="external budget", limit=1,
+                                     config=RunConfig(tool_budget=2))
 
     replies, after = asyncio.run(_overspend(run_url, token, snapshots))
 

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from judging.metrics import CELLS, applicability_markdown, applicable_metrics, applies, get_metric, metric
+from judging.metrics import applicability_markdown, applicable_metrics, applies, get_metric, metric
 from judging.metrics.applicability import all_result_names
+from judging.vocabulary import CELLS
 
 
 def test_there_are_eleven_cells_and_trip_has_no_l0():

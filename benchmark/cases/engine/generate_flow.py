@@ -4,13 +4,14 @@ from __future__ import annotations
 import time
 from typing import TextIO
 
-from benchmark.cases.document import CELLS, PREFIX_OF_CATEGORY, TABLE4
+from benchmark.cases.document import TABLE4, case_type
+from judging.vocabulary import CELLS
 
 from .runner import CellReport, generate_cases
 
 
 def cell_name(cell: tuple[str, str]) -> str:
-    return f"{PREFIX_OF_CATEGORY[cell[0]]}_{cell[1]}"
+    return case_type(*cell)
 
 
 def cell_counts(count: int | None, cells: list[str]) -> dict[tuple[str, str], int]:
@@ -20,14 +21,14 @@ def cell_counts(count: int | None, cells: list[str]) -> dict[tuple[str, str], in
     if unknown:
         raise ValueError(f"unknown cell(s) {', '.join(unknown)}; allowed: {', '.join(by_name)}")
     chosen = [by_name[n] for n in cells] if cells else list(CELLS)
-    base = {c: TABLE4[c] for c in chosen}
+    base: dict[tuple[str, str], int] = {c: TABLE4[c] for c in chosen}
     if count is None:
         return base
     if count < 1:
         raise ValueError("--count must be at least 1")
     total = sum(base.values())
     exact = {c: count * n / total for c, n in base.items()}
-    out = {c: int(v) for c, v in exact.items()}
+    out: dict[tuple[str, str], int] = {c: int(v) for c, v in exact.items()}
     for c in sorted(exact, key=lambda c: (-(exact[c] - out[c]), CELLS.index(c)))[: count - sum(out.values())]:
         out[c] += 1
     return out

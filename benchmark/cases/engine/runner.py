@@ -8,16 +8,10 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from benchmark.cases.document import (
-    CELLS,
-    PREFIX_OF_CATEGORY,
-    TABLE4,
-    CaseDocument,
-    RequiredEvidence,
-    normalise_question,
-)
+from benchmark.cases.document import TABLE4, CaseDocument, RequiredEvidence, case_type, normalise_question
 from benchmark.cases.verify import verify_case
 from environment.tools.context import ToolContext
+from judging.vocabulary import CELLS, Category, Level
 
 from .common import Draft
 from .question_phrasing import Phrasebook
@@ -114,8 +108,9 @@ def _generate_cell(context: ToolContext, seed: int, cell: tuple[str, str], targe
 
 
 # The slowest cells first, so two workers finish at about the same time.
-_SLOWEST_FIRST = [("nearby_discovery", "L1"), ("trip_design", "L2"), ("routing", "L1"), ("nearby_discovery", "L0"),
-                  ("routing", "L2"), ("trip_design", "L1"), ("place_perception", "L1")]
+_SLOWEST_FIRST = [(Category.NEARBY_DISCOVERY, Level.L1), (Category.TRIP_DESIGN, Level.L2), (Category.ROUTING, Level.L1),
+                  (Category.NEARBY_DISCOVERY, Level.L0), (Category.ROUTING, Level.L2), (Category.TRIP_DESIGN, Level.L1),
+                  (Category.PLACE_PERCEPTION, Level.L1)]
 
 
 def _in_transaction() -> bool:
@@ -193,14 +188,14 @@ def _names_seen(session: EngineSession, answer) -> set[str]:
 
 def _document(context, seed, cell, number, attempt, draft: Draft, session: EngineSession) -> CaseDocument:
     category, level = cell
-    case_type = f"{PREFIX_OF_CATEGORY[category]}_{level}"
+    kind = case_type(category, level)
     return CaseDocument(
-        type=case_type,
+        type=kind,
         question=draft.question,
         answer=draft.answer,
         # The engine's major version is part of the id: cases an older engine wrote (and curators
         # reviewed) keep their ids and are never mistaken for, or overwritten by, this engine's.
-        case_id=f"{context.city_name}-e{ENGINE_VERSION.split('.')[0]}-s{seed}-{case_type}-{number:03d}",
+        case_id=f"{context.city_name}-e{ENGINE_VERSION.split('.')[0]}-s{seed}-{kind}-{number:03d}",
         category=category,
         level=level,
         reference_path=session.reference_path,
@@ -209,7 +204,7 @@ def _document(context, seed, cell, number, attempt, draft: Draft, session: Engin
         constraints=draft.constraints,
         uniqueness={"query": draft.query, **({"found": draft.notes} if draft.notes else {})},
         provenance={"generator": "lifeplanner-data-engine", "version": ENGINE_VERSION, "seed": seed,
-                    "attempt": attempt, "recipe": case_type, "skeletons": list(session.skeletons),
+                    "attempt": attempt, "recipe": kind, "skeletons": list(session.skeletons),
                     "variants": [v.split(":", 1)[1] for v in session.variants],
                     "city_name": context.city_name, "city_version": context.city_version},
         city_name=context.city_name,

@@ -8,6 +8,8 @@ the scaffold's prompt, so the block must not change.
 """
 from __future__ import annotations
 
+from judging.vocabulary import Category
+
 # Figure 9's answer format, verbatim but for the direct "answer" field and the top-level
 # "name"/"place_id" of a single place (and the line that explains them).
 ANSWER_FORMAT = """You MUST call submit_answer(result=<your_answer>) where <your_answer> is a single JSON object containing ALL of the following fields:
@@ -38,12 +40,12 @@ _ROUTE_FIELDS = '"start", "end", "waypoints", "vehicle", "mode", "total_distance
 
 # The fields a case of each category is scored on (judging.answers reads them; judging.metrics scores them).
 _CITE = ' Cite the notes and record fields you used in "ref" ("note_id", "attribute_key").'
-SCORED_FIELDS = {
-    "place_perception": 'A place_perception case is scored on "answer" (the value alone), or on "name"/"place_id" '
-                        "when the question asks for a place." + _CITE,
-    "nearby_discovery": 'A nearby_discovery case is scored on "name"/"place_id" of the place found.' + _CITE,
-    "routing": f'A routing case is scored on {_ROUTE_FIELDS} and "optimal_order".' + _CITE,
-    "trip_design": f'A trip_design case is scored on {_ROUTE_FIELDS} and "optimal_order".' + _CITE,
+SCORED_FIELDS: dict[str, str] = {
+    Category.PLACE_PERCEPTION: 'A place_perception case is scored on "answer" (the value alone), or on '
+                               '"name"/"place_id" when the question asks for a place.' + _CITE,
+    Category.NEARBY_DISCOVERY: 'A nearby_discovery case is scored on "name"/"place_id" of the place found.' + _CITE,
+    Category.ROUTING: f'A routing case is scored on {_ROUTE_FIELDS} and "optimal_order".' + _CITE,
+    Category.TRIP_DESIGN: f'A trip_design case is scored on {_ROUTE_FIELDS} and "optimal_order".' + _CITE,
 }
 
 

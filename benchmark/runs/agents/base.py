@@ -12,24 +12,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from benchmark.cases.document import CaseDocument
+from benchmark.runs.config import RunConfig
 from environment.registry_base import Registry
-
-DEFAULT_TOOL_BUDGET = 30
-DEFAULT_TIMEOUT_S = 600  # the wall clock of one (case, trial): the conversation ends there
-
-
-@dataclass(frozen=True)
-class RunConfig:
-    temperature: float = 0.0
-    tool_budget: int = DEFAULT_TOOL_BUDGET
-    seed: int = 0
-    trials: int = 1
-    timeout_s: float = DEFAULT_TIMEOUT_S
-
-    @classmethod
-    def from_dict(cls, data: dict) -> RunConfig:
-        known = {k: data[k] for k in ("temperature", "tool_budget", "seed", "trials", "timeout_s") if k in data}
-        return cls(**known)
+from judging.vocabulary import Ending
 
 
 @dataclass
@@ -45,7 +30,7 @@ class AgentTask:
 @dataclass
 class AgentOutcome:
     final_answer: Any = None
-    ended: str = "no_submission"  # submitted, budget_exhausted, model_error, timeout, invalid_answer, no_submission
+    ended: Ending = Ending.NO_SUBMISSION
     error: str = ""
     input_tokens: int = 0
     output_tokens: int = 0

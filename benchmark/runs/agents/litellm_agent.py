@@ -14,6 +14,8 @@ import asyncio
 import json
 from typing import Any
 
+from judging.vocabulary import Ending
+
 from .answer_format import ANSWER_FORMAT
 from .base import AgentOutcome, AgentTask, agent
 from .toolbox import BudgetExhausted
@@ -52,13 +54,13 @@ def function_specs(mcp_tools: Any) -> list[dict]:
 @agent("litellm")
 async def litellm_agent(task: AgentTask) -> AgentOutcome:
     if task.llm is None:
-        return AgentOutcome(ended="model_error", error="the litellm agent needs a model endpoint")
+        return AgentOutcome(ended=Ending.MODEL_ERROR, error="the litellm agent needs a model endpoint")
     conversation = _Conversation(task)
     try:
         async with asyncio.timeout(task.config.timeout_s):
             ended, error = await conversation.run()
     except TimeoutError:
-        ended, error = "timeout", "the agent ran out of time"
+        ended, error = Ending.TIMEOUT, "the agent ran out of time"
     return AgentOutcome(final_answer=task.tools.submitted, ended=ended, error=error,
                         input_tokens=conversation.input_tokens, output_tokens=conversation.output_tokens)
 
@@ -72,7 +74,7 @@ class _Conversation:
         self.input_tokens = self.output_tokens = 0
         self.reminded = False
 
-    async def run(self) -> tuple[str, str]:
+    async def run(self) -> tuple[Ending, str]:
         """Ask and act until the conversation ends; returns (ended, error)."""
         from benchmark.endpoints.llm import ModelError
 
@@ -82,22 +84,22 @@ class _Conversation:
                 response = await self.task.llm.complete(self.messages, functions,
                                                         temperature=self.task.config.temperature)
             except ModelError as exc:
-                return "model_error", str(exc)
+                return Ending.MODEL_ERROR, str(exc)
             message, usage = self._read(response)
             calls = message.get("tool_calls") or []
             self.messages.append(_assistant_turn(message, calls))
             if not calls:
                 if self.reminded:
-                    return "no_submission", "the model stopped without calling submit_answer"
+                    return Ending.NO_SUBMISSION, "the model stopped without calling submit_answer"
                 self.reminded = True
                 self.messages.append({"role": "user", "content": REMINDER})
                 continue
             try:
                 await self._act(calls, message.get("content") or "", usage)
             except BudgetExhausted as exc:
-                return "budget_exhausted", str(exc)
+                return Ending.BUDGET_EXHAUSTED, str(exc)
             if self.task.tools.has_submitted:
-                return "submitted", ""
+                return Ending.SUBMITTED, ""
 
     def _read(self, response: dict) -> tuple[dict, tuple[int, int]]:
         usage = response.get("usage") or {}

@@ -17,6 +17,7 @@ from typing import Any
 
 from mcp import Client
 
+from environment.error_kinds import ErrorKind
 from environment.mcp_server import build_server
 from environment.tools.gateway import argument_error, argument_problem
 
@@ -90,12 +91,13 @@ class Toolbox:
             raise BudgetExhausted(f"the tool budget of {self.budget} calls is spent")
         started = time.perf_counter()
         problem = argument_problem(arguments) if isinstance(arguments, dict) else None
+        kind: str  # an ErrorKind, or the kind the server gave the call
         if arguments_problem or not isinstance(arguments, dict):
-            observation = {"error": {"kind": "invalid_parameter", "parameter": "arguments",
+            observation = {"error": {"kind": ErrorKind.INVALID_PARAMETER, "parameter": "arguments",
                                      "message": arguments_problem or "tool arguments must be a JSON object"}}
-            is_error, kind = True, "invalid_parameter"
+            is_error, kind = True, ErrorKind.INVALID_PARAMETER
         elif problem is not None:
-            observation, is_error, kind = {"error": argument_error(problem)}, True, "invalid_parameter"
+            observation, is_error, kind = {"error": argument_error(problem)}, True, ErrorKind.INVALID_PARAMETER
         else:
             observation, is_error, kind = await self._send(tool, arguments)
         self.steps.append(StepRecord(len(self.steps), tool, arguments, observation, kind,
@@ -111,7 +113,7 @@ class Toolbox:
             result = await self.client.call_tool(tool, arguments)
         except Exception as exc:  # the call is still a step: the agent and the replay see what went wrong
             message = f"the tool call could not be made: {type(exc).__name__}"
-            return {"error": {"kind": "other", "message": message}}, True, "other"
+            return {"error": {"kind": ErrorKind.OTHER, "message": message}}, True, ErrorKind.OTHER
         observation = result.structured_content
         if observation is None:
             text = "".join(getattr(c, "text", "") for c in result.content)
@@ -119,8 +121,8 @@ class Toolbox:
         is_error = bool(result.is_error)
         kind = (result.meta or {}).get("error_kind", "") if getattr(result, "meta", None) else ""
         if is_error and not kind:
-            kind = (observation or {}).get("error", {}).get("kind", "other") if isinstance(observation, dict) \
-                else "other"
+            kind = (observation or {}).get("error", {}).get("kind", ErrorKind.OTHER) if isinstance(observation, dict) \
+                else ErrorKind.OTHER
         return observation, is_error, kind
 
 

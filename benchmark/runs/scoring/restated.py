@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import re
 
+from judging.vocabulary import Category
+
 _VEHICLE_WORDS = {"walking": "on foot", "cycling": "bike", "driving": "car"}
 _MODE_WORDS = {"time": "fastest", "distance": "shortest"}
 
@@ -18,7 +20,7 @@ _MODE_WORDS = {"time": "fastest", "distance": "shortest"}
 def restate(doc: dict) -> dict:
     """The case document's reference answer as a person writes it (the same facts, other words)."""
     answer = json.loads(json.dumps(doc["answer"]))
-    if doc["category"] != "place_perception":
+    if doc["category"] != Category.PLACE_PERCEPTION:
         for key in ("total_distance_m", "total_time_s"):
             if isinstance(answer.get(key), int | float):
                 answer[key] = round(answer[key])

@@ -15,6 +15,7 @@ from benchmark.cases.document import CaseDocument
 from judging.judges import configured_judges
 from judging.types import Step as JStep
 from judging.types import Trajectory as JTrajectory
+from judging.vocabulary import Ending
 
 from . import services
 from .judge_cache import DatabaseJudgeCache
@@ -54,7 +55,7 @@ def trajectory_score(document: CaseDocument, *, steps: Sequence[ScoredStep], fin
                      text=s.model_text) for s in steps],
         final_answer=final_answer, ended=ended, input_tokens=input_tokens, output_tokens=output_tokens)
     try:
-        answer = final_answer if ended == "submitted" else submitted_answer(steps)
+        answer = final_answer if ended == Ending.SUBMITTED else submitted_answer(steps)
         results = services.answer_score(document=document, answer=answer, trajectory=judged, judges=_judges(),
                                         cache=_cache())
     except (OperationalError, InterfaceError):

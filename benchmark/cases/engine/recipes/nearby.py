@@ -7,6 +7,7 @@ from typing import Any
 
 from benchmark.cases.lexicon import ERRANDS, Noun, errand_noun
 from environment.opening import hours_are_valid
+from judging.vocabulary import Category, Level
 
 from ..common import (
     Draft,
@@ -145,7 +146,7 @@ def _errand_nearest(session, rng) -> Draft:
 L0_WEIGHTS = {"errand": 30, "plain": 28, "within": 22, "rated": 12, "cheap": 8}
 
 
-@recipe("nearby_discovery", "L0")
+@recipe(Category.NEARBY_DISCOVERY, Level.L0)
 def nearby_l0(session, rng: random.Random) -> Draft:
     variant = session.variant(rng, "nearby_L0", L0_WEIGHTS)
     if variant == "errand":
@@ -385,7 +386,7 @@ def _shortest_walk_case(session, rng, anchor, noun) -> Draft:
 L1_VARIANTS = {"open_for": (_open_for, 40), "rated_open": (_best_rated_open, 20), "walk": (_shortest_walk, 40)}
 
 
-@recipe("nearby_discovery", "L1")
+@recipe(Category.NEARBY_DISCOVERY, Level.L1)
 def nearby_l1(session, rng: random.Random) -> Draft:
     variant = session.variant(rng, "nearby_L1", {k: w for k, (_, w) in L1_VARIANTS.items()})
     return L1_VARIANTS[variant][0](session, rng)

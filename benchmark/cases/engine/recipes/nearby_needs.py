@@ -5,6 +5,7 @@ import random
 
 from benchmark.cases.needs import need_of
 from environment.opening import hours_are_valid
+from judging.vocabulary import Category, Level
 
 from ..common import (
     Draft,
@@ -44,7 +45,7 @@ def _holders_around(session, anchor: dict, radius: float, noun, key: str) -> lis
     return sorted(found.values(), key=lambda r: r["distance_m"])
 
 
-@recipe("nearby_discovery", "L2")
+@recipe(Category.NEARBY_DISCOVERY, Level.L2)
 def nearby_l2(session, rng: random.Random) -> Draft:
     timed = session.variant(rng, "nearby_L2", {"timed": 30, "untimed": 70}) == "timed"
     for gold in sample(session, rng, 30):

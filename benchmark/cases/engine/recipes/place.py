@@ -6,6 +6,7 @@ import re
 from datetime import timedelta
 
 from environment.opening import hours_are_valid, is_open_at
+from judging.vocabulary import Category, Level
 
 from ..common import Draft, find_by_name, sample, uniquely_named
 from ..moments import WEEK_START
@@ -76,7 +77,7 @@ def day_spans(hours: str, weekday: int) -> list[tuple[str, str]] | None:
     return spans
 
 
-@recipe("place_perception", "L0")
+@recipe(Category.PLACE_PERCEPTION, Level.L0)
 def place_l0(session, rng: random.Random) -> Draft:
     field = session.variant(rng, "place_L0", dict(FIELDS))
     day = rng.choice(DAYS) if field in ("closes_on", "opens_on", "open_on") else None

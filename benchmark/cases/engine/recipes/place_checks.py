@@ -11,6 +11,7 @@ from datetime import timedelta
 
 from benchmark.cases.lexicon import nouns_for
 from environment.opening import hours_are_valid, is_open_at
+from judging.vocabulary import Category, Level
 
 from ..common import Draft, accepted, find_by_name, named_places, noun_types, pick_noun, sample, uniquely_named
 from ..moments import WEEK_START, moments_when, openings, stable_state
@@ -269,7 +270,7 @@ L1_VARIANTS = {"value": (_value_pick, 30), "arrival": (_open_arrival, 40), "choi
                "budget": (_budget, 15)}
 
 
-@recipe("place_perception", "L1")
+@recipe(Category.PLACE_PERCEPTION, Level.L1)
 def place_l1(session, rng: random.Random) -> Draft:
     variant = session.variant(rng, "place_L1", {k: w for k, (_, w) in L1_VARIANTS.items()})
     return L1_VARIANTS[variant][0](session, rng)

@@ -5,6 +5,7 @@ import random
 from typing import Any
 
 from environment.opening import hours_are_valid
+from judging.vocabulary import Category, Level
 
 from ..common import (
     Draft,
@@ -164,7 +165,7 @@ def _attributes(place: dict, key: str, extra: tuple[str, ...]) -> list[dict]:
     return [{"place_id": place["place_id"], "key": k} for k in keys]
 
 
-@recipe("place_perception", "L2")
+@recipe(Category.PLACE_PERCEPTION, Level.L2)
 def place_l2(session, rng: random.Random) -> Draft:
     variant = session.variant(rng, "place_L2", {"find": 60, "choice": 40})
     return _need_find(session, rng) if variant == "find" else _need_choice(session, rng)

@@ -4,10 +4,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from environment.registry_base import Registry
+from judging.vocabulary import CELLS, Category, Level, cell_key
 
-RECIPES: Registry[Callable] = Registry("recipe")  # named "category/level", e.g. "routing/L1"
+RECIPES: Registry[Callable] = Registry("recipe")  # named by cell_key, e.g. "routing/L1"
 
 
-def recipe(category: str, level: str) -> Callable[[Callable], Callable]:
-    """Register the recipe of the cell (category, level); a second one for the same cell is an error."""
-    return RECIPES.register(f"{category}/{level}")
+def recipe(category: Category, level: Level) -> Callable[[Callable], Callable]:
+    """Register the recipe of the cell (category, level); a cell that is not one of the 11, or a second
+    recipe for the same cell, is an error."""
+    if (category, level) not in CELLS:
+        raise ValueError(f"({category}, {level}) is not a benchmark cell")
+    return RECIPES.register(cell_key(category, level))

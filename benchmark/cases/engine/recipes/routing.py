@@ -8,6 +8,7 @@ from typing import Any
 
 from benchmark.cases.lexicon import ERRANDS, errand_noun
 from environment.opening import hours_are_valid
+from judging.vocabulary import Category, Level
 
 from ..common import (
     STOP_NOUNS,
@@ -84,7 +85,7 @@ def agent_legs(session, order: list[dict], vehicle: str, mode: str) -> dict:
     return {"total_distance_m": round(distance, 1), "total_time_s": round(seconds, 1)}
 
 
-@recipe("routing", "L0")
+@recipe(Category.ROUTING, Level.L0)
 def routing_l0(session, rng: random.Random) -> Draft:
     a, b, vehicle, mode, _ = endpoints(session, rng, 250, 2500)
     for place in (a, b):
@@ -189,7 +190,7 @@ def reference_detour(session, a, b, gold: Stop, stops: list[Stop], vehicle, mode
     return totals
 
 
-@recipe("routing", "L1")
+@recipe(Category.ROUTING, Level.L1)
 def routing_l1(session, rng: random.Random) -> Draft:
     a, b, vehicle, mode, _ = endpoints(session, rng)
     center = {"start": a["place_id"], "end": b["place_id"], "vehicle": vehicle}
@@ -283,7 +284,7 @@ def _threshold(stops: list[Stop]) -> float:
 
 # ------------------------------------------------------------------ L2: a stop for an implied need
 
-@recipe("routing", "L2")
+@recipe(Category.ROUTING, Level.L2)
 def routing_l2(session, rng: random.Random) -> Draft:
     a, b, vehicle, mode, _ = endpoints(session, rng)
     center = {"start": a["place_id"], "end": b["place_id"], "vehicle": vehicle}

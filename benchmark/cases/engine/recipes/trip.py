@@ -8,6 +8,7 @@ from itertools import permutations
 from typing import Any
 
 from environment.opening import hours_are_valid
+from judging.vocabulary import Category, Level
 
 from ..common import (
     TOUR_NOUNS,
@@ -325,7 +326,7 @@ def _tour_case(session, rng, start, noun, radius, threshold, chosen, vehicle, mo
     )
 
 
-@recipe("trip_design", "L1")
+@recipe(Category.TRIP_DESIGN, Level.L1)
 def trip_l1(session, rng: random.Random) -> Draft:
     variant = session.variant(rng, "trip_L1", {"named": 70, "tour": 30})
     return _named_trip(session, rng) if variant == "named" else _tour(session, rng)

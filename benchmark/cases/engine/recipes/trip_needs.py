@@ -12,6 +12,7 @@ from typing import Any
 
 from environment.build.corpus.vocab import ALL_SPECS
 from environment.opening import hours_are_valid
+from judging.vocabulary import Category, Level
 
 from ..common import (
     Draft,
@@ -53,7 +54,7 @@ from .trip import (
 MAX_HOLDERS = 10
 
 
-@recipe("trip_design", "L2")
+@recipe(Category.TRIP_DESIGN, Level.L2)
 def trip_l2(session, rng: random.Random) -> Draft:
     vehicle, mode = rng.choice(TRIP_VEHICLES), rng.choice(("time", "distance"))
     timed = session.variant(rng, "trip_L2", {"timed": 50, "order": 50}) == "timed"

@@ -1,11 +1,12 @@
 """Print, per cell, how many distinct question skeletons a release (or every case) uses."""
 from django.core.management.base import BaseCommand, CommandError
 
-from benchmark.cases.document import CELLS, PREFIX_OF_CATEGORY
+from benchmark.cases.document import case_type
 from benchmark.cases.models import Release
 from benchmark.cases.selectors import case_documents
 from benchmark.cases.skeletons import case_place_ids, skeleton_stats
 from environment.selectors import place_points
+from judging.vocabulary import CELLS
 
 
 class Command(BaseCommand):
@@ -29,7 +30,7 @@ class Command(BaseCommand):
         names = {pid: point.name for city, ids in sorted(ids_by_city.items())
                  for pid, point in place_points(city_name=city, place_ids=ids).items()}
         rows = {r.cell: r for r in skeleton_stats(documents, names)}
-        order = [f"{PREFIX_OF_CATEGORY[c]}_{lv}" for c, lv in CELLS]
+        order = [case_type(c, lv) for c, lv in CELLS]
         self.stdout.write(f"{'cell':<12} {'cases':>6} {'skeletons':>10} {'largest share':>14}")
         for cell in order + sorted(set(rows) - set(order)):
             if cell in rows:

@@ -11,6 +11,8 @@ whatever partial answer it has. Deterministic: same question, same calls.
 """
 from __future__ import annotations
 
+from judging.vocabulary import Ending
+
 from ..base import AgentOutcome, AgentTask, agent
 from ..toolbox import BudgetExhausted
 from .reading import Reading, find_names
@@ -72,7 +74,7 @@ async def heuristic_agent(task: AgentTask) -> AgentOutcome:
     try:
         _, is_error = await task.tools.call("submit_answer", {"result": run.answer})
     except BudgetExhausted as exc:
-        return AgentOutcome(final_answer=run.answer, ended="budget_exhausted", error=str(exc),
+        return AgentOutcome(final_answer=run.answer, ended=Ending.BUDGET_EXHAUSTED, error=str(exc),
                             notes={"shape": run.shape})
     return AgentOutcome(final_answer=task.tools.submitted if not is_error else run.answer,
-                        ended="invalid_answer" if is_error else "submitted", notes={"shape": run.shape})
+                        ended=Ending.INVALID_ANSWER if is_error else Ending.SUBMITTED, notes={"shape": run.shape})

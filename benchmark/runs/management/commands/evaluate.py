@@ -2,6 +2,9 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
+from benchmark.runs.config import add_run_config_arguments
+from judging.vocabulary import Category, Level
+
 INTERRUPTED = 130  # the shell's exit status for a command ended by Ctrl-C (128 + SIGINT)
 
 
@@ -16,12 +19,9 @@ class Command(BaseCommand):
         who.add_argument("--api-key-env", help="Environment variable that holds the endpoint's API key.")
         parser.add_argument("--release", help="Release name (default: the newest release).")
         parser.add_argument("--limit", type=int, help="Only the first N cases (N >= 1); every case when left out.")
-        parser.add_argument("--category", choices=["place_perception", "nearby_discovery", "routing", "trip_design"])
-        parser.add_argument("--level", choices=["L0", "L1", "L2"])
-        parser.add_argument("--trials", type=int, default=1)
-        parser.add_argument("--temperature", type=float, default=0.0)
-        parser.add_argument("--tool-budget", type=int, default=30)
-        parser.add_argument("--seed", type=int, default=0)
+        parser.add_argument("--category", choices=[category.value for category in Category])
+        parser.add_argument("--level", choices=[level.value for level in Level])
+        add_run_config_arguments(parser.add_argument_group("the run's settings"))
         parser.add_argument("--concurrency", type=int, default=4,
                             help="--sync: cases at once in this process; endpoints: requests in flight.")
         parser.add_argument("--name", default="")

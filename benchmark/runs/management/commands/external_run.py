@@ -1,5 +1,8 @@
 from django.core.management.base import BaseCommand, CommandError
 
+from benchmark.runs.config import RunConfig, add_run_config_arguments, run_config_from_options
+from judging.vocabulary import Category, Level
+
 INSTRUCTIONS = """\
 Run {run_id} ({cases} cases) of the external agent on release {release}.
 
@@ -27,10 +30,9 @@ class Command(BaseCommand):
         parser.add_argument("--release", help="Release name (default: the newest release).")
         parser.add_argument("--name", default="external")
         parser.add_argument("--limit", type=int)
-        parser.add_argument("--category", choices=["place_perception", "nearby_discovery", "routing", "trip_design"])
-        parser.add_argument("--level", choices=["L0", "L1", "L2"])
-        parser.add_argument("--trials", type=int, default=1)
-        parser.add_argument("--tool-budget", type=int, default=30)
+        parser.add_argument("--category", choices=[category.value for category in Category])
+        parser.add_argument("--level", choices=[level.value for level in Level])
+        add_run_config_arguments(parser.add_argument_group("the run's settings"), ("trials", "tool_budget", "seed"))
         parser.add_argument("--host", default="127.0.0.1", help="Host of serve_run_mcp, for the instructions.")
         parser.add_argument("--port", type=int, default=8766, help="Port of serve_run_mcp, for the instructions.")
         parser.add_argument("--add-token", type=int, metavar="RUN", help="Issue another token for external RUN.")
@@ -53,13 +55,12 @@ class Command(BaseCommand):
             else:
                 run, token = external.external_run_create(
                     release=_release(Release, opts["release"]), name=opts["name"], limit=opts["limit"],
-                    category=opts["category"], level=opts["level"], trials=opts["trials"],
-                    tool_budget=opts["tool_budget"])
+                    category=opts["category"], level=opts["level"], config=run_config_from_options(opts))
         except (ValueError, LookupError) as exc:
             raise CommandError(str(exc)) from None
         self.stdout.write(INSTRUCTIONS.format(run_id=run.id, cases=run.trajectories.count(), release=run.release.name,
                                               token=token, host=opts["host"], port=opts["port"],
-                                              budget=run.config["tool_budget"]))
+                                              budget=RunConfig.from_stored(run.config).tool_budget))
 
 
 def _release(model, name: str | None):
