@@ -20,7 +20,6 @@ import numpy as np
 
 from judging.vocabulary import CELLS, Category, Level, cell_key
 
-CELL_ORDER = CELLS  # the name benchmark/web/run_report.py and benchmark/runs/leaderboard.py still import
 TABLE3_METRICS = ("IG", "TE", "RP", "A", "PIoU", "RD_distance", "RD_time", "OC", "SC")
 BOOTSTRAP_SAMPLES = 2000
 

@@ -7,6 +7,7 @@ progress (``benchmark.runs.results``).
 """
 from __future__ import annotations
 
+from benchmark.runs.config import RunConfig
 from benchmark.runs.costs import run_cost
 from benchmark.runs.models import EvaluationRun, Trajectory
 from judging.aggregate import CaseScore, table2, table3, table_categories
@@ -29,7 +30,7 @@ def run_case_scores(*, run: EvaluationRun) -> list[CaseScore]:
 def run_tables(*, run: EvaluationRun) -> dict:
     """Table 2, table 3 and the per-category table (``categories``) over the run's scored trajectories."""
     scores = run_case_scores(run=run)
-    return {"table2": table2(scores, seed=run.config.get("seed", 0)), "table3": table3(scores),
+    return {"table2": table2(scores, seed=RunConfig.from_stored(run.config).seed), "table3": table3(scores),
             "categories": table_categories(scores)}
 
 

@@ -8,13 +8,15 @@ page never imports litellm.
 from __future__ import annotations
 
 from benchmark.cases.models import Release
+from benchmark.runs.config import RunConfig
 from benchmark.runs.models import EvaluationRun
-from judging.aggregate import CELL_ORDER, Interval, rank_ranges
+from judging.aggregate import Interval, rank_ranges
+from judging.vocabulary import CELLS, cell_key
 
 from .results import run_results_stored
 from .visibility import runs_visible
 
-CELL_KEYS = tuple(f"{category}/{level}" for category, level in CELL_ORDER)
+CELL_KEYS = tuple(cell_key(category, level) for category, level in CELLS)
 # ?sort= values; "-name" sorts the same column the other way. Cells sort by their key, e.g. "routing/L1".
 SORT_COLUMNS = ("rank", "name", "agent", "model", "date", "verified", "overall", "macro", "tokens", "cost",
                 *CELL_KEYS)
@@ -61,7 +63,7 @@ def _row(run: EvaluationRun, *, cases: int) -> dict:
     table2 = results.table2 if results else {}
     cells = table2.get("cells") or {}
     overall = table2.get("overall")
-    trials = int((run.config or {}).get("trials", 1))
+    trials = RunConfig.from_stored(run.config).trials
     return {
         "run_id": run.id, "name": run.name, "agent": run.agent, "model": run.endpoint.model if run.endpoint else "",
         "created_at": run.created_at, "status": run.status, "verified": run.verified,

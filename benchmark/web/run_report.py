@@ -19,14 +19,16 @@ from django.db.models import Count
 from benchmark.cases.models import CATEGORIES, LEVELS, Case, ReleaseCase
 from benchmark.runs.models import EvaluationRun, Step, Trajectory
 from benchmark.runs.results import RunResults
-from judging.aggregate import CELL_ORDER, TABLE3_METRICS
+from environment.error_kinds import ErrorKind
+from judging.aggregate import TABLE3_METRICS
+from judging.vocabulary import CELLS
 
 from .failures import REASON_CODES, REASON_LABELS, failure_reasons
 
 CATEGORY_LABELS = dict(CATEGORIES)
 LEVEL_CODES = tuple(code for code, _ in LEVELS)
 CURVE_METRICS = ("RP", "IG", "TE")  # figure 5
-ERROR_KINDS = ("invalid_parameter", "empty_result", "truncated", "not_found", "other")  # figure 6
+ERROR_KINDS = tuple(ErrorKind)  # figure 6, in its order
 _DETAIL_PATHS = {"A_checks": "{A,details,checks}", "SC_checks": "{SC,details,checks}",
                  "OC_inverted": "{OC,details,inverted_pairs}", "grounding_flags": "{grounding,details,flags}",
                  "RP_flags": "{RP,details,flags}", "error": "{error,explanation}"}
@@ -126,7 +128,7 @@ def cell_table(results: RunResults) -> list[dict]:
     stored = results.table2.get("cells") or {}
     return [{"category": category, "label": label,
              "cells": {level: stored.get(f"{category}/{level}", {"pr": None, "n": 0})
-                       if (category, level) in CELL_ORDER else None for level in LEVEL_CODES}}
+                       if (category, level) in CELLS else None for level in LEVEL_CODES}}
             for category, label in CATEGORIES]
 
 

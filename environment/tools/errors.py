@@ -1,11 +1,14 @@
 """Structured tool errors: what was wrong, with which parameter, and what is allowed."""
 from __future__ import annotations
 
-INVALID_PARAMETER = "invalid_parameter"
-NOT_FOUND = "not_found"
-EMPTY_RESULT = "empty_result"
-TRUNCATED = "truncated"
-OTHER = "other"
+from environment.error_kinds import ErrorKind
+
+# The kinds the tools raise and label, under the names the tool modules import.
+INVALID_PARAMETER = ErrorKind.INVALID_PARAMETER
+NOT_FOUND = ErrorKind.NOT_FOUND
+EMPTY_RESULT = ErrorKind.EMPTY_RESULT
+TRUNCATED = ErrorKind.TRUNCATED
+OTHER = ErrorKind.OTHER
 
 
 class ToolError(Exception):

@@ -14,7 +14,8 @@ from benchmark.cases.models import CATEGORIES
 from benchmark.runs.aggregates import run_aggregates, run_tables
 from benchmark.runs.models import EvaluationRun, Trajectory
 from benchmark.runs.results import run_results, run_results_stored
-from judging.aggregate import CELL_ORDER, TABLE3_METRICS
+from judging.aggregate import TABLE3_METRICS
+from judging.vocabulary import CELLS
 from tests.web.board_factories import failing_scores, metric, passing_scores, release_with_cases, run_with_results
 
 pytestmark = pytest.mark.django_db
@@ -36,7 +37,7 @@ def _num(value, digits: int = 1) -> str:
 
 
 def _cell_text(table2: dict, category: str, level: str) -> str:
-    if (category, level) not in CELL_ORDER:
+    if (category, level) not in CELLS:
         return "n/a"
     cell = table2["cells"][f"{category}/{level}"]
     if cell["pr"] is None:
