@@ -3,10 +3,15 @@ through the same secret-redacting filter as the application's logs (lifeplanner_
 
 docker/entrypoint.sh passes this file to gunicorn (-c); the other options are on its command line.
 """
+
 import os
 
-_HANDLER = {"class": "logging.StreamHandler", "formatter": "json", "filters": ["redact_secrets"],
-            "stream": "ext://sys.stderr"}
+_HANDLER = {
+    "class": "logging.StreamHandler",
+    "formatter": "json",
+    "filters": ["redact_secrets"],
+    "stream": "ext://sys.stderr",
+}
 
 if os.environ.get("LOG_FORMAT", "plain").strip().lower() == "json":
     logconfig_dict = {

@@ -1,4 +1,5 @@
 """Tool latency benchmark: p50/p95 per tool over varied, seeded calls through the gateway."""
+
 from __future__ import annotations
 
 import random
@@ -46,20 +47,24 @@ class ArgumentMaker:
 
     def __init__(self, ctx: ToolContext, seed: int):
         self.rng = random.Random(seed)
-        places = list(Place.objects.filter(city_id=ctx.city_id).order_by("place_id")
-                      .values_list("place_id", "name")[:MAX_PLACES])
+        places = list(
+            Place.objects.filter(city_id=ctx.city_id).order_by("place_id").values_list("place_id", "name")[:MAX_PLACES]
+        )
         self.place_ids = [pid for pid, _ in places]
         self.names = [name for _, name in places]
         self.by_tile: dict[str, list[str]] = {}
         for pid in self.place_ids:  # tiled cities (build_city --scale) are not connected to each other
             self.by_tile.setdefault(pid.split("N")[0].split("W")[0].split("R")[0], []).append(pid)
-        self.note_ids = list(Note.objects.filter(city_id=ctx.city_id).order_by("note_id")
-                             .values_list("note_id", flat=True)[:MAX_PLACES])
+        self.note_ids = list(
+            Note.objects.filter(city_id=ctx.city_id).order_by("note_id").values_list("note_id", flat=True)[:MAX_PLACES]
+        )
         titles = Note.objects.filter(city_id=ctx.city_id).order_by("note_id").values_list("title", flat=True)[:2000]
         words = sorted({w.strip("?!.,:'\"()").lower() for t in titles for w in t.split() if len(w) > 3})
         with connection.cursor() as cursor:  # keep words that are not English stop words
-            cursor.execute("SELECT w FROM unnest(%s::text[]) w WHERE numnode(plainto_tsquery('english', w)) > 0 "
-                           "ORDER BY w", [words])
+            cursor.execute(
+                "SELECT w FROM unnest(%s::text[]) w WHERE numnode(plainto_tsquery('english', w)) > 0 ORDER BY w",
+                [words],
+            )
             self.words = [row[0] for row in cursor.fetchall()]
 
     def same_tile(self, k: int) -> list[str]:
@@ -85,18 +90,25 @@ class ArgumentMaker:
 
     def nearby_route(self) -> dict:
         start, end = self.same_tile(2)
-        return {"center": {"start": start, "end": end, "vehicle": self.rng.choice(VEHICLES)},
-                "radius_meters": self.rng.choice([30, 50, 100, 200])}
+        return {
+            "center": {"start": start, "end": end, "vehicle": self.rng.choice(VEHICLES)},
+            "radius_meters": self.rng.choice([30, 50, 100, 200]),
+        }
 
     def routing(self) -> dict:
         start, end = self.same_tile(2)
-        return {"start_place_id": start, "end_place_id": end, "vehicle": self.rng.choice(VEHICLES),
-                "mode": self.rng.choice(["time", "distance"])}
+        return {
+            "start_place_id": start,
+            "end_place_id": end,
+            "vehicle": self.rng.choice(VEHICLES),
+            "mode": self.rng.choice(["time", "distance"]),
+        }
 
     def search_notes(self) -> dict:
         a, b, c = self.rng.sample(self.words, 3)
-        form = self.rng.choice(["{a}", "{a} {b}", "{a} OR {b}", "({a} OR {b}) AND {c}", "{a} NOT {b}",
-                                '"{a} {b}"', "{n}"])
+        form = self.rng.choice(
+            ["{a}", "{a} {b}", "{a} OR {b}", "({a} OR {b}) AND {c}", "{a} NOT {b}", '"{a} {b}"', "{n}"]
+        )
         return {"keyword": form.format(a=a, b=b, c=c, n=self.rng.choice(self.names).split()[0])}
 
     def multi_stop(self) -> dict:
@@ -139,14 +151,24 @@ def bench_tools(*, ctx: ToolContext, calls: int = 300, seed: int = 0, warmup: in
             if i >= warmup:
                 timings.append(elapsed)
                 errors += call.error_kind in (ErrorKind.INVALID_PARAMETER, ErrorKind.NOT_FOUND, ErrorKind.OTHER)
-        rows.append(BenchRow(label, calls, errors, round(_percentile(timings, 50), 2),
-                             round(_percentile(timings, 95), 2), TARGETS_MS.get(label)))
+        rows.append(
+            BenchRow(
+                label,
+                calls,
+                errors,
+                round(_percentile(timings, 50), 2),
+                round(_percentile(timings, 95), 2),
+                TARGETS_MS.get(label),
+            )
+        )
     return rows
 
 
 def format_rows(rows: list[BenchRow], city: str) -> str:
-    lines = [f"Tool latency on city {city!r} (through the gateway, ms)",
-             f"{'tool':<30} {'calls':>6} {'errors':>6} {'p50':>8} {'p95':>8} {'target p95':>11}"]
+    lines = [
+        f"Tool latency on city {city!r} (through the gateway, ms)",
+        f"{'tool':<30} {'calls':>6} {'errors':>6} {'p50':>8} {'p95':>8} {'target p95':>11}",
+    ]
     for r in rows:
         target = f"{r.target_ms:g}" if r.target_ms else "-"
         lines.append(f"{r.label:<30} {r.calls:>6} {r.errors:>6} {r.p50_ms:>8.2f} {r.p95_ms:>8.2f} {target:>11}")

@@ -16,6 +16,7 @@ offending field by its JSON path (``query``, ``steps[3].observation.results[0].n
 numbers become text, and each repair is noted. All walk iteratively, never recursively, so no
 input is too deep for them. The limits are listed in docs/evaluation.md ("Input limits").
 """
+
 from __future__ import annotations
 
 import json
@@ -133,7 +134,7 @@ def _value_problem(item: Any, depth: int, limits: Limits) -> str | None:
     if item is None or isinstance(item, bool):
         return None
     if isinstance(item, int):
-        if abs(item) >= 10 ** limits.max_digits:
+        if abs(item) >= 10**limits.max_digits:
             return f"is a number with more than {limits.max_digits} digits (not allowed)"
         return None
     if isinstance(item, float):
@@ -180,8 +181,10 @@ def clean_text(text: str, *, field: str, max_chars: int | None = None) -> tuple[
     bad = len(_NUL_OR_SURROGATE.findall(text)) if ("\x00" in text or not text.isascii()) else 0
     if bad:
         text = _NUL_OR_SURROGATE.sub(REPLACEMENT, text)
-        notes.append(f"{field or 'the text'}: {bad} NUL or surrogate character{'s' * (bad != 1)} "
-                     "(not storable) replaced with U+FFFD")
+        notes.append(
+            f"{field or 'the text'}: {bad} NUL or surrogate character{'s' * (bad != 1)} "
+            "(not storable) replaced with U+FFFD"
+        )
     if max_chars is not None and len(text) > max_chars:
         left_out = len(text) - max_chars
         text = f"{text[:max_chars]}… [{left_out:,} more characters not stored]"
@@ -213,8 +216,9 @@ def storable(value: Any, *, field: str = "", limits: Limits) -> tuple[Any, list[
                 continue
             copy, entries = _storable_container(item, path, limits, notes)
             parent[slot] = copy
-            stack += [(child, copy, child_slot, child_path, depth + 1)
-                      for child, child_slot, child_path in reversed(entries)]
+            stack += [
+                (child, copy, child_slot, child_path, depth + 1) for child, child_slot, child_path in reversed(entries)
+            ]
             continue
         parent[slot], note = _storable_scalar(item, path, limits)
         notes += note
@@ -243,7 +247,7 @@ def _storable_scalar(item: Any, path: str, limits: Limits) -> tuple[Any, list[st
         return item, []
     where = path or "the value"
     if isinstance(item, int):
-        if abs(item) < 10 ** limits.max_digits:
+        if abs(item) < 10**limits.max_digits:
             return item, []
         digits = int(item.bit_length() * math.log10(2)) + 1
         text = f"[a number of about {digits:,} digits]"
@@ -255,5 +259,5 @@ def _storable_scalar(item: Any, path: str, limits: Limits) -> tuple[Any, list[st
         return text, [f"{where}: {text} (not a JSON number) stored as text"]
     if isinstance(item, _LongNumber):
         return f"[a number of {item.digits:,} digits]", [f"{where}: a number of {item.digits:,} digits stored as text"]
-    text, notes = clean_text(repr(item)[:limits.max_text], field=path)
+    text, notes = clean_text(repr(item)[: limits.max_text], field=path)
     return text, [f"{where}: a {type(item).__name__}, not a JSON value, stored as text", *notes]

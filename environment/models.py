@@ -3,6 +3,7 @@
 Tools read these tables and never write them. A city is replaced as a whole by
 ``build_city`` (see ``environment.build``), so every row carries its city.
 """
+
 from __future__ import annotations
 
 from django.contrib.gis.db import models

@@ -3,6 +3,7 @@
 Ground truth (case generation) and grading use these same functions, so they agree.
 Malformed strings are kept as text, flagged invalid, and never raise here.
 """
+
 from __future__ import annotations
 
 from datetime import datetime

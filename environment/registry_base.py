@@ -4,6 +4,7 @@ Each kind of plug-in keeps one :class:`Registry`. The names are stored on rows, 
 registered once means the same thing for good: a second registration of a name is an error,
 and so is looking up a name nobody registered.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator

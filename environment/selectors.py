@@ -7,6 +7,7 @@ named by ``name`` where the caller holds only a name, else by ``city_id`` (the i
 ``ToolContext`` carries). Distances are PostGIS geography metres, exactly what the tools
 measure, unrounded: callers round as their output requires.
 """
+
 from __future__ import annotations
 
 import json
@@ -58,6 +59,7 @@ class PlaceRecord(NamedTuple):
 
 # ------------------------------------------------------------------ cities
 
+
 def city_version_get(*, name: str) -> str | None:
     """The version of the built city ``name``, or None when no such city is built."""
     return City.objects.filter(name=name).values_list("version", flat=True).first()
@@ -76,6 +78,7 @@ def city_rows() -> list[CityRow]:
 
 # ------------------------------------------------------------------ places
 
+
 def place_get(*, city_id: int, place_id: str) -> dict | None:
     """The visible fields (``PLACE_FIELDS``) of one place, or None when the city has no such place."""
     row = Place.objects.filter(city_id=city_id, place_id=place_id).values(*PLACE_FIELDS).first()
@@ -86,17 +89,21 @@ def place_records(*, city_id: int) -> list[PlaceRecord]:
     """Every place of the city with its visible fields and position, by place_id."""
     # SQL rather than the ORM: no GEOS point per place (a whole city's places read 6x faster).
     with connection.cursor() as cursor:
-        cursor.execute("SELECT place_id, name, alias, place_type, address, opentime_week, rating, cost, tag, "
-                       "ST_X(location::geometry), ST_Y(location::geometry) FROM environment_place "
-                       "WHERE city_id = %s ORDER BY place_id", [city_id])
+        cursor.execute(
+            "SELECT place_id, name, alias, place_type, address, opentime_week, rating, cost, tag, "
+            "ST_X(location::geometry), ST_Y(location::geometry) FROM environment_place "
+            "WHERE city_id = %s ORDER BY place_id",
+            [city_id],
+        )
         return [PlaceRecord(*row) for row in cursor.fetchall()]
 
 
 def place_points(*, city_name: str, place_ids: Iterable[str]) -> dict[str, PlacePoint]:
     """place_id -> name and position, for those of ``place_ids`` the city holds (by place_id)."""
     rows = Place.objects.filter(city__name=city_name, place_id__in=sorted(set(place_ids))).order_by("place_id")
-    return {pid: PlacePoint(pid, name, loc.x, loc.y)
-            for pid, name, loc in rows.values_list("place_id", "name", "location")}
+    return {
+        pid: PlacePoint(pid, name, loc.x, loc.y) for pid, name, loc in rows.values_list("place_id", "name", "location")
+    }
 
 
 def place_names(*, city_id: int) -> list[tuple[str, str]]:
@@ -106,15 +113,20 @@ def place_names(*, city_id: int) -> list[tuple[str, str]]:
 
 def place_distance_m(*, city_id: int, a: str, b: str) -> float | None:
     """Metres between places ``a`` and ``b`` of the city (None when either is missing)."""
-    return _one("SELECT ST_Distance(pa.location, pb.location) FROM environment_place pa, environment_place pb "
-                "WHERE pa.city_id = %s AND pb.city_id = %s AND pa.place_id = %s AND pb.place_id = %s",
-                [city_id, city_id, a, b])
+    return _one(
+        "SELECT ST_Distance(pa.location, pb.location) FROM environment_place pa, environment_place pb "
+        "WHERE pa.city_id = %s AND pb.city_id = %s AND pa.place_id = %s AND pb.place_id = %s",
+        [city_id, city_id, a, b],
+    )
 
 
 def place_line_distance_m(*, city_id: int, place_id: str, line: Mapping) -> float | None:
     """Metres from a place to a GeoJSON geometry (a route line), or None when the place is missing."""
-    return _one("SELECT ST_Distance(location, ST_GeomFromGeoJSON(%s)::geography) FROM environment_place "
-                "WHERE city_id = %s AND place_id = %s", [json.dumps(line), city_id, place_id])
+    return _one(
+        "SELECT ST_Distance(location, ST_GeomFromGeoJSON(%s)::geography) FROM environment_place "
+        "WHERE city_id = %s AND place_id = %s",
+        [json.dumps(line), city_id, place_id],
+    )
 
 
 def _one(sql: str, params: list) -> float | None:
@@ -126,12 +138,12 @@ def _one(sql: str, params: list) -> float | None:
 
 # ------------------------------------------------------------------ hidden facts and notes
 
+
 def fact_keys(*, city_id: int, kinds: Iterable[str]) -> dict[str, frozenset[str]]:
     """place_id -> the keys of its hidden facts of ``kinds`` (SocialFact kinds: static, long_term,
     short_term), for the places of the city that hold any."""
     found: dict[str, set[str]] = {}
-    rows = SocialFact.objects.filter(place__city_id=city_id, kind__in=list(kinds)).values_list("place__place_id",
-                                                                                              "key")
+    rows = SocialFact.objects.filter(place__city_id=city_id, kind__in=list(kinds)).values_list("place__place_id", "key")
     for place_id, key in rows:
         found.setdefault(place_id, set()).add(key)
     return {place_id: frozenset(keys) for place_id, keys in found.items()}
@@ -150,14 +162,15 @@ def fact_note_ids(*, city_id: int, place_id: str, key: str) -> frozenset[str]:
 
 def note_ids_existing(*, city_id: int, note_ids: Iterable[str]) -> frozenset[str]:
     """Those of ``note_ids`` that are notes of the city."""
-    return frozenset(Note.objects.filter(city_id=city_id, note_id__in=list(note_ids)).values_list("note_id",
-                                                                                                 flat=True))
+    return frozenset(Note.objects.filter(city_id=city_id, note_id__in=list(note_ids)).values_list("note_id", flat=True))
 
 
 # ------------------------------------------------------------------ roads
 
-def road_geometries_by_class(*, city_name: str, classes: Mapping[str, Sequence[str]], rest: str,
-                             tolerance_deg: float) -> list[tuple[str, str]]:
+
+def road_geometries_by_class(
+    *, city_name: str, classes: Mapping[str, Sequence[str]], rest: str, tolerance_deg: float
+) -> list[tuple[str, str]]:
     """The city's road segments merged per class, each class one GeoJSON geometry text.
 
     Args:
@@ -173,9 +186,11 @@ def road_geometries_by_class(*, city_name: str, classes: Mapping[str, Sequence[s
     """
     when = " ".join("WHEN highway = ANY(%s) THEN %s" for _ in classes)
     label = f"CASE {when} ELSE %s END" if classes else "%s::text"  # a CASE needs at least one WHEN
-    sql = (f"SELECT {label} AS class, ST_AsGeoJSON(ST_Collect(ST_Simplify(geometry, %s)), 6) "
-           "FROM environment_roadsegment WHERE city_id = (SELECT id FROM environment_city WHERE name = %s) "
-           "GROUP BY 1 ORDER BY 1")
+    sql = (
+        f"SELECT {label} AS class, ST_AsGeoJSON(ST_Collect(ST_Simplify(geometry, %s)), 6) "
+        "FROM environment_roadsegment WHERE city_id = (SELECT id FROM environment_city WHERE name = %s) "
+        "GROUP BY 1 ORDER BY 1"
+    )
     params = [value for name, highways in classes.items() for value in (list(highways), name)]
     with connection.cursor() as cursor:
         cursor.execute(sql, [*params, rest, tolerance_deg, city_name])

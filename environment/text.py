@@ -1,4 +1,5 @@
 """Text folding shared by the build (stored search columns) and the tools (query side)."""
+
 from __future__ import annotations
 
 import unicodedata

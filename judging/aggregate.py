@@ -10,6 +10,7 @@ cases with replacement, each drawn case bringing all its trials (a cluster boots
 trials of one case are not independent evidence). They are seeded and the rows are put in
 (case_id, trial) order first, so the same scores always give the same interval.
 """
+
 from __future__ import annotations
 
 import math
@@ -52,8 +53,9 @@ def bootstrap(values: Sequence[float], *, seed: int = 0, samples: int = BOOTSTRA
     return cluster_bootstrap([[v] for v in values], seed=seed, samples=samples)
 
 
-def cluster_bootstrap(clusters: Sequence[Sequence[float]], *, seed: int = 0,
-                      samples: int = BOOTSTRAP_SAMPLES) -> Interval:
+def cluster_bootstrap(
+    clusters: Sequence[Sequence[float]], *, seed: int = 0, samples: int = BOOTSTRAP_SAMPLES
+) -> Interval:
     """Pooled mean of all values with a percentile bootstrap 95% interval that resamples whole clusters.
 
     Each resample draws ``len(clusters)`` clusters with replacement and takes the pooled mean of
@@ -75,8 +77,9 @@ def cluster_bootstrap(clusters: Sequence[Sequence[float]], *, seed: int = 0,
         drawn = rng.integers(0, n, size=(min(block, samples - start), n))
         means.append(sums[drawn].sum(axis=1) / sizes[drawn].sum(axis=1))
     ordered = np.sort(np.concatenate(means))
-    return Interval(float(sums.sum() / sizes.sum()), float(ordered[int(0.025 * samples)]),
-                    float(ordered[int(0.975 * samples) - 1]))
+    return Interval(
+        float(sums.sum() / sizes.sum()), float(ordered[int(0.025 * samples)]), float(ordered[int(0.975 * samples) - 1])
+    )
 
 
 def trials_by_case(scores: Sequence[CaseScore]) -> dict[str, list[CaseScore]]:
@@ -99,7 +102,9 @@ def trials_summary(scores: Sequence[CaseScore]) -> dict:
     return {
         "mean_over_trials": round(100 * sum(s.passed for s in scores) / len(scores), 1),
         "pass_hat_k": round(100 * sum(_all_passed(t) for t in cases.values()) / len(cases), 1),
-        "trials": max(ks), "trials_min": min(ks), "cases": len(cases),
+        "trials": max(ks),
+        "trials_min": min(ks),
+        "cases": len(cases),
     }
 
 
@@ -119,8 +124,9 @@ def table2(scores: Sequence[CaseScore], *, seed: int = 0) -> dict:
     cells: dict[str, dict] = {}
     for category, level in CELLS:
         passed = [s.passed for s in scores if (s.category, s.level) == (category, level)]
-        cells[cell_key(category, level)] = ({"pr": round(100 * sum(passed) / len(passed), 1), "n": len(passed)}
-                                        if passed else {"pr": None, "n": 0})
+        cells[cell_key(category, level)] = (
+            {"pr": round(100 * sum(passed) / len(passed), 1), "n": len(passed)} if passed else {"pr": None, "n": 0}
+        )
     if not scores:
         return {"cells": cells, "overall": None, "macro": None, "avg_tokens": None, "n": 0}
     cases = trials_by_case(scores)
@@ -151,8 +157,13 @@ def _trials_overall(scores: Sequence[CaseScore], overall: Interval, *, seed: int
     over cases (one value per case: did every trial pass)."""
     summary = trials_summary(scores)
     every_trial = [100.0 * _all_passed(t) for t in trials_by_case(scores).values()]
-    return {"mean_over_trials": overall.to_dict(), "pass_hat_k": bootstrap(every_trial, seed=seed).to_dict(),
-            "trials": summary["trials"], "trials_min": summary["trials_min"], "cases": summary["cases"]}
+    return {
+        "mean_over_trials": overall.to_dict(),
+        "pass_hat_k": bootstrap(every_trial, seed=seed).to_dict(),
+        "trials": summary["trials"],
+        "trials_min": summary["trials_min"],
+        "cases": summary["cases"],
+    }
 
 
 def table3(scores: Sequence[CaseScore]) -> dict:
@@ -183,8 +194,9 @@ def _metric_means(rows: Sequence[CaseScore]) -> dict:
 
 def case_pass_rates(scores: Sequence[CaseScore]) -> dict[str, float]:
     """Each case's pass rate over its trials, in %, in case_id order."""
-    return {case: 100.0 * sum(s.passed for s in trials) / len(trials)
-            for case, trials in trials_by_case(scores).items()}
+    return {
+        case: 100.0 * sum(s.passed for s in trials) / len(trials) for case, trials in trials_by_case(scores).items()
+    }
 
 
 def paired_comparison(a: Sequence[CaseScore], b: Sequence[CaseScore], *, seed: int = 0) -> dict:

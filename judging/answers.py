@@ -5,6 +5,7 @@ object belongs, name places without a place_id, or repeat places. ``normalise_an
 all of that, keeps what it can, and writes one readable note per repair or loss in ``problems``.
 It is pure: place names are resolved through the ``resolve_name`` callable the caller passes.
 """
+
 from __future__ import annotations
 
 import json
@@ -25,20 +26,30 @@ _BRACKETED = re.compile(r"\([^()]*\)")
 _MINUS = str.maketrans({"\u2212": "-", "\u2013": "-"})
 # Units a total may carry: the factor to the tool's unit (metres, seconds).
 _UNITS = {
-    "total_distance_m": ((re.compile(r"^\s*(km|kilometres?|kilometers?)\b", re.I), 1000.0),
-                         (re.compile(r"^\s*(m|metres?|meters?)\b", re.I), 1.0)),
-    "total_time_s": ((re.compile(r"^\s*(h|hrs?|hours?)\b", re.I), 3600.0),
-                     (re.compile(r"^\s*(min|mins|minutes?)\b", re.I), 60.0),
-                     (re.compile(r"^\s*(s|secs?|seconds?)\b", re.I), 1.0)),
+    "total_distance_m": (
+        (re.compile(r"^\s*(km|kilometres?|kilometers?)\b", re.I), 1000.0),
+        (re.compile(r"^\s*(m|metres?|meters?)\b", re.I), 1.0),
+    ),
+    "total_time_s": (
+        (re.compile(r"^\s*(h|hrs?|hours?)\b", re.I), 3600.0),
+        (re.compile(r"^\s*(min|mins|minutes?)\b", re.I), 60.0),
+        (re.compile(r"^\s*(s|secs?|seconds?)\b", re.I), 1.0),
+    ),
 }
 # The routing tool's words for a vehicle and an optimisation target, and the common words for them.
 _SYNONYMS = {
-    "vehicle": {**{w: "walking" for w in ("walking", "walk", "foot", "on foot", "by foot", "pedestrian")},
-                **{w: "cycling" for w in ("cycling", "cycle", "bike", "bicycle", "by bike", "by bicycle", "biking")},
-                **{w: "driving" for w in ("driving", "drive", "car", "by car")}},
-    "mode": {**{w: "time" for w in ("time", "fastest", "fastest route", "quickest", "quickest route",
-                                    "shortest time", "duration")},
-             **{w: "distance" for w in ("distance", "shortest", "shortest route", "shortest distance", "length")}},
+    "vehicle": {
+        **{w: "walking" for w in ("walking", "walk", "foot", "on foot", "by foot", "pedestrian")},
+        **{w: "cycling" for w in ("cycling", "cycle", "bike", "bicycle", "by bike", "by bicycle", "biking")},
+        **{w: "driving" for w in ("driving", "drive", "car", "by car")},
+    },
+    "mode": {
+        **{
+            w: "time"
+            for w in ("time", "fastest", "fastest route", "quickest", "quickest route", "shortest time", "duration")
+        },
+        **{w: "distance" for w in ("distance", "shortest", "shortest route", "shortest distance", "length")},
+    },
 }
 # Limits of a readable answer: beyond them the answer is invalid (scored 0, never an exception).
 MAX_DEPTH = 20
@@ -117,7 +128,7 @@ def answer_problem(answer: Any) -> str | None:
         if isinstance(value, bool) or value is None:
             continue
         if isinstance(value, int):
-            if abs(value) >= 10 ** MAX_DIGITS:
+            if abs(value) >= 10**MAX_DIGITS:
                 return f"a number has more than {MAX_DIGITS} digits"
         elif isinstance(value, float):
             if not math.isfinite(value):
@@ -198,12 +209,25 @@ class _Reader:
         all_places = _dedupe([p for p in (answer_place, start, *waypoints, end, *optimal) if p], None, [])
         keys, notes = self.citations(body)
         return PredictedAnswer(
-            submitted=True, answer_place=answer_place, start=start, end=end, waypoints=tuple(waypoints),
-            optimal_order=tuple(optimal), visit_order=tuple(visit), place_ids=tuple(all_places),
-            value=value, has_value=has_value, value_place_id=value_place, place_from_value=place_from_value,
-            vehicle=self.word(body, "vehicle"), mode=self.word(body, "mode"),
-            total_distance_m=self.number(body, "total_distance_m"), total_time_s=self.number(body, "total_time_s"),
-            note_ids=tuple(notes), attribute_keys=tuple(keys), problems=tuple(self.problems),
+            submitted=True,
+            answer_place=answer_place,
+            start=start,
+            end=end,
+            waypoints=tuple(waypoints),
+            optimal_order=tuple(optimal),
+            visit_order=tuple(visit),
+            place_ids=tuple(all_places),
+            value=value,
+            has_value=has_value,
+            value_place_id=value_place,
+            place_from_value=place_from_value,
+            vehicle=self.word(body, "vehicle"),
+            mode=self.word(body, "mode"),
+            total_distance_m=self.number(body, "total_distance_m"),
+            total_time_s=self.number(body, "total_time_s"),
+            note_ids=tuple(notes),
+            attribute_keys=tuple(keys),
+            problems=tuple(self.problems),
             unresolved_names=tuple(self.unresolved),
         )
 
@@ -228,8 +252,10 @@ class _Reader:
         name = item.get("name")
         if isinstance(name, str) and not _blank(name):
             return self.by_name(name.strip(), field)
-        self.problems.append(f"{field} has neither a place_id nor a name" + (
-            " (only placeholders such as 'NAME' or 'N/A')" if place_id or name else ""))
+        self.problems.append(
+            f"{field} has neither a place_id nor a name"
+            + (" (only placeholders such as 'NAME' or 'N/A')" if place_id or name else "")
+        )
         return None
 
     def bare_place(self, text: str, field: str) -> str | None:

@@ -7,6 +7,7 @@ a total rounded to the metre or second is the same route), or, for route totals,
 when it is the sum of the routing observations along the submitted order. An answer that cites
 nothing gives no RP from this check (not calculable), never a free 1.0.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -83,8 +84,10 @@ def fetched_before_cited(predicted: PredictedAnswer, trajectory: Trajectory | No
             continue
         checked += 1
         summed = round(sum(s[index] for s in sums if s), 1) if sums and all(sums) else None
-        if not (_near(value, numbers, TOTAL_TOLERANCE + 1e-9)
-                or (summed is not None and abs(summed - value) <= TOTAL_TOLERANCE + 1e-9)):
+        if not (
+            _near(value, numbers, TOTAL_TOLERANCE + 1e-9)
+            or (summed is not None and abs(summed - value) <= TOTAL_TOLERANCE + 1e-9)
+        ):
             flags.append({"kind": "number", "value": value, "field": field})
     if isinstance(predicted.value, int | float) and not isinstance(predicted.value, bool):
         checked += 1
@@ -100,10 +103,18 @@ def reasoning_purity_grounding(predicted: PredictedAnswer, trajectory: Trajector
         return MetricResult("RP", None, f"{why}, so there is nothing to check.", source="grounding")
     flags, checked = fetched_before_cited(predicted, trajectory)
     if checked == 0:
-        return MetricResult("RP", None, "The answer cites no place, note or number, so there is nothing to check "
-                            "(not calculable).", {"flags": [], "checked": 0}, source="grounding")
+        return MetricResult(
+            "RP",
+            None,
+            "The answer cites no place, note or number, so there is nothing to check (not calculable).",
+            {"flags": [], "checked": 0},
+            source="grounding",
+        )
     value = 1 - len(flags) / checked
     listed = ", ".join(f"{f['kind']} {f['value']}" for f in flags)
-    explanation = (f"All {checked} cited items were in the observations." if not flags else
-                   f"{len(flags)} of {checked} cited items never appeared in an observation: {listed}.")
+    explanation = (
+        f"All {checked} cited items were in the observations."
+        if not flags
+        else f"{len(flags)} of {checked} cited items never appeared in an observation: {listed}."
+    )
     return MetricResult("RP", value, explanation, {"flags": flags, "checked": checked}, source="grounding")

@@ -4,6 +4,7 @@ closed-on-arrival stops, order violations, place types and cuisines.
 ``constraints.py`` checks a case's constraints with them for Semantic Constraint (SC); the data
 engine, the uniqueness checks and the lexicon use the same ones, so ground truth and grading agree.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence

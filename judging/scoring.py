@@ -7,6 +7,7 @@ rule check) and adds the 'fetched before cited' flags. It keeps no state between
 world it is given must be safe to share between threads
 (``benchmark.runs.scoring.world.CityWorld`` is).
 """
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -43,13 +44,19 @@ def score_answer(
     """
     predicted = normalise_answer(answer, resolve_name=resolve_name)
     panel = JudgePanel(judges, cache=cache, tools_city=tools_city) if judges else None
-    results = score_case(case, answer, trajectory, world=world, resolve_name=resolve_name, judges=panel, alpha=alpha,
-                         predicted=predicted)
+    results = score_case(
+        case, answer, trajectory, world=world, resolve_name=resolve_name, judges=panel, alpha=alpha, predicted=predicted
+    )
     flags, checked = fetched_before_cited(predicted, trajectory)
     results["grounding"] = MetricResult(
-        "grounding", None, f"{len(flags)} of {checked} cited items were never fetched" if flags
+        "grounding",
+        None,
+        f"{len(flags)} of {checked} cited items were never fetched"
+        if flags
         else f"all {checked} cited items were fetched before being cited",
-        {"flags": flags, "checked": checked, "problems": list(predicted.problems)}, source="grounding")
+        {"flags": flags, "checked": checked, "problems": list(predicted.problems)},
+        source="grounding",
+    )
     return results
 
 
@@ -103,8 +110,16 @@ def score_case(
     return results
 
 
-def _one(name: str, case: CaseSpec, answer: Any, predicted: PredictedAnswer, trajectory: Trajectory | None,
-         world: ConstraintWorld, judges: JudgePanel | None, extra: dict[str, MetricResult]) -> MetricResult:
+def _one(
+    name: str,
+    case: CaseSpec,
+    answer: Any,
+    predicted: PredictedAnswer,
+    trajectory: Trajectory | None,
+    world: ConstraintWorld,
+    judges: JudgePanel | None,
+    extra: dict[str, MetricResult],
+) -> MetricResult:
     if not applies(name, case.category, case.level):
         ignored = " (a result was given and ignored)" if name in extra else ""
         return MetricResult(name, None, f"{name} does not apply to {case.category} {case.level}{ignored}")
@@ -116,13 +131,23 @@ def _one(name: str, case: CaseSpec, answer: Any, predicted: PredictedAnswer, tra
     return _judged(spec, judges, case, answer, predicted, trajectory, world)
 
 
-def _judged(spec: MetricSpec, judges: JudgePanel, case: CaseSpec, answer: Any, predicted: PredictedAnswer,
-            trajectory: Trajectory | None, world: ConstraintWorld) -> MetricResult:
+def _judged(
+    spec: MetricSpec,
+    judges: JudgePanel,
+    case: CaseSpec,
+    answer: Any,
+    predicted: PredictedAnswer,
+    trajectory: Trajectory | None,
+    world: ConstraintWorld,
+) -> MetricResult:
     """A judge metric from the judges; from its rule check, with the judges' failures, when none scored."""
     assert spec.judge is not None  # called for judge metrics only
     judged = judges.score(spec.judge, case, answer, trajectory)
     if judged.value is not None:
         return judged
     rule = spec.func(case, predicted, trajectory, world=world)
-    return replace(rule, explanation=f"{rule.explanation} (judges failed: {judged.explanation})",
-                   details={**rule.details, "judges": judged.details})
+    return replace(
+        rule,
+        explanation=f"{rule.explanation} (judges failed: {judged.explanation})",
+        details={**rule.details, "judges": judged.details},
+    )

@@ -2,6 +2,7 @@
 
 The benchmark layer converts its cases and trajectories into these before scoring.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -65,5 +66,11 @@ class MetricResult:
         return self.value is not None
 
     def to_dict(self) -> dict:
-        return {"name": self.name, "value": self.value, "applicable": self.applicable,
-                "explanation": self.explanation, "details": self.details, "source": self.source}
+        return {
+            "name": self.name,
+            "value": self.value,
+            "applicable": self.applicable,
+            "explanation": self.explanation,
+            "details": self.details,
+            "source": self.source,
+        }

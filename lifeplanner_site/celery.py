@@ -3,6 +3,7 @@
 Workers: ``celery -A lifeplanner_site worker -Q evaluation,scoring,housekeeping``; in the image,
 ``docker/entrypoint.sh worker QUEUES``. The scheduler: ``celery -A lifeplanner_site beat`` (one).
 """
+
 import os
 
 from celery import Celery

@@ -1,4 +1,5 @@
 """Typed helpers that read settings from environment variables and fail loudly."""
+
 from __future__ import annotations
 
 import os

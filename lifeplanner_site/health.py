@@ -8,6 +8,7 @@ exception's text can hold a host, a user name or a URL, and this page is public.
 
 ``python -m lifeplanner_site.health`` probes a running server (the container health check).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -32,8 +33,11 @@ def health(request: HttpRequest) -> JsonResponse:
     from django.conf import settings
 
     checks = {"database": database_check(), "redis": redis_check(url=settings.REDIS_URL)}
-    checks["workers"] = (workers_check_cached() if checks["redis"]["status"] == OK
-                         else {"status": SKIPPED, "detail": "Redis does not answer"})
+    checks["workers"] = (
+        workers_check_cached()
+        if checks["redis"]["status"] == OK
+        else {"status": SKIPPED, "detail": "Redis does not answer"}
+    )
     serving = checks["database"]["status"] == OK and checks["redis"]["status"] == OK
     status = ("ok" if checks["workers"]["status"] == OK else "degraded") if serving else "down"
     return JsonResponse({"status": status, "checks": checks}, status=200 if serving else 503)
@@ -131,6 +135,7 @@ def workers_cache_clear() -> None:
 
 
 # --- the container health check -----------------------------------------------------------------------------
+
 
 def probe(*, port: int, host_header: str, timeout_s: float = 10.0) -> tuple[int, str]:
     """GET http://127.0.0.1:<port>/health/ with the site's host name; (HTTP status, body)."""

@@ -3,6 +3,7 @@
 The handler's ``SecretRedactingFilter`` has already rewritten the message and the exception
 text when a record reaches the formatter; values passed with ``extra=`` are redacted here.
 """
+
 from __future__ import annotations
 
 import json

@@ -1,4 +1,5 @@
 """Request guards shared by every page and the API, and what an error page may show."""
+
 from __future__ import annotations
 
 import re

@@ -1,4 +1,5 @@
 """Settings for LifePlanner, read from environment variables with local defaults."""
+
 from __future__ import annotations
 
 import json
@@ -25,19 +26,25 @@ SECRET_KEY = env_str("SECRET_KEY", DEV_SECRET_KEY)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
 if not DEBUG:
     if SECRET_KEY in ("", DEV_SECRET_KEY):
-        raise ImproperlyConfigured("SECRET_KEY must be set to a long random value when DEBUG is off (the development "
-                                   "key is public); e.g. python -c 'import secrets; print(secrets.token_urlsafe(50))'")
+        raise ImproperlyConfigured(
+            "SECRET_KEY must be set to a long random value when DEBUG is off (the development "
+            "key is public); e.g. python -c 'import secrets; print(secrets.token_urlsafe(50))'"
+        )
     if not os.environ.get("ALLOWED_HOSTS", "").strip():
-        raise ImproperlyConfigured("ALLOWED_HOSTS must list the site's host names when DEBUG is off, comma-separated "
-                                   "(e.g. ALLOWED_HOSTS=leaderboard.example.org)")
+        raise ImproperlyConfigured(
+            "ALLOWED_HOSTS must list the site's host names when DEBUG is off, comma-separated "
+            "(e.g. ALLOWED_HOSTS=leaderboard.example.org)"
+        )
 
 # --- A public site (docs/operations.md, "Production settings and health") --------------------------------------
 # CSRF_TRUSTED_ORIGINS: full origins (scheme and host), e.g. https://leaderboard.example.org.
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 for _origin in CSRF_TRUSTED_ORIGINS:
     if not _origin.startswith(("https://", "http://")):
-        raise ImproperlyConfigured(f"CSRF_TRUSTED_ORIGINS: {_origin!r} must be a full origin starting with https:// "
-                                   "(or http://), e.g. https://leaderboard.example.org")
+        raise ImproperlyConfigured(
+            f"CSRF_TRUSTED_ORIGINS: {_origin!r} must be a full origin starting with https:// "
+            "(or http://), e.g. https://leaderboard.example.org"
+        )
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", not DEBUG)
 CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", not DEBUG)
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
@@ -141,8 +148,11 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 # `collectstatic` with the same settings (the image runs it at build time).
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage" if DEBUG
-                    else "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
 }
 
 REDIS_URL = env_str("REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -172,10 +182,16 @@ HOUSEKEEPING_SWEEP_SECONDS = env_int("HOUSEKEEPING_SWEEP_SECONDS", 60)
 if HOUSEKEEPING_SWEEP_SECONDS < 1:
     raise ImproperlyConfigured(f"HOUSEKEEPING_SWEEP_SECONDS must be 1 or more, got {HOUSEKEEPING_SWEEP_SECONDS}")
 CELERY_BEAT_SCHEDULE = {
-    "housekeeping-sweep": {"task": "benchmark.tasks.housekeeping_sweep_task", "schedule": HOUSEKEEPING_SWEEP_SECONDS,
-                           "options": {"expires": HOUSEKEEPING_SWEEP_SECONDS}},
-    "model-calls-prune": {"task": "benchmark.tasks.model_calls_prune_task", "schedule": crontab(hour=3, minute=30),
-                          "options": {"expires": 6 * 3600}},
+    "housekeeping-sweep": {
+        "task": "benchmark.tasks.housekeeping_sweep_task",
+        "schedule": HOUSEKEEPING_SWEEP_SECONDS,
+        "options": {"expires": HOUSEKEEPING_SWEEP_SECONDS},
+    },
+    "model-calls-prune": {
+        "task": "benchmark.tasks.model_calls_prune_task",
+        "schedule": crontab(hour=3, minute=30),
+        "options": {"expires": 6 * 3600},
+    },
 }
 # /health/ (lifeplanner_site/health.py) asks the workers which queues they consume: it waits this long for
 # answers, and keeps the result this long so that a busy health check does not flood the workers.
@@ -204,8 +220,11 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     # JSON bodies are checked like every input (environment.inputs): too deep, NaN or NUL is a 400 naming the field.
-    "DEFAULT_PARSER_CLASSES": ["benchmark.api.params.JSONParser", "rest_framework.parsers.FormParser",
-                               "rest_framework.parsers.MultiPartParser"],
+    "DEFAULT_PARSER_CLASSES": [
+        "benchmark.api.params.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 100,
@@ -215,14 +234,19 @@ REST_FRAMEWORK = {
 # per process unless CACHE_URL points at Redis (then shared by every web worker).
 _THROTTLE = not DEBUG
 PAGE_THROTTLE_RATES = {"compare": env_str("THROTTLE_COMPARE", "30/min") if _THROTTLE else None}
-API_THROTTLE_RATES = {"anon": env_str("THROTTLE_API_ANON", "120/min") if _THROTTLE else None,
-                      "user": env_str("THROTTLE_API_USER", "600/min") if _THROTTLE else None}
-REST_FRAMEWORK["DEFAULT_THROTTLE_CLASSES"] = ["benchmark.web.throttle.AnonApiThrottle",
-                                              "benchmark.web.throttle.UserApiThrottle"]
+API_THROTTLE_RATES = {
+    "anon": env_str("THROTTLE_API_ANON", "120/min") if _THROTTLE else None,
+    "user": env_str("THROTTLE_API_USER", "600/min") if _THROTTLE else None,
+}
+REST_FRAMEWORK["DEFAULT_THROTTLE_CLASSES"] = [
+    "benchmark.web.throttle.AnonApiThrottle",
+    "benchmark.web.throttle.UserApiThrottle",
+]
 CACHE_URL = env_str("CACHE_URL", "")
 if CACHE_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL,
-                          "KEY_PREFIX": "lp"}}
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL, "KEY_PREFIX": "lp"}
+    }
 SPECTACULAR_SETTINGS = {
     "TITLE": "LifePlanner API",
     "DESCRIPTION": "Releases, cases, runs, trajectories, scores and the leaderboard of the LifePlanner benchmark.",
@@ -269,8 +293,10 @@ LIFEPLANNER_CITY = env_str("LIFEPLANNER_CITY", "helsinki")
 # Where generated artefacts (bench output, caches) go.
 LIFEPLANNER_VAR_DIR = Path(env_str("LIFEPLANNER_VAR_DIR", str(BASE_DIR / "var")))
 
-SILENCED_SYSTEM_CHECKS = ["gis.W001",  # Debian's GDAL 3.6 is older than Django 5.2 prefers; it works.
-                          "axes.W006"]  # sign-in lockouts are by username on purpose (see "Accounts and tokens")
+SILENCED_SYSTEM_CHECKS = [
+    "gis.W001",  # Debian's GDAL 3.6 is older than Django 5.2 prefers; it works.
+    "axes.W006",
+]  # sign-in lockouts are by username on purpose (see "Accounts and tokens")
 
 # LOG_FORMAT=json writes one JSON object per line (lifeplanner_site/logging.py), for a log collector; plain is
 # for people. Either way the handler redacts secrets first.
@@ -280,10 +306,11 @@ LOGGING = {
     "disable_existing_loggers": False,
     # On the handler, so records from child loggers (LiteLLM's) are redacted too.
     "filters": {"redact_secrets": {"()": "benchmark.endpoints.redaction.SecretRedactingFilter"}},
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
-                   "json": {"()": "lifeplanner_site.logging.JsonFormatter"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT,
-                             "filters": ["redact_secrets"]}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
+        "json": {"()": "lifeplanner_site.logging.JsonFormatter"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT, "filters": ["redact_secrets"]}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {"LiteLLM": {"level": "WARNING"}, "httpx": {"level": "WARNING"}},
 }
@@ -315,11 +342,17 @@ EVALUATION_AGENT_SECONDS = 600
 # (JudgeConfig's defaults: 120 s, 2 retries).
 JUDGE_DEFAULT_TIMEOUT_S, JUDGE_DEFAULT_RETRIES = 120.0, 2
 try:
-    _JUDGING_SECONDS = sum(4 * float(judge.get("timeout_s", JUDGE_DEFAULT_TIMEOUT_S))
-                           * (1 + int(judge.get("num_retries", JUDGE_DEFAULT_RETRIES))) for judge in JUDGE_MODELS)
+    _JUDGING_SECONDS = sum(
+        4
+        * float(judge.get("timeout_s", JUDGE_DEFAULT_TIMEOUT_S))
+        * (1 + int(judge.get("num_retries", JUDGE_DEFAULT_RETRIES)))
+        for judge in JUDGE_MODELS
+    )
 except (AttributeError, TypeError, ValueError):
-    raise ImproperlyConfigured("JUDGE_MODELS must be a JSON list of objects whose timeout_s and num_retries, where "
-                               "given, are numbers (docs/judges.md)") from None
+    raise ImproperlyConfigured(
+        "JUDGE_MODELS must be a JSON list of objects whose timeout_s and num_retries, where "
+        "given, are numbers (docs/judges.md)"
+    ) from None
 EVALUATION_SCORING_SECONDS = env_int("EVALUATION_SCORING_SECONDS", 60 + int(_JUDGING_SECONDS))
 # Claiming the row, loading the city and starting the toolbox before; writing the trajectory after.
 EVALUATION_OVERHEAD_SECONDS = 60
@@ -330,11 +363,13 @@ EVALUATION_OVERHEAD_SECONDS = 60
 EVALUATION_SOFT_TIME_LIMIT = EVALUATION_AGENT_SECONDS + EVALUATION_SCORING_SECONDS + EVALUATION_OVERHEAD_SECONDS
 EVALUATION_TIME_LIMIT = EVALUATION_SOFT_TIME_LIMIT + 60
 CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", max(7200, 2 * EVALUATION_TIME_LIMIT))}
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", max(7200, 2 * EVALUATION_TIME_LIMIT))
+}
 if not DEBUG and CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] <= EVALUATION_TIME_LIMIT:
     raise ImproperlyConfigured(
         f"CELERY_VISIBILITY_TIMEOUT ({CELERY_BROKER_TRANSPORT_OPTIONS['visibility_timeout']} s) must be above the "
-        f"evaluation task's hard time limit ({EVALUATION_TIME_LIMIT} s), or running cases are delivered twice")
+        f"evaluation task's hard time limit ({EVALUATION_TIME_LIMIT} s), or running cases are delivered twice"
+    )
 
 # Model endpoints (benchmark/endpoints/egress.py): refuse api_base URLs that resolve to loopback,
 # private, link-local (cloud metadata) and other internal addresses. The local demo turns this on

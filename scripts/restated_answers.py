@@ -1,7 +1,8 @@
 """Score every case of a release with its reference answer restated as people write it (docs/metrics.md).
 
-    python manage.py shell < scripts/restated_answers.py          # RELEASE=helsinki-v2 by default
+python manage.py shell < scripts/restated_answers.py          # RELEASE=helsinki-v2 by default
 """
+
 import os
 from collections import Counter
 
@@ -21,8 +22,10 @@ for entry in ReleaseCase.objects.filter(release__name=release).order_by("positio
     if not ok:
         failed.append((doc["case_id"], results["pass_rate"].explanation))
 cells = sorted({cell for cell, _ in counts})
-print(f"restated reference answers passing on {release}: {sum(counts[(c, True)] for c in cells)} of "
-      f"{sum(counts.values())}")
+print(
+    f"restated reference answers passing on {release}: {sum(counts[(c, True)] for c in cells)} of "
+    f"{sum(counts.values())}"
+)
 for cell in cells:
     print(f"  {cell:12s} {counts[(cell, True)]:4d} / {counts[(cell, True)] + counts[(cell, False)]}")
 for case_id, why in failed[:20]:

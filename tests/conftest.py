@@ -4,6 +4,7 @@ Both are written into the test database once per session (and kept between runs 
 --reuse-db when the Helsinki version has not changed), outside test transactions, so
 servers running in other threads or processes can read them.
 """
+
 from __future__ import annotations
 
 import pytest

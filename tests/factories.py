@@ -1,4 +1,5 @@
 """Small fixture cities for fast tests, loaded through the real build loader into PostGIS."""
+
 from __future__ import annotations
 
 from environment.build.records import PlaceRecord, RoadRecord
@@ -23,19 +24,38 @@ def grid_roads() -> list[RoadRecord]:
     for i in range(GRID):
         nodes = tuple(node_id(i, j) for j in range(GRID))
         oneway = i == 2
-        roads.append(RoadRecord(
-            gid=100 + i, name=f"Row {i} Street", highway="residential", node_ids=nodes,
-            coords=tuple(node_coord(i, j) for j in range(GRID)), walk=True, cycle_forward=True,
-            cycle_backward=not oneway, drive_forward=True, drive_backward=not oneway, drive_speed_mps=8.33,
-        ))
+        roads.append(
+            RoadRecord(
+                gid=100 + i,
+                name=f"Row {i} Street",
+                highway="residential",
+                node_ids=nodes,
+                coords=tuple(node_coord(i, j) for j in range(GRID)),
+                walk=True,
+                cycle_forward=True,
+                cycle_backward=not oneway,
+                drive_forward=True,
+                drive_backward=not oneway,
+                drive_speed_mps=8.33,
+            )
+        )
     for j in range(GRID):
         nodes = tuple(node_id(i, j) for i in range(GRID))
-        roads.append(RoadRecord(
-            gid=200 + j, name=f"Column {j} Avenue", highway="primary" if j == 4 else "residential",
-            node_ids=nodes, coords=tuple(node_coord(i, j) for i in range(GRID)), walk=True, cycle_forward=True,
-            cycle_backward=True, drive_forward=True, drive_backward=True,
-            drive_speed_mps=16.7 if j == 4 else 8.33,
-        ))
+        roads.append(
+            RoadRecord(
+                gid=200 + j,
+                name=f"Column {j} Avenue",
+                highway="primary" if j == 4 else "residential",
+                node_ids=nodes,
+                coords=tuple(node_coord(i, j) for i in range(GRID)),
+                walk=True,
+                cycle_forward=True,
+                cycle_backward=True,
+                drive_forward=True,
+                drive_backward=True,
+                drive_speed_mps=16.7 if j == 4 else 8.33,
+            )
+        )
     return roads
 
 
@@ -58,11 +78,21 @@ def grid_places() -> list[PlaceRecord]:
     places = []
     for pid, name, ptype, i, j, hours, tag in PLACE_SPECS:
         lon, lat = node_coord(i, j)
-        places.append(PlaceRecord(
-            place_id=pid, osm_type="node", osm_id=int(pid[1:]), name=name, place_type=ptype,
-            lon=lon + 0.00005, lat=lat + 0.00003, address=f"Testikatu {pid[1:]}, 00100 Helsinki",
-            opentime_week=hours, tag=tag, alias="",
-        ))
+        places.append(
+            PlaceRecord(
+                place_id=pid,
+                osm_type="node",
+                osm_id=int(pid[1:]),
+                name=name,
+                place_type=ptype,
+                lon=lon + 0.00005,
+                lat=lat + 0.00003,
+                address=f"Testikatu {pid[1:]}, 00100 Helsinki",
+                opentime_week=hours,
+                tag=tag,
+                alias="",
+            )
+        )
     return places
 
 
@@ -79,8 +109,13 @@ def build_grid_city(name: str = "gridtown", seed: int = 1):
     city = City.objects.filter(name=name).first() or City(name=name)
     city.version, city.seed, city.scale, city.source = f"grid-{seed}", seed, 1, "tests/factories.py"
     city.bbox = Polygon.from_bbox((24.93, 60.16, 24.96, 60.18))
-    counts = city_load(city=city, places=places, roads=roads, ratings=enrich_rating_cost(places, seed),
-                       corpus=generate_corpus(places, seed))
+    counts = city_load(
+        city=city,
+        places=places,
+        roads=roads,
+        ratings=enrich_rating_cost(places, seed),
+        corpus=generate_corpus(places, seed),
+    )
     city.report = {"counts": counts}
     city.save(update_fields=["report"])
     return city

@@ -1,4 +1,5 @@
 """Child processes for tests (servers, workers) that work on the session's test database."""
+
 from __future__ import annotations
 
 import os
@@ -21,15 +22,22 @@ def child_database_url(*, host: str | None = None, port: int | None = None) -> s
     db = connection.settings_dict
     name = db["NAME"]
     assert name.startswith("test_"), f"refusing to point a child process at {name!r}, not a test database"
-    return (f"postgis://{db['USER']}:{db['PASSWORD']}@{host or db['HOST'] or '127.0.0.1'}:"
-            f"{port or db['PORT'] or 5432}/{name}")
+    return (
+        f"postgis://{db['USER']}:{db['PASSWORD']}@{host or db['HOST'] or '127.0.0.1'}:"
+        f"{port or db['PORT'] or 5432}/{name}"
+    )
 
 
 def child_env(**extra: str) -> dict[str, str]:
     """This process's environment, pointed at the test database pytest-django created."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "PYTEST"))}
-    env.update({"DATABASE_URL": child_database_url(), "DJANGO_SETTINGS_MODULE": "lifeplanner_site.settings",
-                "LOG_LEVEL": "WARNING"})
+    env.update(
+        {
+            "DATABASE_URL": child_database_url(),
+            "DJANGO_SETTINGS_MODULE": "lifeplanner_site.settings",
+            "LOG_LEVEL": "WARNING",
+        }
+    )
     env.update(extra)
     return env
 
@@ -43,8 +51,13 @@ def free_port() -> int:
 @contextmanager
 def http_server(manage_args: list[str], *, port: int, timeout: float = 60.0) -> Iterator[str]:
     """Run ``manage.py <manage_args>`` until it answers on ``port``; yield its /mcp URL; always stop it."""
-    process = subprocess.Popen([sys.executable, "manage.py", *manage_args], cwd=REPO, env=child_env(),
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        [sys.executable, "manage.py", *manage_args],
+        cwd=REPO,
+        env=child_env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     try:
         _wait_for_port(port, process, timeout, manage_args[0])
         yield f"http://127.0.0.1:{port}/mcp"
@@ -73,20 +86,42 @@ def _wait_for_port(port: int, process: subprocess.Popen, timeout: float, name: s
 
 # --- Celery workers on the test database ------------------------------------------------------------
 
-def start_celery_worker(env: dict[str, str], *, pool: str = "prefork", concurrency: int = 1, name: str = "",
-                        log: Path | None = None, queues: str = "evaluation,scoring,housekeeping") -> subprocess.Popen:
+
+def start_celery_worker(
+    env: dict[str, str],
+    *,
+    pool: str = "prefork",
+    concurrency: int = 1,
+    name: str = "",
+    log: Path | None = None,
+    queues: str = "evaluation,scoring,housekeeping",
+) -> subprocess.Popen:
     """A Celery worker in a process group of its own (so ``kill_process_group`` takes its children too),
     consuming ``queues`` (settings.CELERY_TASK_ROUTES; a worker without -Q consumes only the default queue)."""
-    args = [sys.executable, "-m", "celery", "-A", "lifeplanner_site", "worker", "-Q", queues, f"--pool={pool}",
-            f"--concurrency={concurrency}", "--without-gossip", "--without-mingle", "--without-heartbeat",
-            "--loglevel=WARNING", "-n", f"{name or 'test'}-{time.monotonic_ns()}@%h"]
+    args = [
+        sys.executable,
+        "-m",
+        "celery",
+        "-A",
+        "lifeplanner_site",
+        "worker",
+        "-Q",
+        queues,
+        f"--pool={pool}",
+        f"--concurrency={concurrency}",
+        "--without-gossip",
+        "--without-mingle",
+        "--without-heartbeat",
+        "--loglevel=WARNING",
+        "-n",
+        f"{name or 'test'}-{time.monotonic_ns()}@%h",
+    ]
     return _spawn(args, env, log)
 
 
 def start_celery_beat(env: dict[str, str], *, schedule: Path, log: Path | None = None) -> subprocess.Popen:
     """Celery beat (the scheduler of the housekeeping sweep) in a process group of its own."""
-    args = [sys.executable, "-m", "celery", "-A", "lifeplanner_site", "beat", "-s", str(schedule),
-            "--loglevel=WARNING"]
+    args = [sys.executable, "-m", "celery", "-A", "lifeplanner_site", "beat", "-s", str(schedule), "--loglevel=WARNING"]
     return _spawn(args, env, log)
 
 
@@ -94,8 +129,9 @@ def _spawn(args: list[str], env: dict[str, str], log: Path | None) -> subprocess
     """Start ``args`` as the leader of a new process group, its output appended to ``log`` (or dropped)."""
     output = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115 (the child holds it)
     try:
-        return subprocess.Popen(args, cwd=REPO, env=env, start_new_session=True, stdout=output,
-                                stderr=subprocess.STDOUT)
+        return subprocess.Popen(
+            args, cwd=REPO, env=env, start_new_session=True, stdout=output, stderr=subprocess.STDOUT
+        )
     finally:
         if log:
             output.close()

@@ -4,6 +4,7 @@ no SQL outside ``environment`` that reads the world's tables behind ``environmen
 The first two read the import graph grimp builds from the source (every ``import`` and ``from``
 form, at module level or inside a function), so a lazy import cannot hide a dependency.
 """
+
 from __future__ import annotations
 
 import re

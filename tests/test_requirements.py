@@ -1,4 +1,5 @@
 """requirements/: the runtime lock is lean and hashed, the development lock adds to it, imports are declared."""
+
 from __future__ import annotations
 
 import ast
@@ -14,8 +15,23 @@ REQUIREMENTS = ROOT / "requirements"
 APPS = ("environment", "judging", "benchmark", "lifeplanner_site")
 FIRST_PARTY = {*APPS, "tests"}
 # Development tools that must never reach `make setup` or the image.
-NOT_RUNTIME = {"pytest", "pytest-django", "pytest-timeout", "playwright", "schemathesis", "hypothesis", "ruff",
-               "networkx", "pyrosm", "geopandas", "pandas", "tenacity", "mypy", "import-linter", "pre-commit"}
+NOT_RUNTIME = {
+    "pytest",
+    "pytest-django",
+    "pytest-timeout",
+    "playwright",
+    "schemathesis",
+    "hypothesis",
+    "ruff",
+    "networkx",
+    "pyrosm",
+    "geopandas",
+    "pandas",
+    "tenacity",
+    "mypy",
+    "import-linter",
+    "pre-commit",
+}
 
 
 def normalise(name: str) -> str:
@@ -80,6 +96,9 @@ def test_the_development_lock_pins_the_runtime_versions():
 def test_every_third_party_import_is_declared(folders, in_file):
     names = declared(REQUIREMENTS / in_file)
     distributions = packages_distributions()
-    undeclared = {module: str(path) for module, path in third_party_imports(*folders).items()
-                  if not names & {normalise(d) for d in distributions.get(module, [module])}}
+    undeclared = {
+        module: str(path)
+        for module, path in third_party_imports(*folders).items()
+        if not names & {normalise(d) for d in distributions.get(module, [module])}
+    }
     assert undeclared == {}, f"declare these in requirements/{in_file} (module: first importer)"

@@ -1,4 +1,5 @@
 """Accounts: a user's REST API token, stored hashed."""
+
 from __future__ import annotations
 
 from django.conf import settings
@@ -21,4 +22,3 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"API token {self.key_hash[:12]} of user {self.user_id}"
-

@@ -1,4 +1,5 @@
 """Reads of accounts: whose token this is, and a user's own endpoints."""
+
 from __future__ import annotations
 
 from django.db.models import Count, QuerySet
@@ -24,8 +25,11 @@ def endpoints_of(*, user) -> QuerySet[ModelEndpoint]:
     """``user``'s endpoints that are not deleted, newest first, with their number of runs."""
     if not (user and user.is_authenticated):
         return ModelEndpoint.objects.none()
-    return (ModelEndpoint.objects.filter(owner=user, deleted_at__isnull=True).annotate(n_runs=Count("runs"))
-            .order_by("-created_at", "-id"))
+    return (
+        ModelEndpoint.objects.filter(owner=user, deleted_at__isnull=True)
+        .annotate(n_runs=Count("runs"))
+        .order_by("-created_at", "-id")
+    )
 
 
 def owned_endpoint(*, user, endpoint_id: int) -> ModelEndpoint | None:

@@ -1,4 +1,5 @@
 """Writes of accounts: API tokens (only their SHA-256 is stored) and deleting one's own endpoints or their keys."""
+
 from __future__ import annotations
 
 import hashlib
@@ -27,8 +28,9 @@ def api_token_hash(token: str) -> str:
 def api_token_create(*, user) -> str:
     """Give ``user`` a new API token, replacing any previous one; returns the token (shown once, never stored)."""
     token = TOKEN_PREFIX + secrets.token_urlsafe(32)
-    ApiToken.objects.update_or_create(user=user, defaults={"key_hash": api_token_hash(token),
-                                                           "created_at": timezone.now()})
+    ApiToken.objects.update_or_create(
+        user=user, defaults={"key_hash": api_token_hash(token), "created_at": timezone.now()}
+    )
     return token
 
 
@@ -64,12 +66,13 @@ def endpoint_key_remove(*, endpoint: ModelEndpoint) -> bool:
     Runs still in progress then stop at their next case with a clear message when the model
     needs a key (see ``benchmark.runs.preflight``).
     """
-    return ModelEndpoint.objects.filter(id=endpoint.id).exclude(api_key_encrypted="").update(
-        api_key_encrypted="") == 1
+    return ModelEndpoint.objects.filter(id=endpoint.id).exclude(api_key_encrypted="").update(api_key_encrypted="") == 1
 
 
 def _refuse_if_running(endpoint: ModelEndpoint) -> None:
     active = list(endpoint.runs.filter(status__in=ACTIVE_RUNS).order_by("id").values_list("id", flat=True)[:5])
     if active:
-        raise EndpointInUse(f"endpoint {endpoint.name!r} is in use by queued or running run(s) "
-                            f"{', '.join(map(str, active))}: wait until they finish, or cancel them, then delete it")
+        raise EndpointInUse(
+            f"endpoint {endpoint.name!r} is in use by queued or running run(s) "
+            f"{', '.join(map(str, active))}: wait until they finish, or cancel them, then delete it"
+        )

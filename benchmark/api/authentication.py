@@ -1,4 +1,5 @@
 """REST API authentication by ``Authorization: Token <token>``, against stored SHA-256 hashes only."""
+
 from __future__ import annotations
 
 from rest_framework import exceptions

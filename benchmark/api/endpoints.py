@@ -3,6 +3,7 @@
 Only the owner's endpoints exist here: another user's endpoint answers 404, like one that does not
 exist. Parsing and rendering only; the writes are ``benchmark.accounts`` services.
 """
+
 from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
@@ -27,8 +28,18 @@ class OwnEndpointSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = ModelEndpoint
-        fields = ["id", "name", "model", "api_base", "params", "concurrency", "requests_per_minute", "has_api_key",
-                  "n_runs", "created_at"]
+        fields = [
+            "id",
+            "name",
+            "model",
+            "api_base",
+            "params",
+            "concurrency",
+            "requests_per_minute",
+            "has_api_key",
+            "n_runs",
+            "created_at",
+        ]
         read_only_fields = fields
 
     def get_has_api_key(self, endpoint: ModelEndpoint) -> bool:
@@ -40,17 +51,26 @@ NOT_SIGNED_IN = OpenApiResponse(ErrorSerializer, description="Not signed in")
 
 
 @extend_schema_view(
-    list=extend_schema(summary="Your model endpoints (not deleted), newest first",
-                       responses={200: OwnEndpointSerializer(many=True), 401: NOT_SIGNED_IN}),
-    retrieve=extend_schema(summary="One of your endpoints",
-                           responses={200: OwnEndpointSerializer, 401: NOT_SIGNED_IN, 404: NOT_FOUND}),
+    list=extend_schema(
+        summary="Your model endpoints (not deleted), newest first",
+        responses={200: OwnEndpointSerializer(many=True), 401: NOT_SIGNED_IN},
+    ),
+    retrieve=extend_schema(
+        summary="One of your endpoints", responses={200: OwnEndpointSerializer, 401: NOT_SIGNED_IN, 404: NOT_FOUND}
+    ),
     destroy=extend_schema(
         summary="Delete one of your endpoints (kept, without its key, for the runs that name it)",
-        responses={204: OpenApiResponse(description="Deleted"), 401: NOT_SIGNED_IN, 404: NOT_FOUND,
-                   409: OpenApiResponse(ErrorSerializer, description="A run of it is queued or running")}),
+        responses={
+            204: OpenApiResponse(description="Deleted"),
+            401: NOT_SIGNED_IN,
+            404: NOT_FOUND,
+            409: OpenApiResponse(ErrorSerializer, description="A run of it is queued or running"),
+        },
+    ),
 )
-class OwnEndpointViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.DestroyModelMixin,
-                         viewsets.GenericViewSet):
+class OwnEndpointViewSet(
+    mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.DestroyModelMixin, viewsets.GenericViewSet
+):
     """Your model endpoints: see them, remove a stored API key, delete them."""
 
     serializer_class = OwnEndpointSerializer
@@ -69,9 +89,15 @@ class OwnEndpointViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixin
             return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
-    @extend_schema(summary="Remove the stored API key of one of your endpoints", request=None,
-                   responses={204: OpenApiResponse(description="The key is gone (or there was none)"),
-                              401: NOT_SIGNED_IN, 404: NOT_FOUND})
+    @extend_schema(
+        summary="Remove the stored API key of one of your endpoints",
+        request=None,
+        responses={
+            204: OpenApiResponse(description="The key is gone (or there was none)"),
+            401: NOT_SIGNED_IN,
+            404: NOT_FOUND,
+        },
+    )
     @action(detail=True, methods=["delete"], url_path="key")
     def key(self, request, pk=None) -> Response:
         endpoint_key_remove(endpoint=self.get_object())

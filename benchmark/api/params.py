@@ -1,6 +1,7 @@
 """Request input of the API: query parameters, JSON bodies and pagination. A value that is not
 allowed answers 400 naming the parameter or field and what is allowed; the schema documents each
 query parameter."""
+
 from __future__ import annotations
 
 import codecs

@@ -1,5 +1,6 @@
 """Who may call what on the REST API. What a reader may *see* (hidden answers, smoke-test runs,
 endpoint details) is decided by ``benchmark.runs.visibility``, the same rules as the pages."""
+
 from __future__ import annotations
 
 from rest_framework.permissions import SAFE_METHODS, BasePermission

@@ -5,6 +5,7 @@ what a reader without ``answers`` may not see is cut by that module's ``trajecto
 An endpoint's API key is never a field of any response; it appears only, write-only, in the
 submission serializer.
 """
+
 from __future__ import annotations
 
 from drf_spectacular.types import OpenApiTypes
@@ -25,8 +26,7 @@ class ReleaseSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Release
-        fields = ["name", "split", "content_hash", "city_name", "city_version", "description", "created_at",
-                  "n_cases"]
+        fields = ["name", "split", "content_hash", "city_name", "city_version", "description", "created_at", "n_cases"]
 
 
 class CaseSerializer(serializers.Serializer):
@@ -48,9 +48,14 @@ class CaseSerializer(serializers.Serializer):
         snapshot, visible = entry.snapshot, bool(self.context.get("answers"))
         hidden = ("answer", "reference_path", "required_evidence", "constraints")
         return {
-            "case_id": snapshot["case_id"], "position": entry.position, "type": snapshot["type"],
-            "category": snapshot["category"], "level": snapshot["level"], "question": snapshot["question"],
-            "answers_visible": visible, **{f: snapshot.get(f) if visible else None for f in hidden},
+            "case_id": snapshot["case_id"],
+            "position": entry.position,
+            "type": snapshot["type"],
+            "category": snapshot["category"],
+            "level": snapshot["level"],
+            "question": snapshot["question"],
+            "answers_visible": visible,
+            **{f: snapshot.get(f) if visible else None for f in hidden},
         }
 
 
@@ -68,8 +73,12 @@ class EndpointSerializer(serializers.Serializer):
     def to_representation(self, endpoint) -> dict:
         visible = endpoint_details_visible(user=self.context.get("user"), endpoint=endpoint)
         private = ("api_base", "params", "concurrency", "requests_per_minute")
-        return {"name": endpoint.name, "model": endpoint.model, "details_visible": visible,
-                **{f: getattr(endpoint, f) if visible else None for f in private}}
+        return {
+            "name": endpoint.name,
+            "model": endpoint.model,
+            "details_visible": visible,
+            **{f: getattr(endpoint, f) if visible else None for f in private},
+        }
 
 
 class OverallSerializer(serializers.Serializer):
@@ -86,8 +95,22 @@ class RunSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = EvaluationRun
-        fields = ["id", "name", "agent", "model", "release", "purpose", "status", "error", "verified", "created_at",
-                  "started_at", "finished_at", "overall", "n"]
+        fields = [
+            "id",
+            "name",
+            "agent",
+            "model",
+            "release",
+            "purpose",
+            "status",
+            "error",
+            "verified",
+            "created_at",
+            "started_at",
+            "finished_at",
+            "overall",
+            "n",
+        ]
 
     def get_model(self, run: EvaluationRun) -> str:
         return run.endpoint.model if run.endpoint is not None else ""
@@ -122,8 +145,10 @@ class SmokeProblemSerializer(serializers.Serializer):
 
 
 class SmokeReportSerializer(serializers.Serializer):
-    status = serializers.CharField(help_text="running, passed (the full run is queued), blocked (by the problems "
-                                             "listed) or stopped (the smoke run was cancelled)")
+    status = serializers.CharField(
+        help_text="running, passed (the full run is queued), blocked (by the problems "
+        "listed) or stopped (the smoke run was cancelled)"
+    )
     cases = serializers.ListField(child=serializers.DictField())
     problems = SmokeProblemSerializer(many=True)
     full_run = serializers.IntegerField(allow_null=True, help_text="The full run queued after a passed smoke test.")
@@ -132,8 +157,9 @@ class SmokeReportSerializer(serializers.Serializer):
 class RunDetailSerializer(RunSerializer):
     endpoint = EndpointSerializer(allow_null=True, read_only=True)
     progress = serializers.SerializerMethodField()
-    aggregates = serializers.SerializerMethodField(help_text="{table2, table3, categories, cost} once the run has "
-                                                             "ended; {} before.")
+    aggregates = serializers.SerializerMethodField(
+        help_text="{table2, table3, categories, cost} once the run has ended; {} before."
+    )
     smoke = serializers.SerializerMethodField(help_text="For a smoke test: what it found.")
 
     class Meta(RunSerializer.Meta):
@@ -180,27 +206,52 @@ class SubmissionSerializer(serializers.Serializer):
 
     name = serializers.CharField(max_length=100, help_text="Shown on the leaderboard; unique.")
     model = serializers.CharField(max_length=200, help_text="litellm model string, e.g. openai/gpt-4o-mini")
-    api_base = serializers.CharField(max_length=500, required=False, allow_blank=True, default="",
-                                     help_text="http(s) URL; empty for the provider's default")
-    api_key = serializers.CharField(max_length=MAX_API_KEY_LENGTH, required=False, allow_blank=True, default="",
-                                    write_only=True, style={"input_type": "password"},
-                                    help_text="Stored encrypted; never returned.")
-    no_key = serializers.BooleanField(required=False, default=False,
-                                      help_text="Your server at api_base takes no API key (an empty api_key without "
-                                                "this is refused; the site's own keys are never used).")
+    api_base = serializers.CharField(
+        max_length=500,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="http(s) URL; empty for the provider's default",
+    )
+    api_key = serializers.CharField(
+        max_length=MAX_API_KEY_LENGTH,
+        required=False,
+        allow_blank=True,
+        default="",
+        write_only=True,
+        style={"input_type": "password"},
+        help_text="Stored encrypted; never returned.",
+    )
+    no_key = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Your server at api_base takes no API key (an empty api_key without "
+        "this is refused; the site's own keys are never used).",
+    )
     concurrency = serializers.IntegerField(min_value=1, max_value=MAX_CONCURRENCY, default=4)
-    requests_per_minute = serializers.IntegerField(min_value=1, max_value=MAX_REQUESTS_PER_MINUTE, required=False,
-                                                   allow_null=True, default=None)
-    params = serializers.DictField(required=False, allow_null=True, default=None,
-                                   help_text="Extra litellm parameters, e.g. {\"max_tokens\": 2048}")
-    release = serializers.SlugRelatedField(slug_field="name", queryset=Release.objects.all(), required=False,
-                                           allow_null=True, default=None,
-                                           help_text="Release name; the newest public release when omitted. A hidden "
-                                                     "release only for curators and staff, unless the site's "
-                                                     "HIDDEN_RELEASE_RUNNERS is \"all\".")
-    config = RunConfigField(required=False, allow_null=True, default=None,
-                            help_text="The run's settings (tool_budget, trials, temperature, seed, timeout_s), for "
-                                      "the smoke test and the full run; each one left out takes its default.")
+    requests_per_minute = serializers.IntegerField(
+        min_value=1, max_value=MAX_REQUESTS_PER_MINUTE, required=False, allow_null=True, default=None
+    )
+    params = serializers.DictField(
+        required=False, allow_null=True, default=None, help_text='Extra litellm parameters, e.g. {"max_tokens": 2048}'
+    )
+    release = serializers.SlugRelatedField(
+        slug_field="name",
+        queryset=Release.objects.all(),
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Release name; the newest public release when omitted. A hidden "
+        "release only for curators and staff, unless the site's "
+        'HIDDEN_RELEASE_RUNNERS is "all".',
+    )
+    config = RunConfigField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="The run's settings (tool_budget, trials, temperature, seed, timeout_s), for "
+        "the smoke test and the full run; each one left out takes its default.",
+    )
 
 
 class StepSerializer(serializers.ModelSerializer):
@@ -211,8 +262,17 @@ class StepSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Step
-        fields = ["index", "tool", "arguments", "observation", "error_kind", "latency_ms", "model_text",
-                  "input_tokens", "output_tokens"]
+        fields = [
+            "index",
+            "tool",
+            "arguments",
+            "observation",
+            "error_kind",
+            "latency_ms",
+            "model_text",
+            "input_tokens",
+            "output_tokens",
+        ]
 
 
 class TrajectorySerializer(serializers.ModelSerializer):
@@ -225,8 +285,22 @@ class TrajectorySerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Trajectory
-        fields = ["id", "run", "case_id", "category", "level", "trial", "status", "ended", "passed",
-                  "input_tokens", "output_tokens", "n_steps", "started_at", "finished_at"]
+        fields = [
+            "id",
+            "run",
+            "case_id",
+            "category",
+            "level",
+            "trial",
+            "status",
+            "ended",
+            "passed",
+            "input_tokens",
+            "output_tokens",
+            "n_steps",
+            "started_at",
+            "finished_at",
+        ]
 
 
 class TrajectoryDetailSerializer(TrajectorySerializer):
@@ -235,17 +309,28 @@ class TrajectoryDetailSerializer(TrajectorySerializer):
     ``scores`` carry only each metric's value, applicable and source."""
 
     question = serializers.CharField(source="entry.snapshot.question", read_only=True)
-    answers_visible = serializers.SerializerMethodField(help_text="False for a hidden release unless you are a "
-                                                                  "curator: then the answer, what the agent saw and "
-                                                                  "the score explanations are withheld (null).")
+    answers_visible = serializers.SerializerMethodField(
+        help_text="False for a hidden release unless you are a "
+        "curator: then the answer, what the agent saw and "
+        "the score explanations are withheld (null)."
+    )
     error = serializers.SerializerMethodField()
-    scores = serializers.SerializerMethodField(help_text="metric -> {value, applicable, source} and, where the "
-                                                         "release's answers are visible, explanation and details")
+    scores = serializers.SerializerMethodField(
+        help_text="metric -> {value, applicable, source} and, where the "
+        "release's answers are visible, explanation and details"
+    )
     steps = StepSerializer(many=True, read_only=True)
 
     class Meta(TrajectorySerializer.Meta):
-        fields = [*TrajectorySerializer.Meta.fields, "question", "answers_visible", "final_answer", "error", "scores",
-                  "steps"]
+        fields = [
+            *TrajectorySerializer.Meta.fields,
+            "question",
+            "answers_visible",
+            "final_answer",
+            "error",
+            "scores",
+            "steps",
+        ]
 
     def get_answers_visible(self, trajectory: Trajectory) -> bool:
         return bool(self.context.get("answers"))
@@ -269,8 +354,9 @@ class ScoreRowSerializer(serializers.Serializer):
     trial = serializers.IntegerField()
     ended = serializers.CharField(allow_blank=True)
     passed = serializers.BooleanField(allow_null=True)
-    metrics = serializers.DictField(child=serializers.FloatField(allow_null=True),
-                                    help_text="metric -> value (null where not applicable)")
+    metrics = serializers.DictField(
+        child=serializers.FloatField(allow_null=True), help_text="metric -> value (null where not applicable)"
+    )
 
 
 class RunScoresSerializer(serializers.Serializer):
@@ -290,14 +376,21 @@ class LeaderboardRowSerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
     status = serializers.CharField()
     verified = serializers.BooleanField(help_text="False for self-reported (uploaded) results.")
-    cells = serializers.DictField(child=serializers.FloatField(allow_null=True),
-                                  help_text="PR@0.9 in % per category/level cell; null where the run has no case")
+    cells = serializers.DictField(
+        child=serializers.FloatField(allow_null=True),
+        help_text="PR@0.9 in % per category/level cell; null where the run has no case",
+    )
     overall = OverallSerializer(allow_null=True)
     macro = serializers.FloatField(allow_null=True)
     avg_tokens = serializers.FloatField(allow_null=True)
     cost = serializers.FloatField(allow_null=True, help_text="USD, where litellm can price the model")
-    rank = serializers.ListField(child=serializers.IntegerField(), allow_null=True, min_length=2, max_length=2,
-                                 help_text="[best, worst] rank: a range where 95% intervals overlap")
+    rank = serializers.ListField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        min_length=2,
+        max_length=2,
+        help_text="[best, worst] rank: a range where 95% intervals overlap",
+    )
     n = serializers.IntegerField()
 
 

@@ -1,4 +1,5 @@
 """Routes of the REST API, mounted at /api/v1/ (schema at /api/schema/, docs at /api/docs/)."""
+
 from django.urls import path
 from rest_framework.routers import SimpleRouter
 

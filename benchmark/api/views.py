@@ -6,6 +6,7 @@ answers, observations, model text and score details, only for curators; endpoint
 for the owner and staff. Objects a user may not see answer 404. Submitting on a hidden release
 follows the setting ``HIDDEN_RELEASE_RUNNERS``.
 """
+
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -46,8 +47,8 @@ from .selectors import score_rows
 
 # --- releases and their cases --------------------------------------------------------------------
 
-@extend_schema_view(list=extend_schema(summary="Releases, newest first"),
-                    retrieve=extend_schema(summary="One release"))
+
+@extend_schema_view(list=extend_schema(summary="Releases, newest first"), retrieve=extend_schema(summary="One release"))
 class ReleaseViewSet(viewsets.ReadOnlyModelViewSet):
     """Frozen, named sets of cases. Every release is listed; a hidden one keeps its answers for curators."""
 
@@ -64,9 +65,14 @@ CASE_PATH = OpenApiParameter("case_id", str, OpenApiParameter.PATH, description=
 
 
 @extend_schema_view(
-    list=extend_schema(summary="A release's cases", parameters=[
-        RELEASE_PATH, query_param("category", "Only this category.", enum=CATEGORY_VALUES),
-        query_param("level", "Only this level.", enum=LEVEL_VALUES)]),
+    list=extend_schema(
+        summary="A release's cases",
+        parameters=[
+            RELEASE_PATH,
+            query_param("category", "Only this category.", enum=CATEGORY_VALUES),
+            query_param("level", "Only this level.", enum=LEVEL_VALUES),
+        ],
+    ),
     retrieve=extend_schema(summary="One case of a release", parameters=[RELEASE_PATH, CASE_PATH]),
 )
 class CaseViewSet(viewsets.ReadOnlyModelViewSet):
@@ -111,43 +117,51 @@ class CaseViewSet(viewsets.ReadOnlyModelViewSet):
 
 # --- runs ----------------------------------------------------------------------------------------
 
+
 @extend_schema_view(
-    list=extend_schema(summary="Runs you may see, newest first", parameters=[
-        query_param("release", "Only runs on this release (its name)."),
-        query_param("purpose", "evaluation, or smoke (smoke tests: only your own).", enum=PURPOSES),
-        query_param("status", "Only runs in this state.", enum=RUN_STATUSES),
-        query_param("agent", "Only runs of this agent (litellm, reference, heuristic, external, upload, ...).")]),
+    list=extend_schema(
+        summary="Runs you may see, newest first",
+        parameters=[
+            query_param("release", "Only runs on this release (its name)."),
+            query_param("purpose", "evaluation, or smoke (smoke tests: only your own).", enum=PURPOSES),
+            query_param("status", "Only runs in this state.", enum=RUN_STATUSES),
+            query_param("agent", "Only runs of this agent (litellm, reference, heuristic, external, upload, ...)."),
+        ],
+    ),
     retrieve=extend_schema(summary="One run, with its progress, aggregates and (smoke test) report"),
     create=extend_schema(
         summary="Submit a model: an endpoint, then a 3-case smoke test, then the full run",
         request=s.SubmissionSerializer,
-        responses={201: s.RunDetailSerializer,
-                   400: OpenApiResponse(OpenApiTypes.OBJECT, description="Field -> list of problems"),
-                   401: OpenApiResponse(s.ErrorSerializer, description="Not signed in"),
-                   403: OpenApiResponse(s.ErrorSerializer, description="Not allowed"),
-                   429: OpenApiResponse(s.ErrorSerializer, description="Submission limit reached; see "
-                                                                       "Retry-After")}),
+        responses={
+            201: s.RunDetailSerializer,
+            400: OpenApiResponse(OpenApiTypes.OBJECT, description="Field -> list of problems"),
+            401: OpenApiResponse(s.ErrorSerializer, description="Not signed in"),
+            403: OpenApiResponse(s.ErrorSerializer, description="Not allowed"),
+            429: OpenApiResponse(s.ErrorSerializer, description="Submission limit reached; see Retry-After"),
+        },
+    ),
 )
-class RunViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
-                 viewsets.GenericViewSet):
+class RunViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin, viewsets.GenericViewSet):
     """Evaluation runs (and your own smoke tests). POST submits a model endpoint."""
 
     permission_classes = [ReadOrSubmit]
     pagination_class = Pagination
 
     def get_serializer_class(self):
-        return {"list": s.RunSerializer, "create": s.SubmissionSerializer,
-                "scores": s.RunScoresSerializer}.get(self.action, s.RunDetailSerializer)
+        return {"list": s.RunSerializer, "create": s.SubmissionSerializer, "scores": s.RunScoresSerializer}.get(
+            self.action, s.RunDetailSerializer
+        )
 
     def get_queryset(self):
-        runs = runs_visible(user=self.request.user).select_related("endpoint", "release").order_by("-created_at",
-                                                                                                  "-id")
+        runs = runs_visible(user=self.request.user).select_related("endpoint", "release").order_by("-created_at", "-id")
         if self.action != "list":
             return runs
-        filters = {"release__name": self.request.query_params.get("release") or None,
-                   "purpose": choice_param(self.request, "purpose", PURPOSES),
-                   "status": choice_param(self.request, "status", RUN_STATUSES),
-                   "agent": self.request.query_params.get("agent") or None}
+        filters = {
+            "release__name": self.request.query_params.get("release") or None,
+            "purpose": choice_param(self.request, "purpose", PURPOSES),
+            "status": choice_param(self.request, "status", RUN_STATUSES),
+            "agent": self.request.query_params.get("agent") or None,
+        }
         return runs.filter(**{k: v for k, v in filters.items() if v is not None})
 
     def get_serializer_context(self) -> dict:
@@ -162,42 +176,70 @@ class RunViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Create
             smoke = submission_create(user=request.user, **serializer.validated_data)
         except SubmissionLimitReached as exc:
             seconds = max(1, int((exc.retry_at - timezone.now()).total_seconds()))
-            return Response({"detail": str(exc)}, status=status.HTTP_429_TOO_MANY_REQUESTS,
-                            headers={"Retry-After": str(seconds)})
+            return Response(
+                {"detail": str(exc)}, status=status.HTTP_429_TOO_MANY_REQUESTS, headers={"Retry-After": str(seconds)}
+            )
         except DjangoValidationError as exc:
-            raise ValidationError(exc.message_dict if hasattr(exc, "error_dict") else {"detail": exc.messages}) \
-                from None
+            raise ValidationError(
+                exc.message_dict if hasattr(exc, "error_dict") else {"detail": exc.messages}
+            ) from None
         smoke = self.get_queryset().get(id=smoke.id)
-        return Response(s.RunDetailSerializer(smoke, context=self.get_serializer_context()).data,
-                        status=status.HTTP_201_CREATED)
+        return Response(
+            s.RunDetailSerializer(smoke, context=self.get_serializer_context()).data, status=status.HTTP_201_CREATED
+        )
 
     @extend_schema(summary="A run's table 2 and 3 and each trajectory's metric values", responses=s.RunScoresSerializer)
     @action(detail=True, methods=["get"])
     def scores(self, request, pk=None) -> Response:
         run = self.get_object()
         results = run_results_stored(run=run)
-        return Response(s.RunScoresSerializer({
-            "run": run.id, "release": run.release.name, "status": run.status,
-            "table2": results.table2 if results else None, "table3": results.table3 if results else None,
-            "trajectories": score_rows(run=run),
-        }).data)
+        return Response(
+            s.RunScoresSerializer(
+                {
+                    "run": run.id,
+                    "release": run.release.name,
+                    "status": run.status,
+                    "table2": results.table2 if results else None,
+                    "table3": results.table3 if results else None,
+                    "trajectories": score_rows(run=run),
+                }
+            ).data
+        )
 
 
 # --- trajectories --------------------------------------------------------------------------------
 
 # What the trajectory list shows (not the answer, scores or case documents).
-LIST_FIELDS = ("id", "run_id", "trial", "status", "ended", "passed", "input_tokens", "output_tokens", "started_at",
-               "finished_at", "entry__id", "entry__case__id", "entry__case__case_id", "entry__case__category",
-               "entry__case__level")
+LIST_FIELDS = (
+    "id",
+    "run_id",
+    "trial",
+    "status",
+    "ended",
+    "passed",
+    "input_tokens",
+    "output_tokens",
+    "started_at",
+    "finished_at",
+    "entry__id",
+    "entry__case__id",
+    "entry__case__case_id",
+    "entry__case__category",
+    "entry__case__level",
+)
 
 
 @extend_schema_view(
-    list=extend_schema(summary="Trajectories of the runs you may see", parameters=[
-        query_param("run", "Only this run's trajectories.", type_=int),
-        query_param("category", "Only this category.", enum=CATEGORY_VALUES),
-        query_param("level", "Only this level.", enum=LEVEL_VALUES),
-        query_param("ended", "Only trajectories that ended this way.", enum=ENDINGS),
-        query_param("passed", "Only passed (true) or failed (false) ones.", type_=bool)]),
+    list=extend_schema(
+        summary="Trajectories of the runs you may see",
+        parameters=[
+            query_param("run", "Only this run's trajectories.", type_=int),
+            query_param("category", "Only this category.", enum=CATEGORY_VALUES),
+            query_param("level", "Only this level.", enum=LEVEL_VALUES),
+            query_param("ended", "Only trajectories that ended this way.", enum=ENDINGS),
+            query_param("passed", "Only passed (true) or failed (false) ones.", type_=bool),
+        ],
+    ),
     retrieve=extend_schema(summary="One trajectory with its steps, answer and scores"),
 )
 class TrajectoryViewSet(viewsets.ReadOnlyModelViewSet):
@@ -213,43 +255,61 @@ class TrajectoryViewSet(viewsets.ReadOnlyModelViewSet):
 
     def get_queryset(self):
         # A subquery, not a join: counted for the page's rows only, and dropped from the paginator's count.
-        steps = Step.objects.filter(trajectory=OuterRef("pk")).order_by().values("trajectory").annotate(
-            n=Count("id")).values("n")
-        rows = (Trajectory.objects.filter(run__in=runs_visible(user=self.request.user))
-                .select_related("entry__case").annotate(n_steps=Coalesce(Subquery(steps), 0))
-                .order_by("run_id", "entry__position", "trial"))
+        steps = (
+            Step.objects.filter(trajectory=OuterRef("pk"))
+            .order_by()
+            .values("trajectory")
+            .annotate(n=Count("id"))
+            .values("n")
+        )
+        rows = (
+            Trajectory.objects.filter(run__in=runs_visible(user=self.request.user))
+            .select_related("entry__case")
+            .annotate(n_steps=Coalesce(Subquery(steps), 0))
+            .order_by("run_id", "entry__position", "trial")
+        )
         if self.action == "retrieve":
             return rows.select_related("run__release").prefetch_related("steps")
         rows = rows.only(*LIST_FIELDS)
-        filters = {"run_id": int_param(self.request, "run"),
-                   "entry__case__category": choice_param(self.request, "category", CATEGORY_VALUES),
-                   "entry__case__level": choice_param(self.request, "level", LEVEL_VALUES),
-                   "ended": choice_param(self.request, "ended", ENDINGS),
-                   "passed": bool_param(self.request, "passed")}
+        filters = {
+            "run_id": int_param(self.request, "run"),
+            "entry__case__category": choice_param(self.request, "category", CATEGORY_VALUES),
+            "entry__case__level": choice_param(self.request, "level", LEVEL_VALUES),
+            "ended": choice_param(self.request, "ended", ENDINGS),
+            "passed": bool_param(self.request, "passed"),
+        }
         return rows.filter(**{k: v for k, v in filters.items() if v is not None})
 
     def retrieve(self, request, *args, **kwargs) -> Response:
         trajectory = self.get_object()
-        context = {**self.get_serializer_context(),
-                   "answers": can_see_answers(user=request.user, release=trajectory.run.release)}
+        context = {
+            **self.get_serializer_context(),
+            "answers": can_see_answers(user=request.user, release=trajectory.run.release),
+        }
         return Response(s.TrajectoryDetailSerializer(trajectory, context=context).data)
 
 
 # --- leaderboard ---------------------------------------------------------------------------------
+
 
 class LeaderboardView(APIView):
     """Table 2 per evaluation run of a release, with 95% intervals and rank ranges."""
 
     permission_classes = [ReadOnly]
 
-    @extend_schema(summary="The leaderboard of a release", responses={200: s.LeaderboardSerializer,
-                                                                          400: OpenApiTypes.OBJECT,
-                                                                          404: s.ErrorSerializer},
-                   parameters=[query_param("release", "The release's name; the newest public release with runs when "
-                                                 "omitted."),
-                               query_param("sort", "rank (default), name, agent, model, date, verified, overall, "
-                                              "macro, tokens, cost or a cell such as routing/L1; '-' in front "
-                                              "reverses.")])
+    @extend_schema(
+        summary="The leaderboard of a release",
+        responses={200: s.LeaderboardSerializer, 400: OpenApiTypes.OBJECT, 404: s.ErrorSerializer},
+        parameters=[
+            query_param("release", "The release's name; the newest public release with runs when omitted."),
+            query_param(
+                "sort",
+                "rank (default), name, agent, model, date, verified, overall, "
+                "macro, tokens, cost or a cell such as routing/L1; '-' in front "
+                "reverses.",
+            ),
+        ],
+    )
     def get(self, request) -> Response:
         releases = leaderboard_releases(user=request.user)
         name = request.query_params.get("release")
@@ -261,5 +321,8 @@ class LeaderboardView(APIView):
                 rows = leaderboard_sort(rows, sort=sort)
             except ValueError as exc:
                 raise ValidationError({"sort": [str(exc)]}) from None
-        return Response(s.LeaderboardSerializer({"release": release.name if release else None,
-                                                 "releases": [r.name for r in releases], "rows": rows}).data)
+        return Response(
+            s.LeaderboardSerializer(
+                {"release": release.name if release else None, "releases": [r.name for r in releases], "rows": rows}
+            ).data
+        )

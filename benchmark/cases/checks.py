@@ -1,4 +1,5 @@
 """The checks behind verify_case (see verify.py for the list)."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -13,8 +14,9 @@ from judging.grounding import leaf_values
 from .document import CaseDocument, ToolStep, normalise_question, observation_digest
 
 
-def run_checks(doc: CaseDocument, *, other_questions: frozenset[str],
-               replay_engine: bool = True) -> tuple[list[str], int]:
+def run_checks(
+    doc: CaseDocument, *, other_questions: frozenset[str], replay_engine: bool = True
+) -> tuple[list[str], int]:
     try:
         ctx = city_context(doc.city_name)
     except CityNotBuilt as exc:
@@ -22,8 +24,9 @@ def run_checks(doc: CaseDocument, *, other_questions: frozenset[str],
     failures: list[str] = []
     checks = 0
     if ctx.city_version != doc.city_version:
-        failures.append(f"case was written for city version {doc.city_version[:12]}, the city is now "
-                        f"{ctx.city_version[:12]}")
+        failures.append(
+            f"case was written for city version {doc.city_version[:12]}, the city is now {ctx.city_version[:12]}"
+        )
     observations = []
     paths = [("reference", "agent", doc.reference_path)]
     if replay_engine:
@@ -39,8 +42,10 @@ def run_checks(doc: CaseDocument, *, other_questions: frozenset[str],
             if toolset == "agent":
                 observations.append(observation)
         if changed:
-            failures.append(f"{label} {_steps(changed)} return{'s' if len(changed) == 1 else ''} a different "
-                            "observation than when the case was written")
+            failures.append(
+                f"{label} {_steps(changed)} return{'s' if len(changed) == 1 else ''} a different "
+                "observation than when the case was written"
+            )
     checks += 1
     failures += _check_submission(doc)
     for check in (_check_uniqueness, _check_cited, _check_evidence, _check_totals):
@@ -87,6 +92,7 @@ def _check_submission(doc: CaseDocument) -> list[str]:
 
 
 # ------------------------------------------------------------------ answer contents
+
 
 def answer_place_ids(answer: Any) -> list[str]:
     """Every place_id in an answer document (top level, start, end, waypoints, optimal_order)."""
@@ -146,6 +152,7 @@ def _check_cited(ctx, doc: CaseDocument, observations: list) -> list[str]:
 
 # ------------------------------------------------------------------ evidence
 
+
 def _check_evidence(ctx, doc: CaseDocument, observations: list) -> list[str]:
     failures = []
     cited = set(answer_note_ids(doc.answer)) | set(doc.required_evidence.note_ids)
@@ -179,6 +186,7 @@ def _check_attribute(ctx, place_id: str, key: str) -> list[str]:
 
 # ------------------------------------------------------------------ route totals
 
+
 def _check_totals(ctx, doc: CaseDocument, observations: list) -> list[str]:
     answer = doc.answer
     if not isinstance(answer, dict) or "total_distance_m" not in answer:
@@ -187,8 +195,12 @@ def _check_totals(ctx, doc: CaseDocument, observations: list) -> list[str]:
     legs = {}
     for step, observation in zip(doc.reference_path, observations):
         if step.tool == "routing" and observation is not None:
-            legs[observation["start"]["place_id"], observation["end"]["place_id"], observation["vehicle"],
-                 observation["mode"]] = observation
+            legs[
+                observation["start"]["place_id"],
+                observation["end"]["place_id"],
+                observation["vehicle"],
+                observation["mode"],
+            ] = observation
     try:
         used = [legs[a, b, answer["vehicle"], answer["mode"]] for a, b in zip(order, order[1:])]
     except KeyError as exc:
@@ -204,6 +216,7 @@ def _check_totals(ctx, doc: CaseDocument, observations: list) -> list[str]:
 
 
 # ------------------------------------------------------------------ uniqueness
+
 
 def _check_uniqueness(ctx, doc: CaseDocument, observations: list) -> list[str]:
     """The independent verifier: the gold is the one right answer against the whole city."""

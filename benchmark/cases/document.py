@@ -4,6 +4,7 @@ An exported line holds the paper's instance fields (figure 8: ``type``, ``questi
 ``answer``) and our extra fields, as canonical JSON (sorted keys), so a round trip is
 byte-for-byte lossless.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -15,11 +16,25 @@ from pydantic import BaseModel, ConfigDict, Field
 from judging.vocabulary import CELLS, Category, Level
 
 # The paper's table 4: cases per (category, level) cell, in the order of CELLS.
-TABLE4: dict[tuple[str, str], int] = dict(zip(CELLS, (100, 72, 35,  # Place Perception L0, L1, L2
-                          104, 52, 35,  # Nearby Discovery L0, L1, L2
-                          100, 50, 31,  # Routing L0, L1, L2
-                          53, 35),  # Trip Design L1, L2
-                  strict=True))
+TABLE4: dict[tuple[str, str], int] = dict(
+    zip(
+        CELLS,
+        (
+            100,
+            72,
+            35,  # Place Perception L0, L1, L2
+            104,
+            52,
+            35,  # Nearby Discovery L0, L1, L2
+            100,
+            50,
+            31,  # Routing L0, L1, L2
+            53,
+            35,
+        ),  # Trip Design L1, L2
+        strict=True,
+    )
+)
 
 
 def case_type(category: str, level: str) -> str:

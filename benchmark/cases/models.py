@@ -1,4 +1,5 @@
 """Cases: the case document's rows, their audit history, and frozen releases."""
+
 from __future__ import annotations
 
 from django.conf import settings
@@ -84,7 +85,8 @@ class Release(models.Model):
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     created_at = models.DateTimeField(auto_now_add=True)
     cases: models.ManyToManyField[Case, ReleaseCase] = models.ManyToManyField(
-        Case, through="ReleaseCase", related_name="releases")
+        Case, through="ReleaseCase", related_name="releases"
+    )
 
     class Meta:
         db_table = "benchmark_release"
@@ -108,4 +110,3 @@ class ReleaseCase(models.Model):
 
     def __str__(self) -> str:
         return f"{self.case_id} in release {self.release_id} (#{self.position})"
-

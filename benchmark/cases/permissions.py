@@ -1,4 +1,5 @@
 """Who curates: the ``cases.curate_case`` permission (held by the "Curators" group and superusers)."""
+
 from __future__ import annotations
 
 CURATE = "cases.curate_case"

@@ -1,4 +1,5 @@
 """Reads over cases and releases: documents, verification reports and the map of a case."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -40,8 +41,11 @@ def case_documents(*, release: Release | None = None, status: str | None = None)
     return [d for d in docs if status is None or d.status == status]
 
 
-def documents_verify(*, documents: list[CaseDocument], population: Iterable[CaseDocument] | None = None,
-                     ) -> list[tuple[CaseDocument, VerificationResult]]:
+def documents_verify(
+    *,
+    documents: list[CaseDocument],
+    population: Iterable[CaseDocument] | None = None,
+) -> list[tuple[CaseDocument, VerificationResult]]:
     """Verify each document; writes nothing.
 
     Args:
@@ -59,6 +63,7 @@ def documents_verify(*, documents: list[CaseDocument], population: Iterable[Case
 
 
 # ------------------------------------------------------------------ the case map
+
 
 def case_place_ids(answer: Any) -> list[str]:
     """The place_ids an answer cites, in visiting order where it has one, without repeats."""
@@ -99,13 +104,20 @@ def case_map_geojson(case: Case) -> dict:
     rows = place_points(city_name=case.city_name, place_ids=ids)
     features = [_place_feature(number, rows[pid]) for number, pid in enumerate(ids, 1) if pid in rows]
     legs, errors = _route_legs(case)
-    return {"type": "FeatureCollection", "features": features + legs,
-            "missing_place_ids": [pid for pid in ids if pid not in rows], "route_errors": errors}
+    return {
+        "type": "FeatureCollection",
+        "features": features + legs,
+        "missing_place_ids": [pid for pid in ids if pid not in rows],
+        "route_errors": errors,
+    }
 
 
 def _place_feature(number: int, place: PlacePoint) -> dict:
-    return {"type": "Feature", "geometry": {"type": "Point", "coordinates": [place.lon, place.lat]},
-            "properties": {"kind": "place", "number": number, "place_id": place.place_id, "name": place.name}}
+    return {
+        "type": "Feature",
+        "geometry": {"type": "Point", "coordinates": [place.lon, place.lat]},
+        "properties": {"kind": "place", "number": number, "place_id": place.place_id, "name": place.name},
+    }
 
 
 def _route_legs(case: Case) -> tuple[list[dict], list[str]]:
@@ -115,12 +127,24 @@ def _route_legs(case: Case) -> tuple[list[dict], list[str]]:
     options = {k: case.answer[k] for k in ("vehicle", "mode") if stops and isinstance(case.answer.get(k), str)}
     legs, errors = [], []
     for leg, (start, end) in enumerate(zip(stops, stops[1:]), 1):
-        call = call_tool("agent", "routing", {"start_place_id": start, "end_place_id": end, **options},
-                         city=case.city_name)
+        call = call_tool(
+            "agent", "routing", {"start_place_id": start, "end_place_id": end, **options}, city=case.city_name
+        )
         if call.error is not None:  # not call.ok
             errors.append(f"leg {leg} {start} -> {end}: {call.error.get('message', '')}")
             continue
-        legs.append({"type": "Feature", "geometry": call.result["geometry"], "properties": {
-            "kind": "route", "leg": leg, "from": start, "to": end,
-            "total_distance_m": call.result["total_distance_m"], "total_time_s": call.result["total_time_s"]}})
+        legs.append(
+            {
+                "type": "Feature",
+                "geometry": call.result["geometry"],
+                "properties": {
+                    "kind": "route",
+                    "leg": leg,
+                    "from": start,
+                    "to": end,
+                    "total_distance_m": call.result["total_distance_m"],
+                    "total_time_s": call.result["total_time_s"],
+                },
+            }
+        )
     return legs, errors

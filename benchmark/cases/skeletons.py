@@ -5,6 +5,7 @@ they state (radius, times, ratings, euros). A cell whose questions mostly share 
 reads like a filled template; docs/cases.md reports, per cell, the cases, the distinct
 skeletons and the share of the most used one (``manage.py question_stats``).
 """
+
 from __future__ import annotations
 
 import re

@@ -12,6 +12,7 @@ Checks (each failure is a sentence a curator can act on):
    exists on its place.
 6. The question is not a duplicate of another case's question.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -30,8 +31,9 @@ class VerificationResult:
         return {"ok": self.ok, "failures": self.failures, "checks": self.checks}
 
 
-def verify_case(doc: CaseDocument, *, other_questions: frozenset[str] = frozenset(),
-                replay: bool = True) -> VerificationResult:
+def verify_case(
+    doc: CaseDocument, *, other_questions: frozenset[str] = frozenset(), replay: bool = True
+) -> VerificationResult:
     """Verify ``doc`` against its city; ``other_questions`` are the normalised questions of other cases.
 
     ``replay=False`` skips replaying the engine path (the data engine uses it for a case whose calls it has

@@ -2,6 +2,7 @@
 
 The key is never rendered back, not even masked: the pages show only "key set" or "no key".
 """
+
 from __future__ import annotations
 
 from django import forms
@@ -19,11 +20,19 @@ class ModelEndpointForm(forms.ModelForm):
 
     # A plain text field: the services' guard explains a refused api_base better than URLField
     # would, and URLField refuses hosts without a dot (http://vllm:8000) that private setups use.
-    api_base = forms.CharField(required=False, max_length=500, label="API base",
-                               help_text="Empty for the provider's default URL; otherwise http(s).")
-    api_key = forms.CharField(required=False, strip=True, label="API key",
-                              widget=forms.PasswordInput(render_value=False, attrs={"autocomplete": "new-password"}),
-                              help_text="Write-only. Leave empty to keep the stored key.")
+    api_base = forms.CharField(
+        required=False,
+        max_length=500,
+        label="API base",
+        help_text="Empty for the provider's default URL; otherwise http(s).",
+    )
+    api_key = forms.CharField(
+        required=False,
+        strip=True,
+        label="API key",
+        widget=forms.PasswordInput(render_value=False, attrs={"autocomplete": "new-password"}),
+        help_text="Write-only. Leave empty to keep the stored key.",
+    )
     remove_api_key = forms.BooleanField(required=False, label="Remove the stored API key")
 
     class Meta:
@@ -45,11 +54,17 @@ class ModelEndpointForm(forms.ModelForm):
             self.add_error("remove_api_key", "Either enter a new key or remove the stored one, not both.")
             return data
         try:
-            endpoint_check(name=data.get("name"), model=data.get("model"), api_base=data.get("api_base", ""),
-                           params=data.get("params"), concurrency=data.get("concurrency"),
-                           requests_per_minute=data.get("requests_per_minute"), api_key=data.get("api_key"),
-                           endpoint=self.instance if self.instance.pk is not None else None,
-                           owner=data.get("owner"))
+            endpoint_check(
+                name=data.get("name"),
+                model=data.get("model"),
+                api_base=data.get("api_base", ""),
+                params=data.get("params"),
+                concurrency=data.get("concurrency"),
+                requests_per_minute=data.get("requests_per_minute"),
+                api_key=data.get("api_key"),
+                endpoint=self.instance if self.instance.pk is not None else None,
+                owner=data.get("owner"),
+            )
         except ValidationError as exc:
             self.add_error(None, exc)
         return data
@@ -64,8 +79,16 @@ class ModelEndpointForm(forms.ModelForm):
 @admin.register(ModelEndpoint)
 class ModelEndpointAdmin(admin.ModelAdmin):
     form = ModelEndpointForm
-    list_display = ["name", "model", "api_base", "key_status", "concurrency", "requests_per_minute", "owner",
-                    "created_at"]
+    list_display = [
+        "name",
+        "model",
+        "api_base",
+        "key_status",
+        "concurrency",
+        "requests_per_minute",
+        "owner",
+        "created_at",
+    ]
     search_fields = ["name", "model"]
     readonly_fields = ["key_status", "created_at"]
 
@@ -83,8 +106,10 @@ class ModelEndpointAdmin(admin.ModelAdmin):
 
     def save_model(self, request, obj, form, change):
         data = form.cleaned_data
-        fields = {f: data.get(f) for f in ("name", "model", "api_base", "params", "concurrency",
-                                           "requests_per_minute", "owner")}
+        fields = {
+            f: data.get(f)
+            for f in ("name", "model", "api_base", "params", "concurrency", "requests_per_minute", "owner")
+        }
         if change:
             endpoint_update(endpoint=obj, api_key=form.new_api_key(), **fields)
             return

@@ -16,6 +16,7 @@ every address is checked and the connection is made to a checked address, so a h
 answer flips between a check and the connection (DNS rebinding) cannot swap it. Which URL is
 contacted for a model string, and with which key, is decided in ``providers``.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -32,8 +33,10 @@ _NOT_IN_URL = re.compile(r"[\s\\\x00-\x1f\x7f]")  # parsers disagree on these: r
 _NAT64 = ipaddress.ip_network("64:ff9b::/96")
 _UNIQUE_LOCAL = ipaddress.ip_network("fc00::/7")
 _SHARED = ipaddress.ip_network("100.64.0.0/10")
-METADATA_ADDRESSES = frozenset(ipaddress.ip_address(a) for a in (
-    "169.254.169.254", "169.254.170.2", "fd00:ec2::254", "100.100.100.200", "192.0.0.192"))
+METADATA_ADDRESSES = frozenset(
+    ipaddress.ip_address(a)
+    for a in ("169.254.169.254", "169.254.170.2", "fd00:ec2::254", "100.100.100.200", "192.0.0.192")
+)
 PRIVATE_SETTING = "private endpoints are disabled (ALLOW_PRIVATE_ENDPOINTS)"
 ALWAYS_REFUSED = "refused even with ALLOW_PRIVATE_ENDPOINTS"
 
@@ -101,8 +104,14 @@ def parse_url(url: str, what: str = "api_base") -> tuple[str | None, str, int]:
         shown = f"scheme {parts.scheme!r} is" if parts.scheme else "URL has no scheme, which is"
         return f"{what} {shown} not allowed: use an http:// or https:// URL", "", 0
     if parts.username is not None or parts.password is not None:
-        return (f"{what} host {parts.hostname or '?'}: credentials in the URL (user:password@) are not "
-                "allowed; put the key in the API key field"), "", 0
+        return (
+            (
+                f"{what} host {parts.hostname or '?'}: credentials in the URL (user:password@) are not "
+                "allowed; put the key in the API key field"
+            ),
+            "",
+            0,
+        )
     if not parts.hostname:
         return f"{what} has no host: use e.g. https://api.example.com/v1", "", 0
     try:
@@ -185,14 +194,20 @@ def addresses_problem(host: str, addresses: list[str], what: str = "api_base hos
 def address_problem(address: IPAddress) -> tuple[str | None, bool]:
     """(what kind of non-public address ``address`` is, or None if public; whether it is always refused)."""
     if isinstance(address, ipaddress.IPv6Address):
-        embedded = address.ipv4_mapped or address.sixtofour or (
-            ipaddress.IPv4Address(int(address) & 0xFFFFFFFF) if address in _NAT64 else None)
+        embedded = (
+            address.ipv4_mapped
+            or address.sixtofour
+            or (ipaddress.IPv4Address(int(address) & 0xFFFFFFFF) if address in _NAT64 else None)
+        )
         if embedded is not None:
             inner, always = address_problem(embedded)
             return (f"{inner} (IPv4 {embedded} embedded in IPv6)", always) if inner else (None, False)
     checks = [  # (matched, reason, always refused), in order: ::1 is also "reserved", and loopback is what it is
-        (address in METADATA_ADDRESSES and address.is_link_local, "a link-local address (the cloud metadata service)",
-         True),
+        (
+            address in METADATA_ADDRESSES and address.is_link_local,
+            "a link-local address (the cloud metadata service)",
+            True,
+        ),
         (address in METADATA_ADDRESSES, "the address of a cloud metadata service", True),
         (address.is_unspecified, "an unspecified address", True),
         (address.is_link_local, "a link-local address", True),

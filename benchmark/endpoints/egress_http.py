@@ -18,6 +18,7 @@ every request litellm sends for the endpoint, whatever URL litellm built:
 ``EgressTransport.refusal`` says why the last request was refused ("" if it was not), so the model
 client can tell a refusal from a failure worth retrying.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -29,10 +30,22 @@ from .egress import ApiBaseNotAllowed, environment_proxy, parse_url, resolve_all
 from .providers import OPENAI_SDK, Route
 
 # What a model request needs; every other header is dropped before the request leaves.
-SENT_HEADERS = frozenset({
-    "host", "accept", "accept-encoding", "connection", "content-type", "content-length", "transfer-encoding",
-    "user-agent", "authorization", "x-api-key", "anthropic-version", "anthropic-beta",
-})
+SENT_HEADERS = frozenset(
+    {
+        "host",
+        "accept",
+        "accept-encoding",
+        "connection",
+        "content-type",
+        "content-length",
+        "transfer-encoding",
+        "user-agent",
+        "authorization",
+        "x-api-key",
+        "anthropic-version",
+        "anthropic-beta",
+    }
+)
 SENT_HEADER_PREFIXES = ("x-stainless-",)  # the OpenAI SDK's description of itself (version, retry count)
 CREDENTIAL_HEADERS = ("authorization", "x-api-key")
 
@@ -45,11 +58,19 @@ def endpoint_client(route: Route, *, timeout_s: float) -> tuple[Any, EgressTrans
 
         http = httpx.AsyncClient(transport=transport, follow_redirects=False, trust_env=False, timeout=timeout_s)
         # Every value given: the SDK reads what it is not given from OPENAI_* variables of the environment.
-        client = openai.AsyncOpenAI(api_key=route.api_key, base_url=route.api_base, admin_api_key="",
-                                    organization="", project="", webhook_secret="", max_retries=0,
-                                    # The SDK types only httpx2 clients but accepts an httpx one at runtime.
-                                    timeout=timeout_s, http_client=http,  # type: ignore[arg-type]
-                                    default_headers={"Authorization": f"Bearer {route.api_key}"})
+        client = openai.AsyncOpenAI(
+            api_key=route.api_key,
+            base_url=route.api_base,
+            admin_api_key="",
+            organization="",
+            project="",
+            webhook_secret="",
+            max_retries=0,
+            # The SDK types only httpx2 clients but accepts an httpx one at runtime.
+            timeout=timeout_s,
+            http_client=http,  # type: ignore[arg-type]
+            default_headers={"Authorization": f"Bearer {route.api_key}"},
+        )
         return client, transport
     from litellm.llms.custom_httpx.http_handler import AsyncHTTPHandler
 
@@ -81,8 +102,10 @@ class EgressTransport(httpx.AsyncBaseTransport):
             if 300 <= response.status_code < 400:
                 await response.aclose()
                 location = response.headers.get("location", "nowhere")
-                raise ApiBaseNotAllowed(f"the endpoint answered {response.status_code} redirecting to "
-                                        f"{location[:200]}; redirects are never followed")
+                raise ApiBaseNotAllowed(
+                    f"the endpoint answered {response.status_code} redirecting to "
+                    f"{location[:200]}; redirects are never followed"
+                )
         except ApiBaseNotAllowed as exc:
             self.refusal = str(exc)
             raise
@@ -115,8 +138,9 @@ def _filter_headers(request: httpx.Request, api_key: str) -> None:
     allowed = {api_key, f"Bearer {api_key}"}
     for name in CREDENTIAL_HEADERS:
         if any(value not in allowed for value in request.headers.get_list(name)):
-            raise ApiBaseNotAllowed(f"the request carried a {name} header that is not the endpoint's own key; "
-                                    "it was not sent")
+            raise ApiBaseNotAllowed(
+                f"the request carried a {name} header that is not the endpoint's own key; it was not sent"
+            )
 
 
 class _PinnedBackend(httpcore.AsyncNetworkBackend):
@@ -125,13 +149,15 @@ class _PinnedBackend(httpcore.AsyncNetworkBackend):
     def __init__(self) -> None:
         self._inner = httpcore.AnyIOBackend()
 
-    async def connect_tcp(self, host: str, port: int, timeout: float | None = None, local_address: str | None = None,
-                          socket_options=None) -> httpcore.AsyncNetworkStream:
+    async def connect_tcp(
+        self, host: str, port: int, timeout: float | None = None, local_address: str | None = None, socket_options=None
+    ) -> httpcore.AsyncNetworkStream:
         failure: Exception | None = None
         for address in await resolve_allowed(host, port):
             try:
-                return await self._inner.connect_tcp(address, port, timeout=timeout, local_address=local_address,
-                                                     socket_options=socket_options)
+                return await self._inner.connect_tcp(
+                    address, port, timeout=timeout, local_address=local_address, socket_options=socket_options
+                )
             except (httpcore.ConnectError, httpcore.ConnectTimeout) as exc:
                 failure = exc
         raise failure or httpcore.ConnectError(f"no address to connect to for {host}")
@@ -150,6 +176,9 @@ class _PinnedTransport(httpx.AsyncHTTPTransport):
         super().__init__(trust_env=False)
         limits = httpx.Limits(max_connections=100, max_keepalive_connections=20, keepalive_expiry=5.0)
         self._pool = httpcore.AsyncConnectionPool(
-            ssl_context=httpx.create_ssl_context(), max_connections=limits.max_connections,
-            max_keepalive_connections=limits.max_keepalive_connections, keepalive_expiry=limits.keepalive_expiry,
-            network_backend=_PinnedBackend())
+            ssl_context=httpx.create_ssl_context(),
+            max_connections=limits.max_connections,
+            max_keepalive_connections=limits.max_keepalive_connections,
+            keepalive_expiry=limits.keepalive_expiry,
+            network_backend=_PinnedBackend(),
+        )

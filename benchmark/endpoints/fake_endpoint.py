@@ -7,6 +7,7 @@ Nothing here is used to score anything: the tools still run, the answers are sti
 
     python manage.py fake_endpoint --release helsinki-v2 --port 8400 --delay 1.0 --fail-rate 0.2
 """
+
 from __future__ import annotations
 
 import json
@@ -19,8 +20,16 @@ QUESTION_MARK = "Now answer the following question:"
 
 
 class ScriptedEndpoint:
-    def __init__(self, paths: dict[str, list[dict]], *, delay_s: float = 0.0, fail_rate: float = 0.0,
-                 seed: int = 0, host: str = "127.0.0.1", port: int = 0):
+    def __init__(
+        self,
+        paths: dict[str, list[dict]],
+        *,
+        delay_s: float = 0.0,
+        fail_rate: float = 0.0,
+        seed: int = 0,
+        host: str = "127.0.0.1",
+        port: int = 0,
+    ):
         self.paths = paths  # question text -> [{tool, arguments}]
         self.delay_s, self.fail_rate = delay_s, fail_rate
         self.rng = random.Random(seed)
@@ -32,9 +41,12 @@ class ScriptedEndpoint:
 
     @classmethod
     def for_release(cls, release, **kwargs) -> ScriptedEndpoint:
-        paths = {entry.snapshot["question"]: [{"tool": s["tool"], "arguments": s["arguments"]}
-                                              for s in entry.snapshot["reference_path"]]
-                 for entry in release.entries.all()}
+        paths = {
+            entry.snapshot["question"]: [
+                {"tool": s["tool"], "arguments": s["arguments"]} for s in entry.snapshot["reference_path"]
+            ]
+            for entry in release.entries.all()
+        }
         return cls(paths, **kwargs)
 
     @property
@@ -64,8 +76,14 @@ class ScriptedEndpoint:
         if fail:
             return 500, {"error": {"message": "scripted failure", "type": "server_error"}}
         messages = body.get("messages", [])
-        question = next((m["content"].split(QUESTION_MARK, 1)[1].strip() for m in messages
-                         if isinstance(m.get("content"), str) and QUESTION_MARK in m["content"]), "")
+        question = next(
+            (
+                m["content"].split(QUESTION_MARK, 1)[1].strip()
+                for m in messages
+                if isinstance(m.get("content"), str) and QUESTION_MARK in m["content"]
+            ),
+            "",
+        )
         path = self.paths.get(question)
         made = sum(len(m.get("tool_calls") or []) for m in messages if m.get("role") == "assistant")
         prompt_tokens = sum(len(str(m.get("content") or "")) for m in messages) // 4 + 1
@@ -73,8 +91,11 @@ class ScriptedEndpoint:
             message: dict = {"role": "assistant", "content": "I cannot help with that question."}
             return 200, _completion(message, prompt_tokens, 8, "stop")
         step = path[made]
-        call = {"id": f"call_{made}", "type": "function",
-                "function": {"name": step["tool"], "arguments": json.dumps(step["arguments"])}}
+        call = {
+            "id": f"call_{made}",
+            "type": "function",
+            "function": {"name": step["tool"], "arguments": json.dumps(step["arguments"])},
+        }
         message = {"role": "assistant", "content": f"Step {made + 1}: calling {step['tool']}.", "tool_calls": [call]}
         return 200, _completion(message, prompt_tokens, 20, "tool_calls")
 
@@ -103,7 +124,15 @@ class ScriptedEndpoint:
 
 
 def _completion(message: dict, prompt_tokens: int, completion_tokens: int, finish: str) -> dict:
-    return {"id": "chatcmpl-scripted", "object": "chat.completion", "created": 1_700_000_000, "model": "scripted",
-            "choices": [{"index": 0, "message": message, "finish_reason": finish}],
-            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
-                      "total_tokens": prompt_tokens + completion_tokens}}
+    return {
+        "id": "chatcmpl-scripted",
+        "object": "chat.completion",
+        "created": 1_700_000_000,
+        "model": "scripted",
+        "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+        "usage": {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion_tokens,
+            "total_tokens": prompt_tokens + completion_tokens,
+        },
+    }

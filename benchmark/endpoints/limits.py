@@ -9,6 +9,7 @@ Both decide inside one Lua script on Redis' own clock, so workers on hosts whose
 disagree still share one count. While Redis is unreachable (a restart), both wait for it, up
 to ``patience_s`` (then the Redis error is raised): a broker blip is not the model's failure.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -84,8 +85,9 @@ class _Outage:
         now = time.monotonic()
         if self.since is None:
             self.since = now
-            log.warning("Redis is unreachable for the caps on %s (%s); waiting up to %.0f s", self.key, exc,
-                        self.patience_s)
+            log.warning(
+                "Redis is unreachable for the caps on %s (%s); waiting up to %.0f s", self.key, exc, self.patience_s
+            )
         if now - self.since > self.patience_s:
             raise exc
         await asyncio.sleep(min(2.0, 0.1 + (now - self.since) / 4) * (0.5 + random.random()))
@@ -98,8 +100,17 @@ class ConcurrencySemaphore:
     (every third of ``lease_s``) until ``release(token)``.
     """
 
-    def __init__(self, redis: Redis, endpoint_id: int, limit: int, *, lease_s: float = DEFAULT_LEASE_S,
-                 poll_s: float = 0.05, prefix: str = KEY_PREFIX, patience_s: float = DEFAULT_PATIENCE_S):
+    def __init__(
+        self,
+        redis: Redis,
+        endpoint_id: int,
+        limit: int,
+        *,
+        lease_s: float = DEFAULT_LEASE_S,
+        poll_s: float = 0.05,
+        prefix: str = KEY_PREFIX,
+        patience_s: float = DEFAULT_PATIENCE_S,
+    ):
         if limit < 1:
             raise ValueError("limit must be at least 1")
         self.redis, self.limit, self.lease_s, self.poll_s = redis, limit, lease_s, poll_s
@@ -141,7 +152,9 @@ class ConcurrencySemaphore:
         return await self.redis.eval(
             "local t = redis.call('TIME') "
             "return redis.call('ZCOUNT', KEYS[1], '(' .. (t[1] * 1000 + math.floor(t[2] / 1000)), '+inf')",
-            1, self.key)
+            1,
+            self.key,
+        )
 
     async def _renew(self, token: str) -> None:
         while True:
@@ -155,8 +168,16 @@ class ConcurrencySemaphore:
 class RateLimiter:
     """At most ``limit`` requests per ``window_s`` seconds (sliding window) for ``endpoint_id``."""
 
-    def __init__(self, redis: Redis, endpoint_id: int, limit: int, *, window_s: float = DEFAULT_WINDOW_S,
-                 prefix: str = KEY_PREFIX, patience_s: float = DEFAULT_PATIENCE_S):
+    def __init__(
+        self,
+        redis: Redis,
+        endpoint_id: int,
+        limit: int,
+        *,
+        window_s: float = DEFAULT_WINDOW_S,
+        prefix: str = KEY_PREFIX,
+        patience_s: float = DEFAULT_PATIENCE_S,
+    ):
         if limit < 1:
             raise ValueError("limit must be at least 1")
         self.redis, self.limit, self.window_s, self.patience_s = redis, limit, window_s, patience_s
@@ -167,8 +188,9 @@ class RateLimiter:
         outage = _Outage(self.key, self.patience_s)
         while True:
             try:
-                wait_ms = int(await self.redis.eval(_TAKE_RATE, 1, self.key, self.limit, self.window_s,
-                                                    uuid.uuid4().hex))
+                wait_ms = int(
+                    await self.redis.eval(_TAKE_RATE, 1, self.key, self.limit, self.window_s, uuid.uuid4().hex)
+                )
             except (RedisConnectionError, RedisTimeoutError) as exc:
                 await outage.wait(exc)
                 continue
@@ -183,14 +205,29 @@ class RateLimiter:
 class EndpointLimits:
     """Both caps of one endpoint: ``async with limits.slot():`` around each request."""
 
-    def __init__(self, redis: Redis, endpoint_id: int, *, concurrency: int, requests_per_minute: int | None,
-                 lease_s: float = DEFAULT_LEASE_S, window_s: float = DEFAULT_WINDOW_S, prefix: str = KEY_PREFIX,
-                 patience_s: float = DEFAULT_PATIENCE_S):
+    def __init__(
+        self,
+        redis: Redis,
+        endpoint_id: int,
+        *,
+        concurrency: int,
+        requests_per_minute: int | None,
+        lease_s: float = DEFAULT_LEASE_S,
+        window_s: float = DEFAULT_WINDOW_S,
+        prefix: str = KEY_PREFIX,
+        patience_s: float = DEFAULT_PATIENCE_S,
+    ):
         self.redis = redis
-        self.semaphore = ConcurrencySemaphore(redis, endpoint_id, concurrency, lease_s=lease_s, prefix=prefix,
-                                              patience_s=patience_s)
-        self.rate = RateLimiter(redis, endpoint_id, requests_per_minute, window_s=window_s, prefix=prefix,
-                                patience_s=patience_s) if requests_per_minute else None
+        self.semaphore = ConcurrencySemaphore(
+            redis, endpoint_id, concurrency, lease_s=lease_s, prefix=prefix, patience_s=patience_s
+        )
+        self.rate = (
+            RateLimiter(
+                redis, endpoint_id, requests_per_minute, window_s=window_s, prefix=prefix, patience_s=patience_s
+            )
+            if requests_per_minute
+            else None
+        )
 
     @asynccontextmanager
     async def slot(self) -> AsyncIterator[None]:
@@ -205,8 +242,9 @@ class EndpointLimits:
             try:
                 await self.semaphore.release(token)
             except RedisError:
-                log.warning("could not give back a slot on %s; its lease ends by itself", self.semaphore.key,
-                            exc_info=True)
+                log.warning(
+                    "could not give back a slot on %s; its lease ends by itself", self.semaphore.key, exc_info=True
+                )
 
     async def aclose(self) -> None:
         """Close the Redis connection (after the last ``slot``)."""

@@ -20,6 +20,7 @@ are always given to litellm explicitly (never read from the worker's environment
 litellm uses is the endpoint's own, whose transport checks and pins each connection's address and
 refuses redirects, and a refused request is not retried.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -40,8 +41,11 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # otherwise impor
 
 DEFAULT_TIMEOUT_S = 120.0
 RETRY_STATUS = frozenset({408, 409, 425, 429})  # and every 5xx
-_SECRET_KEY = re.compile(r"^(api_?key|x-api-key|authorization|proxy-authorization|secret|password|access_token"
-                         r"|client_secret)$", re.IGNORECASE)
+_SECRET_KEY = re.compile(
+    r"^(api_?key|x-api-key|authorization|proxy-authorization|secret|password|access_token"
+    r"|client_secret)$",
+    re.IGNORECASE,
+)
 MAX_ERROR_CHARS = 2000
 
 # record(sequence=, request=, response=, error=, attempts=, latency_ms=): the fields of a ModelCall.
@@ -102,9 +106,20 @@ class LLMClient:
             loop and not closed by ``aclose``; without it the client opens its own connection.
     """
 
-    def __init__(self, spec: EndpointSpec, *, record: Recorder | None = None, replay: dict[int, dict] | None = None,
-                 retry: RetryPolicy | None = None, temperature: float = 0.0, timeout_s: float = DEFAULT_TIMEOUT_S,
-                 redis_url: str | None = None, lease_s: float | None = None, window_s: float = 60.0, redis=None):
+    def __init__(
+        self,
+        spec: EndpointSpec,
+        *,
+        record: Recorder | None = None,
+        replay: dict[int, dict] | None = None,
+        retry: RetryPolicy | None = None,
+        temperature: float = 0.0,
+        timeout_s: float = DEFAULT_TIMEOUT_S,
+        redis_url: str | None = None,
+        lease_s: float | None = None,
+        window_s: float = 60.0,
+        redis=None,
+    ):
         self.spec, self.record, self.replay = spec, record, replay
         self.retry = retry or RetryPolicy()
         self.temperature, self.timeout_s = temperature, timeout_s
@@ -116,8 +131,9 @@ class LLMClient:
         self._egress: tuple[Any, Any, Any, Any] | None = None  # (event loop, route, client, transport)
         register_secret(spec.api_key)  # log lines quoting the key are redacted
 
-    async def complete(self, messages: list[dict], tools: list[dict] | None = None, *,
-                       temperature: float | None = None) -> dict:
+    async def complete(
+        self, messages: list[dict], tools: list[dict] | None = None, *, temperature: float | None = None
+    ) -> dict:
         """The model's next message for ``messages``, as an OpenAI-style response dict.
 
         Raises:
@@ -139,16 +155,22 @@ class LLMClient:
             error = "cancelled: the agent ran out of time while waiting for the model"
             raise
         finally:
-            self._record(sequence, request, response, error, max(attempts, 1),
-                         round((time.perf_counter() - started) * 1000, 3))
+            self._record(
+                sequence, request, response, error, max(attempts, 1), round((time.perf_counter() - started) * 1000, 3)
+            )
         return response
 
     # --- one call --------------------------------------------------------------------------------
 
     def _kwargs(self, messages: list[dict], tools: list[dict] | None, temperature: float) -> dict:
-        kwargs = {"model": self.spec.model, "messages": messages, **self.spec.params,
-                  "temperature": temperature, "timeout": self.timeout_s,
-                  "max_retries": 0}  # retries are ours: counted, recorded and jittered
+        kwargs = {
+            "model": self.spec.model,
+            "messages": messages,
+            **self.spec.params,
+            "temperature": temperature,
+            "timeout": self.timeout_s,
+            "max_retries": 0,
+        }  # retries are ours: counted, recorded and jittered
         if self.spec.api_base:
             kwargs["api_base"] = self.spec.api_base
         if tools:
@@ -187,8 +209,13 @@ class LLMClient:
 
         route, client, transport = self._endpoint_client()
         # Everything explicit: litellm would otherwise take the URL and the key from the worker's environment.
-        call = {**kwargs, "api_base": route.api_base, "api_key": route.api_key, "client": client,
-                "custom_llm_provider": route.provider.name}
+        call = {
+            **kwargs,
+            "api_base": route.api_base,
+            "api_key": route.api_key,
+            "client": client,
+            "custom_llm_provider": route.provider.name,
+        }
         transport.refusal, sent = "", transport.requests
         try:
             if limits is None:
@@ -204,8 +231,10 @@ class LLMClient:
                 raise _Retryable(message) from None
             raise ModelError(message) from None
         if transport.requests == sent:
-            raise ModelError(f"the request to {route.provider.name} did not go through the endpoint's own client "
-                             "(the egress checks); its answer is not used")
+            raise ModelError(
+                f"the request to {route.provider.name} did not go through the endpoint's own client "
+                "(the egress checks); its answer is not used"
+            )
         response = _plain(raw)
         problem = _malformed(response)
         if problem:
@@ -226,8 +255,13 @@ class LLMClient:
         if self._egress is not None and self._egress[0] is loop:
             return self._egress[1:]
         try:  # the host's addresses are checked when the client connects, not here (no blocking lookup)
-            route = endpoint_route(model=self.spec.model, api_base=self.spec.api_base, api_key=self.spec.api_key,
-                                   params=self.spec.params, resolve=False)
+            route = endpoint_route(
+                model=self.spec.model,
+                api_base=self.spec.api_base,
+                api_key=self.spec.api_key,
+                params=self.spec.params,
+                resolve=False,
+            )
         except ApiBaseNotAllowed as exc:
             raise ModelError(f"refused: {exc}") from None
         client, transport = endpoint_client(route, timeout_s=self.timeout_s)
@@ -247,9 +281,14 @@ class LLMClient:
         from .limits import DEFAULT_LEASE_S, EndpointLimits
 
         redis = self._shared_redis or Redis.from_url(self.redis_url or settings.REDIS_URL)
-        limits = EndpointLimits(redis, self.spec.endpoint_id, concurrency=self.spec.concurrency,
-                                requests_per_minute=self.spec.requests_per_minute,
-                                lease_s=self.lease_s or DEFAULT_LEASE_S, window_s=self.window_s)
+        limits = EndpointLimits(
+            redis,
+            self.spec.endpoint_id,
+            concurrency=self.spec.concurrency,
+            requests_per_minute=self.spec.requests_per_minute,
+            lease_s=self.lease_s or DEFAULT_LEASE_S,
+            window_s=self.window_s,
+        )
         self._endpoint_limits = (loop, limits)
         return limits
 
@@ -271,21 +310,28 @@ class LLMClient:
         if previous is None:
             return request
         before, messages = previous.get("messages") or [], request.get("messages") or []
-        if not before or messages[:len(before)] != before:
+        if not before or messages[: len(before)] != before:
             return request  # not a continuation (e.g. the history was edited): record it whole
         delta = {key: value for key, value in request.items() if key != "messages"}
-        delta["messages_before"], delta["messages"] = len(before), messages[len(before):]
+        delta["messages_before"], delta["messages"] = len(before), messages[len(before) :]
         if "tools" in request and request["tools"] == previous.get("tools"):
             del delta["tools"]
             delta["tools_as_before"] = True
         return delta
 
-    def _record(self, sequence: int, request: dict, response: dict | None, error: str, attempts: int,
-                latency_ms: float) -> None:
+    def _record(
+        self, sequence: int, request: dict, response: dict | None, error: str, attempts: int, latency_ms: float
+    ) -> None:
         if self.record is None:
             return
-        self.record(sequence=sequence, request=request, response=self._scrub(response), error=error,
-                    attempts=attempts, latency_ms=latency_ms)
+        self.record(
+            sequence=sequence,
+            request=request,
+            response=self._scrub(response),
+            error=error,
+            attempts=attempts,
+            latency_ms=latency_ms,
+        )
 
     def _scrub(self, value: Any) -> Any:
         """A JSON-safe copy of ``value`` without key-like fields or the API key anywhere in it."""
@@ -322,7 +368,7 @@ def full_requests(recorded: list[dict]) -> list[dict]:
             raise ValueError(f"call {len(requests)} continues a previous request that is not in the recording")
         previous = requests[-1]
         whole = {key: value for key, value in request.items() if key not in ("messages_before", "tools_as_before")}
-        whole["messages"] = previous["messages"][:request["messages_before"]] + request["messages"]
+        whole["messages"] = previous["messages"][: request["messages_before"]] + request["messages"]
         if request.get("tools_as_before"):
             whole["tools"] = previous.get("tools")
         requests.append(whole)
@@ -364,4 +410,3 @@ def _malformed(response: Any) -> str:
         if not isinstance(function, dict) or not function.get("name"):
             return "a tool call without a function name"
     return ""
-

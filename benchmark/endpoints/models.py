@@ -1,4 +1,5 @@
 """Model endpoints: a model behind litellm, its key encrypted at rest."""
+
 from __future__ import annotations
 
 from django.conf import settings
@@ -26,9 +27,14 @@ class ModelEndpoint(models.Model):
 
     class Meta:
         db_table = "benchmark_modelendpoint"
-        constraints = [models.UniqueConstraint(fields=["owner", "name"], condition=models.Q(deleted_at__isnull=True),
-                                               nulls_distinct=False, name="endpoint_name_unique_per_owner")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["owner", "name"],
+                condition=models.Q(deleted_at__isnull=True),
+                nulls_distinct=False,
+                name="endpoint_name_unique_per_owner",
+            )
+        ]
 
     def __str__(self) -> str:
         return self.name
-

@@ -18,6 +18,7 @@ and the like from the environment, ``ollama/`` to localhost:11434, ``llamafile/`
 
 Judges (``judging.judges``) are configured by the operator and do not go through here.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -29,11 +30,25 @@ from .egress import ApiBaseNotAllowed, api_base_problem
 NO_KEY = "no-key"
 OPENAI_SDK, HTTP = "openai_sdk", "http"  # the client litellm takes for the provider's request path
 
-ALLOWED_PARAMS = frozenset({
-    "temperature", "top_p", "top_k", "min_p", "max_tokens", "max_completion_tokens", "stop", "seed",
-    "presence_penalty", "frequency_penalty", "repetition_penalty", "logit_bias", "reasoning_effort", "thinking",
-    "parallel_tool_calls",
-})
+ALLOWED_PARAMS = frozenset(
+    {
+        "temperature",
+        "top_p",
+        "top_k",
+        "min_p",
+        "max_tokens",
+        "max_completion_tokens",
+        "stop",
+        "seed",
+        "presence_penalty",
+        "frequency_penalty",
+        "repetition_penalty",
+        "logit_bias",
+        "reasoning_effort",
+        "thinking",
+        "parallel_tool_calls",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -52,33 +67,44 @@ class Provider:
     default_api_base: str = ""
 
 
-PROVIDERS = {p.name: p for p in [
-    Provider("openai", OPENAI_SDK, "https://api.openai.com/v1"),
-    Provider("custom_openai", OPENAI_SDK),
-    Provider("hosted_vllm", HTTP),
-    Provider("llamafile", OPENAI_SDK),
-    Provider("lm_studio", OPENAI_SDK),
-    Provider("anthropic", HTTP, "https://api.anthropic.com"),
-    Provider("cerebras", OPENAI_SDK, "https://api.cerebras.ai/v1"),
-    Provider("deepinfra", OPENAI_SDK, "https://api.deepinfra.com/v1/openai"),
-    Provider("deepseek", HTTP, "https://api.deepseek.com/beta"),
-    Provider("fireworks_ai", HTTP, "https://api.fireworks.ai/inference/v1"),
-    Provider("mistral", HTTP, "https://api.mistral.ai/v1"),
-    Provider("openrouter", HTTP, "https://openrouter.ai/api/v1"),
-    Provider("perplexity", OPENAI_SDK, "https://api.perplexity.ai"),
-    Provider("together_ai", HTTP, "https://api.together.ai/v1"),
-    Provider("xai", HTTP, "https://api.x.ai/v1"),
-]}
+PROVIDERS = {
+    p.name: p
+    for p in [
+        Provider("openai", OPENAI_SDK, "https://api.openai.com/v1"),
+        Provider("custom_openai", OPENAI_SDK),
+        Provider("hosted_vllm", HTTP),
+        Provider("llamafile", OPENAI_SDK),
+        Provider("lm_studio", OPENAI_SDK),
+        Provider("anthropic", HTTP, "https://api.anthropic.com"),
+        Provider("cerebras", OPENAI_SDK, "https://api.cerebras.ai/v1"),
+        Provider("deepinfra", OPENAI_SDK, "https://api.deepinfra.com/v1/openai"),
+        Provider("deepseek", HTTP, "https://api.deepseek.com/beta"),
+        Provider("fireworks_ai", HTTP, "https://api.fireworks.ai/inference/v1"),
+        Provider("mistral", HTTP, "https://api.mistral.ai/v1"),
+        Provider("openrouter", HTTP, "https://openrouter.ai/api/v1"),
+        Provider("perplexity", OPENAI_SDK, "https://api.perplexity.ai"),
+        Provider("together_ai", HTTP, "https://api.together.ai/v1"),
+        Provider("xai", HTTP, "https://api.x.ai/v1"),
+    ]
+}
 # Where litellm sends these when no api_base is given: the evaluation worker itself.
 LOCAL_DEFAULTS = {
-    "ollama": "http://localhost:11434", "ollama_chat": "http://localhost:11434",
-    "llamafile": "http://127.0.0.1:8080/v1", "lm_studio": "http://localhost:1234/v1",
-    "xinference": "http://127.0.0.1:9997/v1", "oobabooga": "http://localhost:5000", "lemonade": "http://localhost:8000",
-    "docker_model_runner": "http://localhost:12434", "triton": "http://localhost:8000",
-    "vllm": "the model loaded into the worker process", "petals": "the model loaded into the worker process",
+    "ollama": "http://localhost:11434",
+    "ollama_chat": "http://localhost:11434",
+    "llamafile": "http://127.0.0.1:8080/v1",
+    "lm_studio": "http://localhost:1234/v1",
+    "xinference": "http://127.0.0.1:9997/v1",
+    "oobabooga": "http://localhost:5000",
+    "lemonade": "http://localhost:8000",
+    "docker_model_runner": "http://localhost:12434",
+    "triton": "http://localhost:8000",
+    "vllm": "the model loaded into the worker process",
+    "petals": "the model loaded into the worker process",
 }
-_OPENAI_HINT = ("most servers and services speak the OpenAI API: use openai/<model> with their api_base "
-                "(vLLM, Ollama, llama.cpp and LM Studio serve one at http://host:port/v1)")
+_OPENAI_HINT = (
+    "most servers and services speak the OpenAI API: use openai/<model> with their api_base "
+    "(vLLM, Ollama, llama.cpp and LM Studio serve one at http://host:port/v1)"
+)
 
 
 @dataclass(frozen=True)
@@ -110,7 +136,8 @@ def provider_for(model: str, api_base: str = "") -> Provider:
     why = f"its litellm default, {local}, is the evaluation worker itself; " if local else ""
     raise ApiBaseNotAllowed(
         f"model {model!r}: provider {name!r} cannot be used for an endpoint here ({why}endpoints may use the "
-        f"providers whose requests go through the egress checks: {', '.join(sorted(PROVIDERS))}); {_OPENAI_HINT}")
+        f"providers whose requests go through the egress checks: {', '.join(sorted(PROVIDERS))}); {_OPENAI_HINT}"
+    )
 
 
 def base_problem(provider: Provider, api_base: str) -> str | None:
@@ -118,8 +145,11 @@ def base_problem(provider: Provider, api_base: str) -> str | None:
     if api_base or provider.default_api_base:
         return None
     local = LOCAL_DEFAULTS.get(provider.name)
-    where = (f"without one litellm uses {local}, which is the evaluation worker itself" if local
-             else "it has no public default")
+    where = (
+        f"without one litellm uses {local}, which is the evaluation worker itself"
+        if local
+        else "it has no public default"
+    )
     return f"provider {provider.name} needs an api_base ({where}): give your server's URL, e.g. https://host:8000/v1"
 
 
@@ -133,11 +163,15 @@ def key_problem(provider: Provider, api_base: str, api_key: str, *, no_key: bool
     if api_key:
         return "no_key is set but an API key was given: send one or the other" if no_key else None
     if not api_base:
-        return (f"an API key is required: {provider.name}'s own service ({provider.default_api_base}) takes one, "
-                "and the evaluation workers' own keys are never used for an endpoint")
+        return (
+            f"an API key is required: {provider.name}'s own service ({provider.default_api_base}) takes one, "
+            "and the evaluation workers' own keys are never used for an endpoint"
+        )
     if no_key is False:
-        return ("the API key is empty: enter the key, or, if the server at the api_base takes none, say so "
-                "explicitly (no_key); the evaluation workers' own keys are never used for an endpoint")
+        return (
+            "the API key is empty: enter the key, or, if the server at the api_base takes none, say so "
+            "explicitly (no_key); the evaluation workers' own keys are never used for an endpoint"
+        )
     return None
 
 
@@ -149,13 +183,16 @@ def params_problem(params: Any) -> str | None:
         return f'params must be a JSON object such as {{"temperature": 0.2}}, not a {type(params).__name__}'
     refused = sorted(str(key) for key in params if key not in ALLOWED_PARAMS)
     if refused:
-        return (f"params may not set {', '.join(refused)}: the allowed params are {', '.join(sorted(ALLOWED_PARAMS))} "
-                "(the endpoint's URL, key and model are its own fields, and credentials belong in the API key field)")
+        return (
+            f"params may not set {', '.join(refused)}: the allowed params are {', '.join(sorted(ALLOWED_PARAMS))} "
+            "(the endpoint's URL, key and model are its own fields, and credentials belong in the API key field)"
+        )
     return None
 
 
-def endpoint_route(*, model: str, api_base: str, api_key: str | None, params: Any = None,
-                   resolve: bool = True) -> Route:
+def endpoint_route(
+    *, model: str, api_base: str, api_key: str | None, params: Any = None, resolve: bool = True
+) -> Route:
     """Where an endpoint's requests go: its provider, its URL and its key, all explicit.
 
     Args:
@@ -169,10 +206,17 @@ def endpoint_route(*, model: str, api_base: str, api_key: str | None, params: An
     """
     api_base = (api_base or "").strip()
     provider = provider_for(model, api_base)
-    problem = (params_problem(params) or base_problem(provider, api_base)
-               or api_base_problem(api_base, resolve=resolve) or key_problem(provider, api_base, api_key or "",
-                                                                            no_key=None))
+    problem = (
+        params_problem(params)
+        or base_problem(provider, api_base)
+        or api_base_problem(api_base, resolve=resolve)
+        or key_problem(provider, api_base, api_key or "", no_key=None)
+    )
     if problem:
         raise ApiBaseNotAllowed(problem)
-    return Route(provider=provider, api_base=api_base or provider.default_api_base, api_key=api_key or NO_KEY,
-                 params=dict(params or {}))
+    return Route(
+        provider=provider,
+        api_base=api_base or provider.default_api_base,
+        api_key=api_key or NO_KEY,
+        params=dict(params or {}),
+    )

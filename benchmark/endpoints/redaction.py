@@ -9,6 +9,7 @@ are registered (``looks_like_key``): a user's "API key" such as ``succeeded`` wo
 that word in everyone's logs. The model client still scrubs its own key, whatever it looks like,
 from what it records and raises.
 """
+
 from __future__ import annotations
 
 import logging

@@ -6,6 +6,7 @@ other string, from which a key is derived with HKDF-SHA256; empty means "derive 
 rotated: set the new key, list the old one, run ``secrets_rotate`` (or re-save the endpoints).
 HKDF does not stretch: a passphrase must already be long and random (``Fernet.generate_key()``).
 """
+
 from __future__ import annotations
 
 import base64

@@ -6,6 +6,7 @@ provider, the URL it implies, the key and the params are checked by the rules of
 (an allowed provider, an api_base where it has no public default, a key or an explicit
 ``no_key``, allowlisted params), the same rules the model client applies before each request.
 """
+
 from __future__ import annotations
 
 import enum
@@ -29,9 +30,19 @@ MAX_CONCURRENCY = 256
 MAX_REQUESTS_PER_MINUTE = 100_000
 MAX_API_KEY_LENGTH = 4096
 
-__all__ = ["UNCHANGED", "ApiBaseNotAllowed", "api_base_problem", "assert_api_base_allowed", "check_api_base",
-           "endpoint_api_key", "endpoint_check", "endpoint_create", "endpoint_for_cli", "endpoint_keys_rotate",
-           "endpoint_update"]
+__all__ = [
+    "UNCHANGED",
+    "ApiBaseNotAllowed",
+    "api_base_problem",
+    "assert_api_base_allowed",
+    "check_api_base",
+    "endpoint_api_key",
+    "endpoint_check",
+    "endpoint_create",
+    "endpoint_for_cli",
+    "endpoint_keys_rotate",
+    "endpoint_update",
+]
 
 
 class _Unchanged(enum.Enum):
@@ -43,10 +54,21 @@ UNCHANGED = _Unchanged.UNCHANGED
 
 # --- validation ---------------------------------------------------------------------------------
 
-def endpoint_check(*, name: Any, model: Any, api_base: Any, params: Any = None, concurrency: Any = 4,
-                   requests_per_minute: Any = None, api_key: Any = None, no_key: bool = False,
-                   keeps_key: bool | None | _Unchanged = UNCHANGED, endpoint: ModelEndpoint | None = None,
-                   owner: Any = UNCHANGED) -> dict[str, Any]:
+
+def endpoint_check(
+    *,
+    name: Any,
+    model: Any,
+    api_base: Any,
+    params: Any = None,
+    concurrency: Any = 4,
+    requests_per_minute: Any = None,
+    api_key: Any = None,
+    no_key: bool = False,
+    keeps_key: bool | None | _Unchanged = UNCHANGED,
+    endpoint: ModelEndpoint | None = None,
+    owner: Any = UNCHANGED,
+) -> dict[str, Any]:
     """Validate every field of an endpoint; returns the cleaned values.
 
     Args:
@@ -68,8 +90,11 @@ def endpoint_check(*, name: Any, model: Any, api_base: Any, params: Any = None, 
         "api_base": lambda: check_api_base(api_base if api_base is not None else ""),
         "params": lambda: _clean_params(params),
         "concurrency": lambda: _clean_int("concurrency", concurrency, 1, MAX_CONCURRENCY),
-        "requests_per_minute": lambda: None if requests_per_minute is None else _clean_int(
-            "requests_per_minute", requests_per_minute, 1, MAX_REQUESTS_PER_MINUTE, none_ok=True),
+        "requests_per_minute": lambda: (
+            None
+            if requests_per_minute is None
+            else _clean_int("requests_per_minute", requests_per_minute, 1, MAX_REQUESTS_PER_MINUTE, none_ok=True)
+        ),
         "api_key": lambda: _clean_api_key(api_key),
     }
     cleaned: dict[str, Any] = {}
@@ -189,9 +214,19 @@ def _clean_api_key(api_key: Any) -> str:
 
 # --- services -------------------------------------------------------------------------------------
 
-def endpoint_create(*, name: str, model: str, api_base: str, api_key: str | None, params: dict | None = None,
-                    concurrency: int = 4, requests_per_minute: int | None = None, owner=None,
-                    no_key: bool = False) -> ModelEndpoint:
+
+def endpoint_create(
+    *,
+    name: str,
+    model: str,
+    api_base: str,
+    api_key: str | None,
+    params: dict | None = None,
+    concurrency: int = 4,
+    requests_per_minute: int | None = None,
+    owner=None,
+    no_key: bool = False,
+) -> ModelEndpoint:
     """Create an endpoint after validating every field; the API key is stored encrypted.
 
     Args:
@@ -203,18 +238,34 @@ def endpoint_create(*, name: str, model: str, api_base: str, api_key: str | None
     Raises:
         ValidationError: keyed by field, saying what is allowed.
     """
-    values = endpoint_check(name=name, model=model, api_base=api_base, params=params, concurrency=concurrency,
-                            requests_per_minute=requests_per_minute, api_key=api_key, no_key=no_key, owner=owner)
+    values = endpoint_check(
+        name=name,
+        model=model,
+        api_base=api_base,
+        params=params,
+        concurrency=concurrency,
+        requests_per_minute=requests_per_minute,
+        api_key=api_key,
+        no_key=no_key,
+        owner=owner,
+    )
     endpoint = ModelEndpoint(owner=owner)
     return _save(endpoint, values, set_key=True)
 
 
-def endpoint_update(*, endpoint: ModelEndpoint, name: str | _Unchanged = UNCHANGED,
-                    model: str | _Unchanged = UNCHANGED, api_base: str | _Unchanged = UNCHANGED,
-                    api_key: str | None | _Unchanged = UNCHANGED, params: dict | None | _Unchanged = UNCHANGED,
-                    concurrency: int | _Unchanged = UNCHANGED,
-                    requests_per_minute: int | None | _Unchanged = UNCHANGED, owner=UNCHANGED,
-                    no_key: bool = False) -> ModelEndpoint:
+def endpoint_update(
+    *,
+    endpoint: ModelEndpoint,
+    name: str | _Unchanged = UNCHANGED,
+    model: str | _Unchanged = UNCHANGED,
+    api_base: str | _Unchanged = UNCHANGED,
+    api_key: str | None | _Unchanged = UNCHANGED,
+    params: dict | None | _Unchanged = UNCHANGED,
+    concurrency: int | _Unchanged = UNCHANGED,
+    requests_per_minute: int | None | _Unchanged = UNCHANGED,
+    owner=UNCHANGED,
+    no_key: bool = False,
+) -> ModelEndpoint:
     """Change the given fields (the others stay), re-validating the whole endpoint.
 
     Args:
@@ -225,14 +276,25 @@ def endpoint_update(*, endpoint: ModelEndpoint, name: str | _Unchanged = UNCHANG
     Raises:
         ValidationError: keyed by field, saying what is allowed.
     """
-    given = {"name": name, "model": model, "api_base": api_base, "params": params, "concurrency": concurrency,
-             "requests_per_minute": requests_per_minute}
+    given = {
+        "name": name,
+        "model": model,
+        "api_base": api_base,
+        "params": params,
+        "concurrency": concurrency,
+        "requests_per_minute": requests_per_minute,
+    }
     merged = {f: getattr(endpoint, f) if v is UNCHANGED else v for f, v in given.items()}
     removing = api_key is not UNCHANGED and not api_key and bool(endpoint.api_key_encrypted)
     keeps_key = bool(endpoint.api_key_encrypted) if api_key is UNCHANGED else None
-    values = endpoint_check(**merged, api_key=None if api_key is UNCHANGED else api_key, endpoint=endpoint,
-                            no_key=no_key or removing, keeps_key=keeps_key,
-                            owner=endpoint.owner if owner is UNCHANGED else owner)
+    values = endpoint_check(
+        **merged,
+        api_key=None if api_key is UNCHANGED else api_key,
+        endpoint=endpoint,
+        no_key=no_key or removing,
+        keeps_key=keeps_key,
+        owner=endpoint.owner if owner is UNCHANGED else owner,
+    )
     if owner is not UNCHANGED:
         endpoint.owner = owner
     return _save(endpoint, values, set_key=api_key is not UNCHANGED)
@@ -293,5 +355,6 @@ def endpoint_for_cli(*, model: str, api_base: str, api_key: str | None, concurre
     existing = ModelEndpoint.objects.filter(name=name, owner=None, deleted_at__isnull=True).first()
     if existing is not None:
         return endpoint_update(endpoint=existing, api_key=api_key, concurrency=concurrency, no_key=not api_key)
-    return endpoint_create(name=name, model=model, api_base=api_base, api_key=api_key, concurrency=concurrency,
-                           no_key=not api_key)
+    return endpoint_create(
+        name=name, model=model, api_base=api_base, api_key=api_key, concurrency=concurrency, no_key=not api_key
+    )

@@ -1,4 +1,5 @@
 """Re-scorings of runs in the admin: read-only records of what a metric or judge change did to a run."""
+
 from django.contrib import admin
 
 from benchmark.cases.admin.html import pretty_json
@@ -12,8 +13,20 @@ class RunRescoreAdmin(admin.ModelAdmin):
     list_display = ("id", "run", "created_at", "reason", "n_trajectories", "n_pass_changed", "n_metric_changed")
     list_filter = ("created_at",)
     search_fields = ("reason", "run__name")
-    fields = ("run", "created_at", "created_by", "reason", "metrics", "n_trajectories", "n_pass_changed",
-              "n_metric_changed", "versions_html", "changes_html", "aggregates_before_html", "aggregates_after_html")
+    fields = (
+        "run",
+        "created_at",
+        "created_by",
+        "reason",
+        "metrics",
+        "n_trajectories",
+        "n_pass_changed",
+        "n_metric_changed",
+        "versions_html",
+        "changes_html",
+        "aggregates_before_html",
+        "aggregates_after_html",
+    )
     readonly_fields = fields
 
     def has_add_permission(self, request):

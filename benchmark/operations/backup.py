@@ -8,6 +8,7 @@ restore can be verified against it. The city is not in the backup (it is rebuilt
 and a seed); the manifest records each city's name and version, and a restore refuses a
 database whose city differs.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -46,8 +47,11 @@ def backup_models() -> list:
     """
     models: list[type[Model]] = [get_user_model()]
     for label in RESULT_APPS:
-        models += [m for m in apps.get_app_config(label).get_models(include_auto_created=True)
-                   if m._meta.managed and not m._meta.proxy]
+        models += [
+            m
+            for m in apps.get_app_config(label).get_models(include_auto_created=True)
+            if m._meta.managed and not m._meta.proxy
+        ]
     _assert_closed(models)
     return models
 
@@ -63,9 +67,11 @@ def _assert_closed(models: list) -> None:
     for model in models:
         for field in model._meta.concrete_fields:
             if field.is_relation and field.related_model not in inside:
-                raise BackupError(f"{model._meta.db_table}.{field.column} references "
-                                  f"{field.related_model._meta.db_table}, which backups do not hold: "
-                                  "add its model to benchmark/operations/backup.py")
+                raise BackupError(
+                    f"{model._meta.db_table}.{field.column} references "
+                    f"{field.related_model._meta.db_table}, which backups do not hold: "
+                    "add its model to benchmark/operations/backup.py"
+                )
 
 
 def results_backup(*, out: Path, overwrite: bool = False) -> dict:
@@ -107,19 +113,37 @@ def _dump_in_snapshot(dump: Path) -> dict:
             cursor.execute("SELECT pg_export_snapshot()")
             snapshot = cursor.fetchone()[0]
         manifest = _manifest(tables)
-        run_client("pg_dump", ["--format=custom", "--data-only", "--no-owner", "--no-privileges", "--strict-names",
-                               f"--snapshot={snapshot}", f"--file={dump}",
-                               *[f"--table=public.{table}" for table in tables]],
-                   target=Target.from_settings(connection.settings_dict))
+        run_client(
+            "pg_dump",
+            [
+                "--format=custom",
+                "--data-only",
+                "--no-owner",
+                "--no-privileges",
+                "--strict-names",
+                f"--snapshot={snapshot}",
+                f"--file={dump}",
+                *[f"--table=public.{table}" for table in tables],
+            ],
+            target=Target.from_settings(connection.settings_dict),
+        )
     return manifest
 
 
 def _manifest(tables: dict[str, str]) -> dict:
     from .rescore import git_commit
 
-    return {"format": FORMAT, "created_at": timezone.now().isoformat(), "database": connection.settings_dict["NAME"],
-            "git_commit": git_commit(), "pg_dump": client_version("pg_dump"), "migrations": applied_migrations(),
-            "cities": result_cities(), "group_memberships": group_memberships(), "tables": table_fingerprints(tables)}
+    return {
+        "format": FORMAT,
+        "created_at": timezone.now().isoformat(),
+        "database": connection.settings_dict["NAME"],
+        "git_commit": git_commit(),
+        "pg_dump": client_version("pg_dump"),
+        "migrations": applied_migrations(),
+        "cities": result_cities(),
+        "group_memberships": group_memberships(),
+        "tables": table_fingerprints(tables),
+    }
 
 
 def applied_migrations() -> dict[str, list[str]]:
@@ -136,7 +160,8 @@ def result_cities() -> dict[str, str]:
     from environment.selectors import city_versions
 
     names = set(Case.objects.values_list("city_name", flat=True)) | set(
-        Release.objects.values_list("city_name", flat=True))
+        Release.objects.values_list("city_name", flat=True)
+    )
     versions = city_versions(names=names)
     return {name: versions.get(name, "") for name in sorted(names)}
 
@@ -144,8 +169,9 @@ def result_cities() -> dict[str, str]:
 def group_memberships() -> dict[str, list[str]]:
     """username -> group names, for users in any group."""
     memberships: dict[str, list[str]] = {}
-    for username, group in get_user_model().objects.filter(groups__isnull=False).values_list("username",
-                                                                                           "groups__name"):
+    for username, group in (
+        get_user_model().objects.filter(groups__isnull=False).values_list("username", "groups__name")
+    ):
         memberships.setdefault(username, []).append(group)
     return {user: sorted(groups) for user, groups in sorted(memberships.items())}
 

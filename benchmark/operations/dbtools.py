@@ -3,6 +3,7 @@
 The password of a database never appears on a command line or in output: the client
 binaries get it through ``PGPASSWORD`` in their own environment only.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -11,8 +12,13 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 
-LIBPQ_OPTIONS = {"sslmode": "PGSSLMODE", "sslrootcert": "PGSSLROOTCERT", "sslcert": "PGSSLCERT", "sslkey": "PGSSLKEY",
-                 "connect_timeout": "PGCONNECT_TIMEOUT"}  # DATABASES OPTIONS the client binaries must honour too
+LIBPQ_OPTIONS = {
+    "sslmode": "PGSSLMODE",
+    "sslrootcert": "PGSSLROOTCERT",
+    "sslcert": "PGSSLCERT",
+    "sslkey": "PGSSLKEY",
+    "connect_timeout": "PGCONNECT_TIMEOUT",
+}  # DATABASES OPTIONS the client binaries must honour too
 CLIENT_MAJOR = "15"  # the server's major version; pg_dump must not be older than the server
 FETCH_ROWS = 2000
 
@@ -36,8 +42,14 @@ class Target:
     def from_settings(cls, db: dict) -> Target:
         options = db.get("OPTIONS") or {}
         libpq_env = tuple((var, str(options[key])) for key, var in LIBPQ_OPTIONS.items() if key in options)
-        return cls(name=db["NAME"], user=db.get("USER") or "", password=db.get("PASSWORD") or "",
-                   host=db.get("HOST") or "127.0.0.1", port=str(db.get("PORT") or 5432), libpq_env=libpq_env)
+        return cls(
+            name=db["NAME"],
+            user=db.get("USER") or "",
+            password=db.get("PASSWORD") or "",
+            host=db.get("HOST") or "127.0.0.1",
+            port=str(db.get("PORT") or 5432),
+            libpq_env=libpq_env,
+        )
 
     def args(self) -> list[str]:
         return ["--host", self.host, "--port", self.port, "--username", self.user, "--dbname", self.name]
@@ -56,8 +68,10 @@ def client_binary(name: str) -> str:
     versioned = f"/usr/lib/postgresql/{CLIENT_MAJOR}/bin/{name}"
     path = versioned if os.access(versioned, os.X_OK) else shutil.which(name)
     if not path:
-        raise DatabaseToolError(f"{name} is not installed: install the PostgreSQL {CLIENT_MAJOR} client "
-                                f"(apt-get install postgresql-client-{CLIENT_MAJOR})")
+        raise DatabaseToolError(
+            f"{name} is not installed: install the PostgreSQL {CLIENT_MAJOR} client "
+            f"(apt-get install postgresql-client-{CLIENT_MAJOR})"
+        )
     return path
 
 

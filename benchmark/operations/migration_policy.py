@@ -14,6 +14,7 @@ Expand, then contract, never both in one release:
 Renames are an add, a backfill and a later drop. Checked by ``migration_violations`` (and
 tests/operations/test_migration_policy.py), for every migration from a given one on.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -30,8 +31,12 @@ CONTRACT = (ops.RemoveField, ops.DeleteModel, ops.AlterModelTable, ops.RunSQL)
 NEVER = (ops.RenameField, ops.RenameModel)  # the previous code still uses the old name
 LOCKING = (ops.AddIndex, ops.AddConstraint, ops.AlterUniqueTogether, ops.AlterIndexTogether)
 # Built without blocking writes: indexes concurrently, constraints NOT VALID (validated later, without a lock).
-NON_BLOCKING = (pg_ops.AddIndexConcurrently, pg_ops.RemoveIndexConcurrently, pg_ops.AddConstraintNotValid,
-                pg_ops.ValidateConstraint)
+NON_BLOCKING = (
+    pg_ops.AddIndexConcurrently,
+    pg_ops.RemoveIndexConcurrently,
+    pg_ops.AddConstraintNotValid,
+    pg_ops.ValidateConstraint,
+)
 
 
 @dataclass(frozen=True)
@@ -88,14 +93,22 @@ def _rule(operation, state: ProjectState, app: str, created: set[str], excepted:
     if isinstance(operation, NEVER):
         return "renames break the previous code: add the new name, backfill, switch the code, drop the old later"
     if isinstance(operation, CONTRACT):
-        return "" if excepted else ("drops and raw SQL need policy_exception on the migration, saying which "
-                                    "earlier release stopped using what is dropped (or why the SQL is safe)")
+        return (
+            ""
+            if excepted
+            else (
+                "drops and raw SQL need policy_exception on the migration, saying which "
+                "earlier release stopped using what is dropped (or why the SQL is safe)"
+            )
+        )
     model = getattr(operation, "model_name_lower", None) or getattr(operation, "name_lower", "")
     if model in created:
         return ""  # a table of this migration: nothing reads or writes it yet
     if isinstance(operation, LOCKING):
-        return ("builds an index or validates a constraint under a lock on a live table: use AddIndexConcurrently "
-                "in a non-atomic migration (constraints: NOT VALID, then validate)")
+        return (
+            "builds an index or validates a constraint under a lock on a live table: use AddIndexConcurrently "
+            "in a non-atomic migration (constraints: NOT VALID, then validate)"
+        )
     if isinstance(operation, ops.AddField):
         return _added_field_rule(operation.field)
     if isinstance(operation, ops.AlterField):
@@ -107,8 +120,10 @@ def _added_field_rule(field) -> str:
     if field.many_to_many:
         return ""
     if not field.null and field.db_default is NOT_PROVIDED:
-        return ("a NOT NULL column without db_default: the previous code's INSERTs do not name it and fail "
-                "(Django drops a plain default from the column); make it null=True or give it db_default")
+        return (
+            "a NOT NULL column without db_default: the previous code's INSERTs do not name it and fail "
+            "(Django drops a plain default from the column); make it null=True or give it db_default"
+        )
     if field.unique or (field.db_index and not field.primary_key):
         return "adds an index under a lock: add the column with db_index=False, then AddIndexConcurrently"
     return ""

@@ -1,4 +1,5 @@
 """Operations: re-scorings of finished runs and what they changed."""
+
 from __future__ import annotations
 
 from django.conf import settings
@@ -19,8 +20,9 @@ class RunRescore(models.Model):
     n_trajectories = models.PositiveIntegerField(default=0, help_text="Trajectories re-scored.")
     n_pass_changed = models.PositiveIntegerField(default=0, help_text="Trajectories whose pass verdict changed.")
     n_metric_changed = models.PositiveIntegerField(default=0, help_text="Trajectories where any metric changed.")
-    changes = models.JSONField(default=list, blank=True,
-                               help_text="Per changed trajectory: {trajectory, case_id, trial, passed, metrics}.")
+    changes = models.JSONField(
+        default=list, blank=True, help_text="Per changed trajectory: {trajectory, case_id, trial, passed, metrics}."
+    )
     aggregates_before = models.JSONField(default=dict, blank=True)
     aggregates_after = models.JSONField(default=dict, blank=True)
 
@@ -30,4 +32,3 @@ class RunRescore(models.Model):
 
     def __str__(self) -> str:
         return f"rescore of run {self.run_id} at {self.created_at:%Y-%m-%d %H:%M}"
-

@@ -7,6 +7,7 @@ apart. Scoring happens outside any transaction (judges may be slow); the new sco
 run's aggregates and the ``RunRescore`` record are then written together, in one
 transaction, under the run's row lock.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -46,8 +47,15 @@ def rescorable_metrics() -> list[str]:
     return [*all_result_names(), VERDICT, "grounding"]
 
 
-def run_rescore(*, run: EvaluationRun, reason: str, user=None, metrics: Iterable[str] | str | None = None,
-                dry_run: bool = False, threads: int = 1) -> RunRescore:
+def run_rescore(
+    *,
+    run: EvaluationRun,
+    reason: str,
+    user=None,
+    metrics: Iterable[str] | str | None = None,
+    dry_run: bool = False,
+    threads: int = 1,
+) -> RunRescore:
     """Score every finished trajectory of ``run`` again and record what changed.
 
     Args:
@@ -69,11 +77,18 @@ def run_rescore(*, run: EvaluationRun, reason: str, user=None, metrics: Iterable
     """
     selected = _validated(run=run, reason=reason, metrics=metrics)
     rescored = _rescore_all(list(_finished(run)), selected, threads)
-    record = RunRescore(run=run, created_by=user, reason=reason.strip(), metrics=sorted(selected or []),
-                        versions=scoring_versions(), n_trajectories=len(rescored),
-                        n_pass_changed=sum(1 for r in rescored if r.change and "passed" in r.change),
-                        n_metric_changed=sum(1 for r in rescored if r.change and r.change["metrics"]),
-                        changes=[r.change for r in rescored if r.change], aggregates_before=run.aggregates or {})
+    record = RunRescore(
+        run=run,
+        created_by=user,
+        reason=reason.strip(),
+        metrics=sorted(selected or []),
+        versions=scoring_versions(),
+        n_trajectories=len(rescored),
+        n_pass_changed=sum(1 for r in rescored if r.change and "passed" in r.change),
+        n_metric_changed=sum(1 for r in rescored if r.change and r.change["metrics"]),
+        changes=[r.change for r in rescored if r.change],
+        aggregates_before=run.aggregates or {},
+    )
     if dry_run:
         record.aggregates_after = _aggregates_after(run, rescored)
         return record
@@ -95,8 +110,12 @@ def _validated(*, run: EvaluationRun, reason: str, metrics: Iterable[str] | str 
 
 
 def _finished(run: EvaluationRun):
-    return (run.trajectories.filter(status=Trajectory.DONE).select_related("entry__case")
-            .prefetch_related("steps").order_by("entry__position", "trial", "id"))
+    return (
+        run.trajectories.filter(status=Trajectory.DONE)
+        .select_related("entry__case")
+        .prefetch_related("steps")
+        .order_by("entry__position", "trial", "id")
+    )
 
 
 def _rescore_all(trajectories: list[Trajectory], selected: set[str] | None, threads: int) -> list[_Rescored]:
@@ -141,11 +160,18 @@ def _rescore_one(trajectory: Trajectory, selected: set[str] | None) -> _Rescored
 
     document = CaseDocument.model_validate(trajectory.entry.snapshot)
     fresh, fresh_passed = trajectory_score(
-        document, steps=list(trajectory.steps.all()), final_answer=trajectory.final_answer, ended=trajectory.ended,
-        input_tokens=trajectory.input_tokens, output_tokens=trajectory.output_tokens)
+        document,
+        steps=list(trajectory.steps.all()),
+        final_answer=trajectory.final_answer,
+        ended=trajectory.ended,
+        input_tokens=trajectory.input_tokens,
+        output_tokens=trajectory.output_tokens,
+    )
     if "error" in fresh:  # never replace scores with a failure: the run is left as it was
-        raise RescoreFailed(f"scoring trajectory {trajectory.id} (case {document.case_id}, trial {trajectory.trial}) "
-                            f"failed: {fresh['error']['explanation']}; nothing was changed")
+        raise RescoreFailed(
+            f"scoring trajectory {trajectory.id} (case {document.case_id}, trial {trajectory.trial}) "
+            f"failed: {fresh['error']['explanation']}; nothing was changed"
+        )
     before = trajectory.scores or {}
     scores = fresh if selected is None else {**before, **{k: v for k, v in fresh.items() if k in selected}}
     if selected is not None and "error" in before and "error" not in fresh:
@@ -156,12 +182,19 @@ def _rescore_one(trajectory: Trajectory, selected: set[str] | None) -> _Rescored
 
 def _change(trajectory: Trajectory, before: dict, after: dict, passed: bool | None) -> dict | None:
     """What changed on one trajectory: metric values (before, after) and the verdict; None if nothing."""
-    metrics = {name: [_value(before, name), _value(after, name)] for name in sorted(set(before) | set(after))
-               if (name in before) != (name in after) or _value(before, name) != _value(after, name)}
+    metrics = {
+        name: [_value(before, name), _value(after, name)]
+        for name in sorted(set(before) | set(after))
+        if (name in before) != (name in after) or _value(before, name) != _value(after, name)
+    }
     if not metrics and passed == trajectory.passed:
         return None
-    change = {"trajectory": trajectory.id, "case_id": trajectory.entry.case.case_id, "trial": trajectory.trial,
-              "metrics": metrics}
+    change = {
+        "trajectory": trajectory.id,
+        "case_id": trajectory.entry.case.case_id,
+        "trial": trajectory.trial,
+        "metrics": metrics,
+    }
     if passed != trajectory.passed:
         change["passed"] = [trajectory.passed, passed]
     return change
@@ -216,9 +249,12 @@ def scoring_versions() -> dict:
     from judging.judges import configured_judges
     from judging.judges.roles import roles
 
-    return {"git_commit": git_commit(), "scoring_code_sha256": scoring_code_hash(),
-            "judges": [{"name": j.name, "model": j.model} for j in configured_judges()],
-            "prompt_versions": {role.name: role.prompt_version for role in roles()}}
+    return {
+        "git_commit": git_commit(),
+        "scoring_code_sha256": scoring_code_hash(),
+        "judges": [{"name": j.name, "model": j.model} for j in configured_judges()],
+        "prompt_versions": {role.name: role.prompt_version for role in roles()},
+    }
 
 
 def scoring_code_hash() -> str:
@@ -235,10 +271,16 @@ def _scoring_files() -> list[Path]:
     for name in SCORING_CODE:
         path = REPO / name
         if not path.exists():
-            raise FileNotFoundError(f"SCORING_CODE names {name}, which does not exist: the code version would "
-                                    "miss it")
-        files += [path] if path.is_file() else [p for p in path.rglob("*") if p.is_file()
-                                                  and p.suffix in (".py", ".txt") and "__pycache__" not in p.parts]
+            raise FileNotFoundError(f"SCORING_CODE names {name}, which does not exist: the code version would miss it")
+        files += (
+            [path]
+            if path.is_file()
+            else [
+                p
+                for p in path.rglob("*")
+                if p.is_file() and p.suffix in (".py", ".txt") and "__pycache__" not in p.parts
+            ]
+        )
     return files
 
 

@@ -8,6 +8,7 @@ The restore refuses, before it writes anything, when the target:
 pg_restore then loads every table in one transaction (all or nothing), and the restored
 tables are checked against the row counts and content hashes in the manifest.
 """
+
 from __future__ import annotations
 
 import json
@@ -55,8 +56,11 @@ def results_restore(*, path: Path, allow_city_mismatch: bool = False) -> Restore
     with tempfile.TemporaryDirectory(prefix="restore-") as tmp:
         manifest, dump = read_backup(Path(path), Path(tmp))
         report.warnings += target_problems(manifest, allow_city_mismatch=allow_city_mismatch)
-        run_client("pg_restore", ["--data-only", "--single-transaction", "--exit-on-error", "--no-owner",
-                                  "--no-privileges", str(dump)], target=Target.from_settings(connection.settings_dict))
+        run_client(
+            "pg_restore",
+            ["--data-only", "--single-transaction", "--exit-on-error", "--no-owner", "--no-privileges", str(dump)],
+            target=Target.from_settings(connection.settings_dict),
+        )
     report.warnings += _restore_memberships(manifest["group_memberships"])
     report.tables = _verified(manifest["tables"])
     report.seconds = round(time.perf_counter() - started, 2)
@@ -105,8 +109,10 @@ def target_problems(manifest: dict, *, allow_city_mismatch: bool) -> list[str]:
     _refuse_rows(manifest["tables"])
     problems = _city_problems(manifest["cities"])
     if problems and not allow_city_mismatch:
-        raise RestoreRefused("; ".join(problems) + ". Build the same city first (build_city with the seed of the "
-                             "backup's city), or pass --allow-city-mismatch to restore anyway")
+        raise RestoreRefused(
+            "; ".join(problems) + ". Build the same city first (build_city with the seed of the "
+            "backup's city), or pass --allow-city-mismatch to restore anyway"
+        )
     return [f"city mismatch (restored anyway): {p}" for p in problems]
 
 
@@ -116,8 +122,10 @@ def _refuse_other_tables(tables: dict) -> None:
     expected = set(backup_tables())
     if set(tables) != expected:
         extra, missing = sorted(set(tables) - expected), sorted(expected - set(tables))
-        raise RestoreRefused(f"the backup's tables differ from this code's (unknown: {', '.join(extra) or 'none'}; "
-                             f"missing: {', '.join(missing) or 'none'}): restore with the code version of the backup")
+        raise RestoreRefused(
+            f"the backup's tables differ from this code's (unknown: {', '.join(extra) or 'none'}; "
+            f"missing: {', '.join(missing) or 'none'}): restore with the code version of the backup"
+        )
 
 
 def _refuse_other_migrations(expected: dict[str, list[str]], manifest_commit: str) -> None:
@@ -127,7 +135,8 @@ def _refuse_other_migrations(expected: dict[str, list[str]], manifest_commit: st
             raise RestoreRefused(
                 f"the target's {app} migrations differ from the backup's (backup: {_last(names)}, target: "
                 f"{_last(here.get(app, []))}): migrate the target with the code version the backup was taken "
-                f"with (commit {manifest_commit or 'unknown'}), restore, then migrate forward")
+                f"with (commit {manifest_commit or 'unknown'}), restore, then migrate forward"
+            )
 
 
 def _last(names: list[str]) -> str:
@@ -143,8 +152,10 @@ def _refuse_rows(tables: dict[str, dict]) -> None:
             if rows:
                 occupied.append(f"{table} ({rows} rows)")
     if occupied:
-        raise RestoreRefused("the target already holds results in " + ", ".join(occupied) + ": a restore only "
-                             "loads into empty tables (restore into a fresh database, then switch DATABASE_URL)")
+        raise RestoreRefused(
+            "the target already holds results in " + ", ".join(occupied) + ": a restore only "
+            "loads into empty tables (restore into a fresh database, then switch DATABASE_URL)"
+        )
 
 
 def _city_problems(cities: dict[str, str]) -> list[str]:
@@ -156,8 +167,9 @@ def _city_problems(cities: dict[str, str]) -> list[str]:
         if name not in here:
             problems.append(f"the target has no city {name!r} (the results were scored on version {version[:12]})")
         elif here[name] != version:
-            problems.append(f"the target's city {name!r} is version {here[name][:12]}, the results were scored on "
-                            f"{version[:12]}")
+            problems.append(
+                f"the target's city {name!r} is version {here[name][:12]}, the results were scored on {version[:12]}"
+            )
     return problems
 
 
@@ -180,10 +192,15 @@ def _verified(expected: dict[str, dict]) -> dict[str, int]:
     pks = backup_tables()
     with transaction.atomic():
         found = table_fingerprints({table: pks[table] for table in expected})
-    wrong = [f"{t}: {found[t]['rows']} rows (backup: {e['rows']})" + ("" if found[t]["rows"] != e["rows"]
-                                                                        else ", content differs")
-             for t, e in expected.items() if found[t] != e]
+    wrong = [
+        f"{t}: {found[t]['rows']} rows (backup: {e['rows']})"
+        + ("" if found[t]["rows"] != e["rows"] else ", content differs")
+        for t, e in expected.items()
+        if found[t] != e
+    ]
     if wrong:
-        raise RestoreMismatch("the restored tables differ from the backup: " + "; ".join(wrong) + ". Drop this "
-                              "database and restore again into a fresh one")
+        raise RestoreMismatch(
+            "the restored tables differ from the backup: " + "; ".join(wrong) + ". Drop this "
+            "database and restore again into a fresh one"
+        )
     return {table: e["rows"] for table, e in expected.items()}

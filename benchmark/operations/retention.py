@@ -6,6 +6,7 @@ stay with their sequence, latency, attempts and error, the steps, answers and sc
 and the run is marked ``config["recording_pruned_at"]`` so that it is never replayed from a
 recording that is no longer there.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -69,8 +70,13 @@ def model_calls_prune(*, older_than_days: int | None = None, dry_run: bool = Fal
         summary = calls.aggregate(bytes=Coalesce(Sum(F("request_bytes") + F("response_bytes")), 0))
         # A finished run without finished_at (an older row) is judged by created_at: see _prunable_runs.
         finished_at = run.finished_at.isoformat() if run.finished_at else None
-        entry = {"run": run.id, "name": run.name, "finished_at": finished_at,
-                 "calls": calls.count(), "bytes": summary["bytes"]}
+        entry = {
+            "run": run.id,
+            "name": run.name,
+            "finished_at": finished_at,
+            "calls": calls.count(),
+            "bytes": summary["bytes"],
+        }
         if not dry_run:
             entry["calls"] = _prune_run(run)
         report.runs.append(entry)
@@ -79,22 +85,27 @@ def model_calls_prune(*, older_than_days: int | None = None, dry_run: bool = Fal
 
 def _checked_days(value, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ValueError(f"{name} must be a whole number of days, 0 or more (0 keeps recordings forever); "
-                         f"got {value!r}")
+        raise ValueError(
+            f"{name} must be a whole number of days, 0 or more (0 keeps recordings forever); got {value!r}"
+        )
     return value
 
 
 def _prunable_runs(cutoff) -> list[EvaluationRun]:
     old = Q(finished_at__lt=cutoff) | Q(finished_at__isnull=True, created_at__lt=cutoff)
     with_bodies = _with_bodies(ModelCall.objects.all()).values("trajectory__run_id")
-    return list(EvaluationRun.objects.filter(old, status__in=FINISHED, id__in=with_bodies)
-                .exclude(id__in=_replayed_now()).order_by("id"))
+    return list(
+        EvaluationRun.objects.filter(old, status__in=FINISHED, id__in=with_bodies)
+        .exclude(id__in=_replayed_now())
+        .order_by("id")
+    )
 
 
 def _replayed_now():
     """Runs that a replay still queued or running is reading its responses from."""
-    return EvaluationRun.objects.filter(status__in=(EvaluationRun.QUEUED, EvaluationRun.RUNNING),
-                                        replay_of__isnull=False).values("replay_of_id")
+    return EvaluationRun.objects.filter(
+        status__in=(EvaluationRun.QUEUED, EvaluationRun.RUNNING), replay_of__isnull=False
+    ).values("replay_of_id")
 
 
 def _with_bodies(calls):
@@ -106,7 +117,8 @@ def _bodies(run: EvaluationRun):
         return Coalesce(Func(F(name), function="pg_column_size", output_field=IntegerField()), Value(0))
 
     return _with_bodies(ModelCall.objects.filter(trajectory__run=run)).annotate(
-        request_bytes=size("request"), response_bytes=size("response"))
+        request_bytes=size("request"), response_bytes=size("response")
+    )
 
 
 def _prune_run(run: EvaluationRun) -> int:

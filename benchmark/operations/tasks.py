@@ -1,4 +1,5 @@
 """Celery tasks of operations: re-scoring and retention (names as in benchmark/runs/tasks.py)."""
+
 from celery import shared_task
 
 
@@ -9,8 +10,12 @@ def run_rescore_task(run_id: int, reason: str) -> dict:
     from benchmark.runs.models import EvaluationRun
 
     record = run_rescore(run=EvaluationRun.objects.get(id=run_id), reason=reason)
-    return {"rescore": record.id, "trajectories": record.n_trajectories, "pass_changed": record.n_pass_changed,
-            "metric_changed": record.n_metric_changed}
+    return {
+        "rescore": record.id,
+        "trajectories": record.n_trajectories,
+        "pass_changed": record.n_pass_changed,
+        "metric_changed": record.n_metric_changed,
+    }
 
 
 @shared_task(name="benchmark.tasks.model_calls_prune_task", soft_time_limit=3600, time_limit=3660)

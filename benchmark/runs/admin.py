@@ -1,4 +1,5 @@
 """Human reference scores for judge calibration: curators enter them, judges are measured against them."""
+
 from django.contrib import admin
 
 from benchmark.runs.models import HumanScore

@@ -3,6 +3,7 @@
 Computed when a run's aggregates are computed (in the worker, where litellm is loaded anyway),
 so that pages never import litellm to show a price.
 """
+
 from __future__ import annotations
 
 import functools
@@ -32,8 +33,9 @@ def token_cost(*, model: str, input_tokens: int, output_tokens: int) -> float | 
         return None
     import litellm
 
-    prompt, completion = litellm.cost_per_token(model=model, prompt_tokens=input_tokens,
-                                                completion_tokens=output_tokens)
+    prompt, completion = litellm.cost_per_token(
+        model=model, prompt_tokens=input_tokens, completion_tokens=output_tokens
+    )
     return round(prompt + completion, 6)
 
 

@@ -1,5 +1,6 @@
 """Queueing trajectories for the workers: the task is looked up by its name in the Celery app, so
 the services that queue work never import the tasks module that calls them (no import cycle)."""
+
 from __future__ import annotations
 
 from collections.abc import Iterable

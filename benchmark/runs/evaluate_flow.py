@@ -1,4 +1,5 @@
 """The evaluate command's flow (kept out of the command class so it can be tested and reused)."""
+
 from __future__ import annotations
 
 import os
@@ -39,8 +40,13 @@ def evaluate_command(opts: dict, *, progress: TextIO | None) -> str:
     else:
         if opts.get("if_missing") and opts.get("agent"):
             release = _release(opts.get("release"))
-            done = EvaluationRun.objects.filter(agent=opts["agent"], endpoint=None, release=release,
-                                                status=EvaluationRun.COMPLETED).order_by("-id").first()
+            done = (
+                EvaluationRun.objects.filter(
+                    agent=opts["agent"], endpoint=None, release=release, status=EvaluationRun.COMPLETED
+                )
+                .order_by("-id")
+                .first()
+            )
             if done:
                 return f"Agent {opts['agent']} already has completed run {done.id} on {done.release.name}."
         run = _new_run(opts)
@@ -70,12 +76,16 @@ def interrupted_message(*, run: EvaluationRun, sync: bool) -> str:
     state = f"{p['done']} of {p['total']} cases done, {left} left"
     stop = f"Cancel it with: manage.py evaluate --cancel {run.id}"
     if sync:
-        return (f"Interrupted: run {run.id} stopped in this process ({state}); its unfinished cases stay queued "
-                f"(where Celery workers run, the housekeeping sweep hands them to the workers).\n"
-                f"Resume it here with: manage.py evaluate --resume {run.id} --sync\n"
-                f"or on the workers with: manage.py evaluate --resume {run.id}\n{stop}")
-    return (f"Stopped following run {run.id}; the run goes on on the workers ({state}).\n"
-            f"Follow it again with: manage.py evaluate --resume {run.id} (nothing is run twice)\n{stop}")
+        return (
+            f"Interrupted: run {run.id} stopped in this process ({state}); its unfinished cases stay queued "
+            f"(where Celery workers run, the housekeeping sweep hands them to the workers).\n"
+            f"Resume it here with: manage.py evaluate --resume {run.id} --sync\n"
+            f"or on the workers with: manage.py evaluate --resume {run.id}\n{stop}"
+        )
+    return (
+        f"Stopped following run {run.id}; the run goes on on the workers ({state}).\n"
+        f"Follow it again with: manage.py evaluate --resume {run.id} (nothing is run twice)\n{stop}"
+    )
 
 
 def _run(run_id: int) -> EvaluationRun:
@@ -106,11 +116,22 @@ def _new_run(opts: dict) -> EvaluationRun:
             key = os.environ.get(opts["api_key_env"])
             if key is None:
                 raise ValueError(f"--api-key-env: the variable {opts['api_key_env']} is not set")
-        endpoint = endpoint_for_cli(model=opts["model"], api_base=opts.get("api_base") or "", api_key=key,
-                                    concurrency=opts.get("concurrency") or 4)
-    return run_create(agent=agent, release=_release(opts.get("release")), endpoint=endpoint, config=config,
-                      name=opts.get("name") or "", limit=opts.get("limit"), category=opts.get("category"),
-                      level=opts.get("level"))
+        endpoint = endpoint_for_cli(
+            model=opts["model"],
+            api_base=opts.get("api_base") or "",
+            api_key=key,
+            concurrency=opts.get("concurrency") or 4,
+        )
+    return run_create(
+        agent=agent,
+        release=_release(opts.get("release")),
+        endpoint=endpoint,
+        config=config,
+        name=opts.get("name") or "",
+        limit=opts.get("limit"),
+        category=opts.get("category"),
+        level=opts.get("level"),
+    )
 
 
 def _replay(source: EvaluationRun) -> EvaluationRun:
@@ -118,10 +139,18 @@ def _replay(source: EvaluationRun) -> EvaluationRun:
     from .recording import recording_pruned
 
     if recording_pruned(source):
-        raise ValueError(f"run {source.id} cannot be replayed: its recorded model responses were pruned on "
-                         f"{recording_pruned(source)} (MODEL_CALL_RETENTION_DAYS; see docs/operations.md)")
+        raise ValueError(
+            f"run {source.id} cannot be replayed: its recorded model responses were pruned on "
+            f"{recording_pruned(source)} (MODEL_CALL_RETENTION_DAYS; see docs/operations.md)"
+        )
     cases = source.trajectories.values_list("entry_id", flat=True).distinct()
-    run = run_create(agent=source.agent, release=source.release, endpoint=source.endpoint,
-                     config=RunConfig.from_stored(source.config), name=f"replay of {source.name}", replay_of=source)
+    run = run_create(
+        agent=source.agent,
+        release=source.release,
+        endpoint=source.endpoint,
+        config=RunConfig.from_stored(source.config),
+        name=f"replay of {source.name}",
+        replay_of=source,
+    )
     run.trajectories.exclude(entry_id__in=list(cases)).delete()
     return run

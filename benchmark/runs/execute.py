@@ -8,6 +8,7 @@ The agents of all the cases a process runs at once share one event loop (``run_i
 litellm's HTTP client and its kept-alive connections, the Redis connections of the caps and
 the loop's threads are made once per process instead of once per case.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -54,9 +55,16 @@ def trajectory_execute(*, trajectory_id: int, claimant: str = "") -> str:
         run_fail(run_id=trajectory.run_id, error=str(exc))
         llm, refused = None, str(exc)
     outcome, toolbox = run_in_process_loop(_run(trajectory, document, config, llm, refused))
-    trajectory_finish(trajectory=trajectory, steps=toolbox.steps, final_answer=outcome.final_answer,
-                      ended=outcome.ended, error=outcome.error, input_tokens=outcome.input_tokens,
-                      output_tokens=outcome.output_tokens, model_calls=calls)
+    trajectory_finish(
+        trajectory=trajectory,
+        steps=toolbox.steps,
+        final_answer=outcome.final_answer,
+        ended=outcome.ended,
+        error=outcome.error,
+        input_tokens=outcome.input_tokens,
+        output_tokens=outcome.output_tokens,
+        model_calls=calls,
+    )
     return outcome.ended
 
 
@@ -78,16 +86,25 @@ def worker_warm_up() -> None:
 async def _litellm_once() -> None:
     import litellm
 
-    await litellm.acompletion(model="openai/warm-up", messages=[{"role": "user", "content": "warm up"}],
-                              mock_response="ready")
+    await litellm.acompletion(
+        model="openai/warm-up", messages=[{"role": "user", "content": "warm up"}], mock_response="ready"
+    )
     from litellm.litellm_core_utils.logging_worker import GLOBAL_LOGGING_WORKER
 
     await GLOBAL_LOGGING_WORKER.flush()  # nothing left bound to this loop for the next one to take over
 
 
-def trajectory_finish(*, trajectory: Trajectory, steps: Sequence[StepRecord], final_answer: Any, ended: str,
-                      error: str = "", input_tokens: int = 0, output_tokens: int = 0,
-                      model_calls: Sequence[dict] = ()) -> None:
+def trajectory_finish(
+    *,
+    trajectory: Trajectory,
+    steps: Sequence[StepRecord],
+    final_answer: Any,
+    ended: str,
+    error: str = "",
+    input_tokens: int = 0,
+    output_tokens: int = 0,
+    model_calls: Sequence[dict] = (),
+) -> None:
     """Score a finished trajectory and write it whole: steps, model calls, answer, scores, DONE.
 
     Built-in agents (``trajectory_execute``), external MCP agents and uploads all end here, so
@@ -103,17 +120,26 @@ def trajectory_finish(*, trajectory: Trajectory, steps: Sequence[StepRecord], fi
     # Repaired for PostgreSQL (a NUL in a model's text, NaN in an answer) before it is scored, so the
     # scores are those of what is stored, and a bad value cannot fail the transaction below.
     storable = trajectory_storable(steps=steps, final_answer=final_answer, error=error, model_calls=model_calls)
-    steps, final_answer, error, model_calls = (storable.steps, storable.final_answer, storable.error,
-                                               storable.model_calls)
+    steps, final_answer, error, model_calls = (
+        storable.steps,
+        storable.final_answer,
+        storable.error,
+        storable.model_calls,
+    )
     input_tokens, output_tokens = count(input_tokens), count(output_tokens)
     document = CaseDocument.model_validate(trajectory.entry.snapshot)
-    scores, passed = trajectory_score(document, steps=steps, final_answer=final_answer, ended=ended,
-                            input_tokens=input_tokens, output_tokens=output_tokens)
+    scores, passed = trajectory_score(
+        document,
+        steps=steps,
+        final_answer=final_answer,
+        ended=ended,
+        input_tokens=input_tokens,
+        output_tokens=output_tokens,
+    )
     with transaction.atomic():
         if Trajectory.objects.select_for_update().filter(id=trajectory.id, status=Trajectory.DONE).exists():
             # Another worker took the case over (its lease had run out) and finished first: keep that result.
-            log.warning("trajectory %s was already finished by another worker; this result is discarded",
-                        trajectory.id)
+            log.warning("trajectory %s was already finished by another worker; this result is discarded", trajectory.id)
             return
         trajectory.steps.all().delete()  # leftovers of a dead attempt (never written, but be sure)
         trajectory.model_calls.all().delete()
@@ -129,8 +155,13 @@ def trajectory_finish(*, trajectory: Trajectory, steps: Sequence[StepRecord], fi
     run_maybe_finish(run_id=trajectory.run_id)
 
 
-async def _run(trajectory: Trajectory, document: CaseDocument, config: RunConfig, llm, refused: str,
-               ) -> tuple[AgentOutcome, Toolbox]:
+async def _run(
+    trajectory: Trajectory,
+    document: CaseDocument,
+    config: RunConfig,
+    llm,
+    refused: str,
+) -> tuple[AgentOutcome, Toolbox]:
     run = trajectory.run
     agent = get_agent(run.agent)
     heartbeat = asyncio.create_task(_heartbeat(trajectory.id))
@@ -140,18 +171,26 @@ async def _run(trajectory: Trajectory, document: CaseDocument, config: RunConfig
             try:
                 if refused:
                     return AgentOutcome(ended=Ending.MODEL_ERROR, error=refused), toolbox
-                task = AgentTask(question=document.question, case=document, trial=trajectory.trial, config=config,
-                                 tools=toolbox, llm=llm)
+                task = AgentTask(
+                    question=document.question,
+                    case=document,
+                    trial=trajectory.trial,
+                    config=config,
+                    tools=toolbox,
+                    llm=llm,
+                )
                 outcome = await asyncio.wait_for(agent(task), timeout=config.timeout_s)
             except TimeoutError:
-                outcome = AgentOutcome(final_answer=toolbox.submitted, ended=Ending.TIMEOUT,
-                                       error="the agent ran out of time")
+                outcome = AgentOutcome(
+                    final_answer=toolbox.submitted, ended=Ending.TIMEOUT, error="the agent ran out of time"
+                )
             except BudgetExhausted as exc:
                 outcome = AgentOutcome(final_answer=toolbox.submitted, ended=Ending.BUDGET_EXHAUSTED, error=str(exc))
             except Exception as exc:  # an agent bug is recorded on the trajectory, not a crash of the run
                 log.exception("agent %s failed on trajectory %s", run.agent, trajectory.id)
-                outcome = AgentOutcome(final_answer=toolbox.submitted, ended=Ending.INVALID_ANSWER,
-                                       error=f"{type(exc).__name__}: {exc}")
+                outcome = AgentOutcome(
+                    final_answer=toolbox.submitted, ended=Ending.INVALID_ANSWER, error=f"{type(exc).__name__}: {exc}"
+                )
             finally:
                 if llm is not None:
                     await llm.aclose()
@@ -197,8 +236,7 @@ class _ProcessLoop:
         with self._lock:
             if self._pid != os.getpid() or self._loop is None or self._loop.is_closed():
                 self._loop, self._redis, self._pid = asyncio.new_event_loop(), None, os.getpid()
-                self.thread = threading.Thread(target=self._loop.run_forever, name="lifeplanner-agents",
-                                               daemon=True)
+                self.thread = threading.Thread(target=self._loop.run_forever, name="lifeplanner-agents", daemon=True)
                 self.thread.start()
                 atexit.register(self.close)
             return self._loop

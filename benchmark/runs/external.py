@@ -11,6 +11,7 @@ A token works on one case at a time: ``next_case`` returns the case it holds unt
 finished. Issue more tokens (``run_token_create``) to answer a run's cases in parallel. Cancelling
 the run (``run_cancel``) revokes its tokens.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -66,17 +67,32 @@ def external_lease_seconds() -> int:
     return getattr(settings, "EXTERNAL_LEASE_SECONDS", 1800)
 
 
-def external_run_create(*, release: Release, name: str, limit: int | None = None, category: str | None = None,
-                        level: str | None = None, config: RunConfig | None = None,
-                        created_by=None) -> tuple[EvaluationRun, str]:
+def external_run_create(
+    *,
+    release: Release,
+    name: str,
+    limit: int | None = None,
+    category: str | None = None,
+    level: str | None = None,
+    config: RunConfig | None = None,
+    created_by=None,
+) -> tuple[EvaluationRun, str]:
     """A running run of the ``external`` agent and its first token (returned once, never stored).
 
     ``config``: its settings (the defaults when None); an external agent is held to its
     ``tool_budget``, and ``trials`` sets how many times each case is handed out.
     """
     with transaction.atomic():
-        run = run_create(agent="external", release=release, name=name or "external", limit=limit, category=category,
-                         level=level, created_by=created_by, config=config or RunConfig())
+        run = run_create(
+            agent="external",
+            release=release,
+            name=name or "external",
+            limit=limit,
+            category=category,
+            level=level,
+            created_by=created_by,
+            config=config or RunConfig(),
+        )
         EvaluationRun.objects.filter(id=run.id).update(status=EvaluationRun.RUNNING, started_at=timezone.now())
         run.refresh_from_db()
         return run, run_token_create(run=run)
@@ -110,10 +126,14 @@ def external_next_case(*, token: str | None) -> dict | None:
         return None
     snapshot = trajectory.entry.snapshot
     return {
-        "trajectory_id": trajectory.id, "case_id": snapshot["case_id"], "question": snapshot["question"],
-        "answer_format": answer_format(snapshot["category"]), "trial": trajectory.trial,
+        "trajectory_id": trajectory.id,
+        "case_id": snapshot["case_id"],
+        "question": snapshot["question"],
+        "answer_format": answer_format(snapshot["category"]),
+        "trial": trajectory.trial,
         "remaining": grant.run.trajectories.filter(status__in=ACTIVE).exclude(id=trajectory.id).count(),
-        "tool_budget": _budget(grant.run), "tools_used": trajectory.steps.count(),
+        "tool_budget": _budget(grant.run),
+        "tools_used": trajectory.steps.count(),
     }
 
 
@@ -125,17 +145,26 @@ def external_tool_call(*, token: str | None, tool: str, arguments: Any) -> ToolR
     """
     grant = _authorize(token)
     with transaction.atomic():  # the row lock orders concurrent calls of one case
-        trajectory = (Trajectory.objects.select_for_update(of=("self",)).select_related("entry", "run")
-                      .filter(run=grant.run, status=Trajectory.RUNNING, claimed_by=_claimant(grant))
-                      .order_by("id").first())
+        trajectory = (
+            Trajectory.objects.select_for_update(of=("self",))
+            .select_related("entry", "run")
+            .filter(run=grant.run, status=Trajectory.RUNNING, claimed_by=_claimant(grant))
+            .order_by("id")
+            .first()
+        )
         if trajectory is None:
             raise NoCaseInProgress("this token holds no case: call next_case to get one")
         steps = _steps(trajectory)
         budget = _budget(grant.run)
         if len(steps) >= budget:
             message = f"the tool budget of {budget} calls is spent: this case is closed; call next_case"
-            trajectory_finish(trajectory=trajectory, steps=steps, final_answer=submitted_answer(steps),
-                              ended=Ending.BUDGET_EXHAUSTED, error=f"the tool budget of {budget} calls is spent")
+            trajectory_finish(
+                trajectory=trajectory,
+                steps=steps,
+                final_answer=submitted_answer(steps),
+                ended=Ending.BUDGET_EXHAUSTED,
+                error=f"the tool budget of {budget} calls is spent",
+            )
             kind = Ending.BUDGET_EXHAUSTED  # the refused call's kind names how the case ended
             return ToolReply({"error": {"kind": kind, "message": message}}, kind, False, True)
         call = call_tool("agent", tool, arguments, city=trajectory.entry.snapshot["city_name"])
@@ -144,8 +173,9 @@ def external_tool_call(*, token: str | None, tool: str, arguments: Any) -> ToolR
         Step.objects.create(trajectory=trajectory, **vars(step))
         Trajectory.objects.filter(id=trajectory.id).update(claimed_at=timezone.now())
         if tool == "submit_answer" and call.ok:
-            trajectory_finish(trajectory=trajectory, steps=[*steps, step], final_answer=call.result["result"],
-                              ended=Ending.SUBMITTED)
+            trajectory_finish(
+                trajectory=trajectory, steps=[*steps, step], final_answer=call.result["result"], ended=Ending.SUBMITTED
+            )
             return ToolReply(call.observation(), call.error_kind, True, True)
     return ToolReply(call.observation(), call.error_kind, call.ok)
 
@@ -172,8 +202,12 @@ def _budget(run: EvaluationRun) -> int:
 
 
 def _held(run: EvaluationRun, claimant: str) -> Trajectory | None:
-    return (run.trajectories.select_related("entry").filter(status=Trajectory.RUNNING, claimed_by=claimant)
-            .order_by("id").first())
+    return (
+        run.trajectories.select_related("entry")
+        .filter(status=Trajectory.RUNNING, claimed_by=claimant)
+        .order_by("id")
+        .first()
+    )
 
 
 def _claim_next(run: EvaluationRun, claimant: str) -> Trajectory | None:
@@ -181,8 +215,10 @@ def _claim_next(run: EvaluationRun, claimant: str) -> Trajectory | None:
     stale = timezone.now() - timedelta(seconds=external_lease_seconds())
     queued = run.trajectories.filter(status=Trajectory.QUEUED).order_by("entry__position", "trial")
     abandoned = run.trajectories.filter(status=Trajectory.RUNNING, claimed_at__lt=stale).order_by("claimed_at")
-    for trajectory_id in [*queued.values_list("id", flat=True)[:CLAIM_TRIES],
-                          *abandoned.values_list("id", flat=True)[:CLAIM_TRIES]]:
+    for trajectory_id in [
+        *queued.values_list("id", flat=True)[:CLAIM_TRIES],
+        *abandoned.values_list("id", flat=True)[:CLAIM_TRIES],
+    ]:
         if trajectory_claim(trajectory_id=trajectory_id, claimant=claimant):
             Step.objects.filter(trajectory_id=trajectory_id).delete()  # an abandoned attempt's steps
             return Trajectory.objects.select_related("entry").get(id=trajectory_id)
@@ -190,5 +226,17 @@ def _claim_next(run: EvaluationRun, claimant: str) -> Trajectory | None:
 
 
 def _steps(trajectory: Trajectory) -> list[StepRecord]:
-    return [StepRecord(s.index, s.tool, s.arguments, s.observation, s.error_kind, s.latency_ms, s.model_text,
-                       s.input_tokens, s.output_tokens) for s in trajectory.steps.order_by("index")]
+    return [
+        StepRecord(
+            s.index,
+            s.tool,
+            s.arguments,
+            s.observation,
+            s.error_kind,
+            s.latency_ms,
+            s.model_text,
+            s.input_tokens,
+            s.output_tokens,
+        )
+        for s in trajectory.steps.order_by("index")
+    ]

@@ -16,6 +16,7 @@ visibility timeout (hours); the sweep acts once the lease has expired:
 
 Runs of self-driven agents (external MCP agents, uploads) are never queued for workers.
 """
+
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
@@ -58,9 +59,12 @@ def housekeeping_sweep() -> SweepReport:
 
 def _stale_trajectories() -> list[Trajectory]:
     stale = timezone.now() - timedelta(seconds=lease_seconds())
-    return list(Trajectory.objects.filter(status=Trajectory.RUNNING, claimed_at__lt=stale,
-                                          run__status=EvaluationRun.RUNNING)
-                .exclude(run__agent__in=SELF_DRIVEN_AGENTS).only("id", "attempts").order_by("id")[:SWEEP_BATCH])
+    return list(
+        Trajectory.objects.filter(status=Trajectory.RUNNING, claimed_at__lt=stale, run__status=EvaluationRun.RUNNING)
+        .exclude(run__agent__in=SELF_DRIVEN_AGENTS)
+        .only("id", "attempts")
+        .order_by("id")[:SWEEP_BATCH]
+    )
 
 
 def _still_stale(trajectory_id: int):
@@ -80,21 +84,28 @@ def trajectory_requeue(*, trajectory_id: int) -> bool:
 def trajectory_abandon(*, trajectory_id: int, attempts: int) -> bool:
     """Record a trajectory that ran out of claims as ended "timeout", unscored and not passed."""
     limit = settings.EVALUATION_TIME_LIMIT
-    error = (f"gave up after {attempts} attempts: each ended without a result (its worker died, or the task "
-             f"passed its {limit} s hard time limit)")
+    error = (
+        f"gave up after {attempts} attempts: each ended without a result (its worker died, or the task "
+        f"passed its {limit} s hard time limit)"
+    )
     scores = {"error": {"value": None, "explanation": f"not scored: {error}"}}
     changed = _still_stale(trajectory_id).update(
-        status=Trajectory.DONE, ended="timeout", error=error, scores=scores, passed=False,
-        finished_at=timezone.now())
+        status=Trajectory.DONE, ended="timeout", error=error, scores=scores, passed=False, finished_at=timezone.now()
+    )
     return changed == 1
 
 
 def lost_tasks_resend() -> list[int]:
     """Send again the tasks of queued trajectories whose message is gone; their ids (see the module docstring)."""
     started_before = timezone.now() - timedelta(seconds=lease_seconds())
-    ids = list(Trajectory.objects.filter(status=Trajectory.QUEUED, run__status=EvaluationRun.RUNNING,
-                                         run__started_at__lt=started_before)
-               .exclude(run__agent__in=SELF_DRIVEN_AGENTS).order_by("id").values_list("id", flat=True)[:SWEEP_BATCH])
+    ids = list(
+        Trajectory.objects.filter(
+            status=Trajectory.QUEUED, run__status=EvaluationRun.RUNNING, run__started_at__lt=started_before
+        )
+        .exclude(run__agent__in=SELF_DRIVEN_AGENTS)
+        .order_by("id")
+        .values_list("id", flat=True)[:SWEEP_BATCH]
+    )
     if not ids or broker_messages_waiting(queue=settings.CELERY_TASK_ROUTES[TRAJECTORY_TASK]["queue"]):
         return []
     trajectories_enqueue(ids)
@@ -103,6 +114,9 @@ def lost_tasks_resend() -> list[int]:
 
 def runs_finish_ended() -> list[int]:
     """Complete every running run none of whose trajectories is queued or running; their ids."""
-    ended = (EvaluationRun.objects.filter(status=EvaluationRun.RUNNING)
-             .exclude(trajectories__status__in=ACTIVE).values_list("id", flat=True))
+    ended = (
+        EvaluationRun.objects.filter(status=EvaluationRun.RUNNING)
+        .exclude(trajectories__status__in=ACTIVE)
+        .values_list("id", flat=True)
+    )
     return [run_id for run_id in ended if run_maybe_finish(run_id=run_id)]

@@ -7,6 +7,7 @@ worker's, its steps lost. So what is stored is repaired first (``environment.inp
 NUL becomes U+FFFD, a model's text of one turn is cut at ``MODEL_TEXT_CHARS``, and so on. What
 had to change is named, field by field, in the trajectory's error.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -32,8 +33,9 @@ class StorableTrajectory:
     model_calls: list[dict]
 
 
-def trajectory_storable(*, steps: Sequence[StepRecord], final_answer: Any, error: str,
-                        model_calls: Sequence[dict]) -> StorableTrajectory:
+def trajectory_storable(
+    *, steps: Sequence[StepRecord], final_answer: Any, error: str, model_calls: Sequence[dict]
+) -> StorableTrajectory:
     """Steps, answer, error and model calls as they can be stored; any change is noted in ``error``."""
     notes: list[str] = []
     kept = [_step(step, notes) for step in steps]
@@ -43,7 +45,7 @@ def trajectory_storable(*, steps: Sequence[StepRecord], final_answer: Any, error
     error = clean_text(error or "", field="error")[0]
     if notes:  # the note goes last, and is kept even when the error fills the field
         note = ("stored with changes (PostgreSQL cannot hold the value as given): " + "; ".join(notes))[:1000]
-        error = f"{error[:ERROR_CHARS - len(note) - 1]}\n{note}" if error else note
+        error = f"{error[: ERROR_CHARS - len(note) - 1]}\n{note}" if error else note
     return StorableTrajectory(kept, answer, error[:ERROR_CHARS], calls)
 
 
@@ -58,9 +60,15 @@ def _step(step: StepRecord, notes: list[str]) -> StepRecord:
     observation, observation_notes = storable(step.observation, field=f"{at}.observation", limits=RECORDING)
     text, text_notes = clean_text(step.model_text or "", field=f"{at}.model_text", max_chars=MODEL_TEXT_CHARS)
     notes += [*argument_notes, *observation_notes, *text_notes]
-    return dataclasses.replace(step, tool=stored_name(step.tool), arguments=arguments, observation=observation,
-                               model_text=text, input_tokens=count(step.input_tokens),
-                               output_tokens=count(step.output_tokens))
+    return dataclasses.replace(
+        step,
+        tool=stored_name(step.tool),
+        arguments=arguments,
+        observation=observation,
+        model_text=text,
+        input_tokens=count(step.input_tokens),
+        output_tokens=count(step.output_tokens),
+    )
 
 
 def _model_call(call: dict) -> dict:
@@ -68,6 +76,7 @@ def _model_call(call: dict) -> dict:
     response, response_notes = storable(call.get("response"), field="response", limits=RECORDING)
     error = clean_text(call.get("error") or "", field="error")[0]
     if request_notes or response_notes:  # the steps' notes name what the agent saw; this is the recording
-        log.warning("model call %s recorded with changes: %s", call.get("sequence"),
-                    "; ".join(request_notes + response_notes))
+        log.warning(
+            "model call %s recorded with changes: %s", call.get("sequence"), "; ".join(request_notes + response_notes)
+        )
     return {**call, "request": request, "response": response, "error": error}

@@ -5,6 +5,7 @@ macro average, tokens) and the run's cost are the results stored when a run ends
 (``benchmark.runs.results.run_results_stored``, computed by benchmark/runs/aggregates.py), so a
 page never imports litellm.
 """
+
 from __future__ import annotations
 
 from benchmark.cases.models import Release
@@ -18,8 +19,7 @@ from .visibility import runs_visible
 
 CELL_KEYS = tuple(cell_key(category, level) for category, level in CELLS)
 # ?sort= values; "-name" sorts the same column the other way. Cells sort by their key, e.g. "routing/L1".
-SORT_COLUMNS = ("rank", "name", "agent", "model", "date", "verified", "overall", "macro", "tokens", "cost",
-                *CELL_KEYS)
+SORT_COLUMNS = ("rank", "name", "agent", "model", "date", "verified", "overall", "macro", "tokens", "cost", *CELL_KEYS)
 DEFAULT_SORT = "rank"
 
 
@@ -46,9 +46,13 @@ def leaderboard_rows(*, release: Release, user, cases: int | None = None) -> lis
     Only complete runs are ranked: an interval over a subset of the cases is not comparable.
     ``cases``: the release's number of cases, when the caller has counted them already.
     """
-    runs = list(runs_visible(user=user).filter(release=release, purpose=EvaluationRun.EVALUATION)
-                .select_related("endpoint").only("id", "name", "agent", "status", "verified", "created_at", "config",
-                                                 "aggregates", "endpoint__model").order_by("id"))
+    runs = list(
+        runs_visible(user=user)
+        .filter(release=release, purpose=EvaluationRun.EVALUATION)
+        .select_related("endpoint")
+        .only("id", "name", "agent", "status", "verified", "created_at", "config", "aggregates", "endpoint__model")
+        .order_by("id")
+    )
     cases = release.entries.count() if cases is None else cases
     rows = [_row(run, cases=cases) for run in runs]
     ranks = rank_ranges({str(r["run_id"]): Interval(**r["overall"]) for r in rows if r["overall"] and r["complete"]})
@@ -65,13 +69,21 @@ def _row(run: EvaluationRun, *, cases: int) -> dict:
     overall = table2.get("overall")
     trials = RunConfig.from_stored(run.config).trials
     return {
-        "run_id": run.id, "name": run.name, "agent": run.agent, "model": run.endpoint.model if run.endpoint else "",
-        "created_at": run.created_at, "status": run.status, "verified": run.verified,
+        "run_id": run.id,
+        "name": run.name,
+        "agent": run.agent,
+        "model": run.endpoint.model if run.endpoint else "",
+        "created_at": run.created_at,
+        "status": run.status,
+        "verified": run.verified,
         "cells": {key: (cells.get(key) or {}).get("pr") for key in CELL_KEYS},
         "overall": {k: overall[k] for k in ("value", "low", "high")} if overall else None,
-        "macro": table2.get("macro"), "avg_tokens": table2.get("avg_tokens"),
+        "macro": table2.get("macro"),
+        "avg_tokens": table2.get("avg_tokens"),
         "cost": results.cost if results else None,
-        "rank": None, "n": table2.get("n", 0), "complete": bool(overall) and table2.get("n") == cases * trials,
+        "rank": None,
+        "n": table2.get("n", 0),
+        "complete": bool(overall) and table2.get("n") == cases * trials,
     }
 
 
@@ -104,8 +116,7 @@ def leaderboard_sort(rows: list[dict], *, sort: str) -> list[dict]:
     """
     column = sort[1:] if sort.startswith("-") else sort
     if column not in SORT_COLUMNS:
-        raise ValueError(f"sort must be one of {', '.join(SORT_COLUMNS)} (with '-' in front to reverse); "
-                         f"got {sort!r}")
+        raise ValueError(f"sort must be one of {', '.join(SORT_COLUMNS)} (with '-' in front to reverse); got {sort!r}")
     key = sort_key(column)
     by_overall = sorted(rows, key=lambda r: (-(r["overall"]["value"]) if r["overall"] else 0.0, r["run_id"]))
     present = [r for r in by_overall if key(r) is not None]

@@ -1,4 +1,5 @@
 """The model client of one trajectory: the endpoint's key and caps, recording, or the replay of a recording."""
+
 from __future__ import annotations
 
 from benchmark.endpoints.llm import EndpointSpec, LLMClient
@@ -25,10 +26,10 @@ def llm_client(*, trajectory: Trajectory, config: RunConfig, calls: list[dict], 
     assert endpoint is not None  # only endpoint runs have a model client
     replay, key = None, None
     if run.replay_of_id:
-        source = Trajectory.objects.filter(run_id=run.replay_of_id, entry_id=trajectory.entry_id,
-                                           trial=trajectory.trial).first()
-        replay = {c.sequence: c.response for c in source.model_calls.all() if c.response is not None} if source \
-            else {}
+        source = Trajectory.objects.filter(
+            run_id=run.replay_of_id, entry_id=trajectory.entry_id, trial=trajectory.trial
+        ).first()
+        replay = {c.sequence: c.response for c in source.model_calls.all() if c.response is not None} if source else {}
     else:
         assert_api_base_allowed(endpoint.api_base)  # DNS may have changed since the endpoint was saved
         key = endpoint_api_key(endpoint)
@@ -36,10 +37,18 @@ def llm_client(*, trajectory: Trajectory, config: RunConfig, calls: list[dict], 
         if problem:
             raise MissingApiKey(problem)
         # Rows saved before the egress checks: provider, URL, key and params again (ApiBaseNotAllowed).
-        endpoint_route(model=endpoint.model, api_base=endpoint.api_base, api_key=key, params=endpoint.params,
-                       resolve=False)
-    spec = EndpointSpec(endpoint_id=endpoint.id, model=endpoint.model, api_base=endpoint.api_base, api_key=key,
-                        params=endpoint.params, concurrency=endpoint.concurrency,
-                        requests_per_minute=endpoint.requests_per_minute)
-    return LLMClient(spec, record=lambda **fields: calls.append(fields), replay=replay,
-                     temperature=config.temperature, redis=redis)
+        endpoint_route(
+            model=endpoint.model, api_base=endpoint.api_base, api_key=key, params=endpoint.params, resolve=False
+        )
+    spec = EndpointSpec(
+        endpoint_id=endpoint.id,
+        model=endpoint.model,
+        api_base=endpoint.api_base,
+        api_key=key,
+        params=endpoint.params,
+        concurrency=endpoint.concurrency,
+        requests_per_minute=endpoint.requests_per_minute,
+    )
+    return LLMClient(
+        spec, record=lambda **fields: calls.append(fields), replay=replay, temperature=config.temperature, redis=redis
+    )

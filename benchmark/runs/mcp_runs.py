@@ -8,6 +8,7 @@ that format and the fields its category is scored on; every other call goes to
 :func:`benchmark.runs.external.external_tool_call`, which runs the tool on the case's city
 and records it as a step of the case's trajectory.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -34,9 +35,9 @@ RUN_INSTRUCTIONS = (
 NEXT_CASE = MCPTool(
     name="next_case",
     description="Get the question you are to answer now: the case you hold until you submit_answer, else the next "
-                "one of the run. Returns {trajectory_id, case_id, question, answer_format, trial, remaining, "
-                "tool_budget, tools_used}, or {done: true} when every case of the run is answered. answer_format "
-                "is the JSON object submit_answer expects and the fields this case is scored on.",
+    "one of the run. Returns {trajectory_id, case_id, question, answer_format, trial, remaining, "
+    "tool_budget, tools_used}, or {done: true} when every case of the run is answered. answer_format "
+    "is the JSON object submit_answer expects and the fields this case is scored on.",
     input_schema={"type": "object", "properties": {}, "additionalProperties": False},
 )
 
@@ -58,15 +59,18 @@ class RunModeServer(LifePlannerServer):
             if name == NEXT_CASE.name:
                 case = await asyncio.to_thread(_in_thread, external_next_case, token=token)
                 return _result(case or {"done": True, "message": "every case of this run is answered"})
-            reply = await asyncio.to_thread(_in_thread, external_tool_call, token=token, tool=name,
-                                            arguments=arguments)
+            reply = await asyncio.to_thread(_in_thread, external_tool_call, token=token, tool=name, arguments=arguments)
         except RunTokenRefused as exc:
-            return _result({"error": {"kind": "unauthorized", "message": f"run token refused: {exc}"}},
-                           is_error=True, error_kind="unauthorized")
+            return _result(
+                {"error": {"kind": "unauthorized", "message": f"run token refused: {exc}"}},
+                is_error=True,
+                error_kind="unauthorized",
+            )
         except NoCaseInProgress as exc:
             return _result({"error": {"kind": "no_case", "message": str(exc)}}, is_error=True, error_kind="no_case")
-        return _result(reply.observation, is_error=not reply.ok, error_kind=reply.error_kind,
-                       case_finished=reply.case_finished)
+        return _result(
+            reply.observation, is_error=not reply.ok, error_kind=reply.error_kind, case_finished=reply.case_finished
+        )
 
 
 def bearer_token(context) -> str | None:
@@ -97,10 +101,12 @@ def _in_thread(func, **kwargs):
         connections.close_all()
 
 
-def _result(observation: Any, *, is_error: bool = False, error_kind: str = "",
-            case_finished: bool = False) -> CallToolResult:
+def _result(
+    observation: Any, *, is_error: bool = False, error_kind: str = "", case_finished: bool = False
+) -> CallToolResult:
     return CallToolResult(
         content=[TextContent(type="text", text=json.dumps(observation, ensure_ascii=False))],
-        structured_content=observation, is_error=is_error,
+        structured_content=observation,
+        is_error=is_error,
         _meta={"error_kind": error_kind, "case_finished": case_finished},
     )

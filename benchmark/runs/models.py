@@ -1,4 +1,5 @@
 """Runs: an agent evaluated on a release, its trajectories, steps and model calls, and judging records."""
+
 from __future__ import annotations
 
 from django.conf import settings
@@ -24,8 +25,13 @@ class EvaluationRun(models.Model):
         SMOKE = "smoke", "smoke test of a submission"
 
     # Short names for the members, as the code has always spelled them (EvaluationRun.RUNNING).
-    QUEUED, RUNNING, COMPLETED, CANCELLED, FAILED = (Status.QUEUED, Status.RUNNING, Status.COMPLETED,
-                                                     Status.CANCELLED, Status.FAILED)
+    QUEUED, RUNNING, COMPLETED, CANCELLED, FAILED = (
+        Status.QUEUED,
+        Status.RUNNING,
+        Status.COMPLETED,
+        Status.CANCELLED,
+        Status.FAILED,
+    )
     EVALUATION, SMOKE = Purpose.EVALUATION, Purpose.SMOKE
 
     name = models.CharField(max_length=200)
@@ -34,8 +40,13 @@ class EvaluationRun(models.Model):
     release = models.ForeignKey(Release, on_delete=models.PROTECT, related_name="runs")
     config = models.JSONField(default=dict, help_text="temperature, tool_budget, trials, seed, filters")
     status = models.CharField(max_length=10, choices=Status.choices, default=QUEUED)
-    purpose = models.CharField(max_length=10, choices=Purpose.choices, default=EVALUATION, db_default=EVALUATION,
-                               help_text="Smoke tests check a submitted endpoint on 3 cases; never on the leaderboard.")
+    purpose = models.CharField(
+        max_length=10,
+        choices=Purpose.choices,
+        default=EVALUATION,
+        db_default=EVALUATION,
+        help_text="Smoke tests check a submitted endpoint on 3 cases; never on the leaderboard.",
+    )
     verified = models.BooleanField(default=True, help_text="False for self-reported (uploaded) results.")
     replay_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="replays")
     aggregates = models.JSONField(default=dict, blank=True, help_text="Table 2 and table 3 of this run.")
@@ -184,9 +195,11 @@ class HumanScore(models.Model):
 
     class Meta:
         db_table = "benchmark_humanscore"
-        constraints = [models.CheckConstraint(condition=models.Q(score__gte=0) & models.Q(score__lte=1),
-                                              name="human_score_in_unit_interval")]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(score__gte=0) & models.Q(score__lte=1), name="human_score_in_unit_interval"
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.metric} {self.score:g} on case {self.case_id}"
-

@@ -6,6 +6,7 @@ Now one cause: an endpoint without a stored API key that needs one. The rule is 
 used, and only an endpoint with its own api_base may be keyless. Such an endpoint is one saved
 before those rules, or one whose owner removed its key while runs of it were queued.
 """
+
 from __future__ import annotations
 
 from benchmark.endpoints.egress import ApiBaseNotAllowed
@@ -30,8 +31,10 @@ def endpoint_key_problem(endpoint: ModelEndpoint | None) -> str:
     problem = key_problem(provider, endpoint.api_base, "", no_key=None)
     if not problem:
         return ""
-    return (f"endpoint {endpoint.name!r} ({endpoint.model}) has no API key: {problem}. Give it its key (on the "
-            f"command line --api-key-env VARIABLE; a submission: submit the model again with its key)")
+    return (
+        f"endpoint {endpoint.name!r} ({endpoint.model}) has no API key: {problem}. Give it its key (on the "
+        f"command line --api-key-env VARIABLE; a submission: submit the model again with its key)"
+    )
 
 
 def run_key_problem(run: EvaluationRun) -> str:

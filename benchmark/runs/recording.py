@@ -1,4 +1,5 @@
 """A run's recording of its model calls (replays answer from it) and whether retention pruned it."""
+
 from __future__ import annotations
 
 from benchmark.runs.models import EvaluationRun

@@ -9,6 +9,7 @@ finished trajectories (``run_tables``), so its live numbers are those it will st
 before the per-category table was kept lack ``categories``: ``run_results`` computes it from the
 stored scores, and a re-score (``manage.py rescore_run``) stores it.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
@@ -42,8 +43,13 @@ def run_results_stored(*, run: EvaluationRun) -> RunResults | None:
     stored = run.aggregates or {}
     if not stored.get("table2"):
         return None
-    return RunResults(table2=stored["table2"], table3=stored.get("table3") or {}, categories=stored.get("categories"),
-                      cost=stored.get("cost"), final=True)
+    return RunResults(
+        table2=stored["table2"],
+        table3=stored.get("table3") or {},
+        categories=stored.get("categories"),
+        cost=stored.get("cost"),
+        final=True,
+    )
 
 
 def run_results(*, run: EvaluationRun) -> RunResults:

@@ -4,6 +4,7 @@ the shared services (PostgreSQL rows and bytes, Redis commands, judge verdicts).
 Used by ``manage.py bench_scaleout``; the figures and their arithmetic are in docs/operations.md
 ("Scale-out, measured").
 """
+
 from __future__ import annotations
 
 import random
@@ -45,8 +46,9 @@ class DatabaseCounters:
     wal_bytes: int  # WAL written by the whole cluster
 
     def __sub__(self, other: DatabaseCounters) -> DatabaseCounters:
-        return DatabaseCounters(self.transactions - other.transactions, self.sessions - other.sessions,
-                                self.wal_bytes - other.wal_bytes)
+        return DatabaseCounters(
+            self.transactions - other.transactions, self.sessions - other.sessions, self.wal_bytes - other.wal_bytes
+        )
 
 
 @dataclass
@@ -94,10 +96,14 @@ def run_case_costs(*, run: EvaluationRun) -> CaseCosts:
     call_bytes = _column_bytes("benchmark_modelcall", "trajectory_id", ["request", "response", "error"], run)
     trajectory_bytes = _column_bytes("benchmark_trajectory", "id", ["final_answer", "scores", "error"], run)
     return CaseCosts(
-        cases=cases, steps=Step.objects.filter(trajectory__in=done).count() / cases, step_bytes=step_bytes / cases,
+        cases=cases,
+        steps=Step.objects.filter(trajectory__in=done).count() / cases,
+        step_bytes=step_bytes / cases,
         model_calls=ModelCall.objects.filter(trajectory__in=done).count() / cases,
-        model_call_bytes=call_bytes / cases, trajectory_bytes=trajectory_bytes / cases,
-        judge_verdicts=run_judge_verdicts(run=run) / cases)
+        model_call_bytes=call_bytes / cases,
+        trajectory_bytes=trajectory_bytes / cases,
+        judge_verdicts=run_judge_verdicts(run=run) / cases,
+    )
 
 
 def release_sample(*, release, size: int) -> list[str]:
@@ -118,8 +124,11 @@ def run_judge_verdicts(*, run: EvaluationRun) -> int:
 
 def _column_bytes(table: str, key: str, columns: list[str], run: EvaluationRun) -> int:
     sizes = " + ".join(f"coalesce(pg_column_size(t.{column}), 0)" for column in columns)
-    where = ("t.trajectory_id IN (SELECT id FROM benchmark_trajectory WHERE run_id = %s)" if key == "trajectory_id"
-             else "t.run_id = %s")
+    where = (
+        "t.trajectory_id IN (SELECT id FROM benchmark_trajectory WHERE run_id = %s)"
+        if key == "trajectory_id"
+        else "t.run_id = %s"
+    )
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT coalesce(sum({sizes}), 0) FROM {table} t WHERE {where}", [run.id])  # noqa: S608
         return int(cursor.fetchone()[0])
@@ -141,8 +150,10 @@ def redis_counters(url: str) -> tuple[int, float]:
 def database_counters() -> DatabaseCounters:
     """The counters now; read before and after a run and subtract."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT xact_commit, sessions, pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0') "
-                       "FROM pg_stat_database WHERE datname = current_database()")
+        cursor.execute(
+            "SELECT xact_commit, sessions, pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0') "
+            "FROM pg_stat_database WHERE datname = current_database()"
+        )
         return DatabaseCounters(*(int(value) for value in cursor.fetchone()))
 
 
@@ -154,27 +165,35 @@ def speedups(steps: list[ScaleoutStep]) -> list[float]:
 
 def scaleout_table(steps: list[ScaleoutStep], *, concurrency: int) -> str:
     """The throughput curve and where the CPU went, one line per step."""
-    lines = [f"{'workers':>7} {'x conc':>6} {'cases':>5} {'passed':>6} {'elapsed s':>9} {'cases/s':>7} "
-             f"{'calls/s':>7} {'speed-up':>8}  CPU ms per model call (workers, endpoint, postgres, redis); "
-             "per case: Redis commands, PostgreSQL transactions, connections opened, WAL KiB; most connections "
-             "held at once"]
+    lines = [
+        f"{'workers':>7} {'x conc':>6} {'cases':>5} {'passed':>6} {'elapsed s':>9} {'cases/s':>7} "
+        f"{'calls/s':>7} {'speed-up':>8}  CPU ms per model call (workers, endpoint, postgres, redis); "
+        "per case: Redis commands, PostgreSQL transactions, connections opened, WAL KiB; most connections "
+        "held at once"
+    ]
     for step, speedup in zip(steps, speedups(steps), strict=True):
         per_call = [step.cpu_s.get(part, 0.0) * 1000 / max(1, step.model_calls) for part in CPU_PARTS]
         lines.append(
             f"{step.workers:>7} {concurrency:>6} {step.cases:>5} {step.passed:>6} {step.elapsed_s:>9.1f} "
             f"{step.cases_per_s:>7.2f} {step.calls_per_s:>7.1f} {speedup:>7.2f}x  "
             + " ".join(f"{ms:.1f}" for ms in per_call)
-            + _per_case(step) + f"; {step.connections}")
+            + _per_case(step)
+            + f"; {step.connections}"
+        )
     return "\n".join(lines)
 
 
 def _per_case(step: ScaleoutStep) -> str:
     cases, db = max(1, step.cases), step.database
-    return (f"; {step.redis_commands / cases:.0f}, {db.transactions / cases:.0f}, {db.sessions / cases:.2f}, "
-            f"{db.wal_bytes / 1024 / cases:.0f}")
+    return (
+        f"; {step.redis_commands / cases:.0f}, {db.transactions / cases:.0f}, {db.sessions / cases:.2f}, "
+        f"{db.wal_bytes / 1024 / cases:.0f}"
+    )
 
 
 def costs_text(costs: CaseCosts) -> str:
-    return (f"per case (mean of {costs.cases}): {costs.steps:.1f} steps, {costs.step_bytes / 1024:.1f} KiB; "
-            f"{costs.model_calls:.1f} model calls, {costs.model_call_bytes / 1024:.1f} KiB recorded; trajectory row "
-            f"{costs.trajectory_bytes / 1024:.1f} KiB; {costs.judge_verdicts:.2f} judge verdicts per judge")
+    return (
+        f"per case (mean of {costs.cases}): {costs.steps:.1f} steps, {costs.step_bytes / 1024:.1f} KiB; "
+        f"{costs.model_calls:.1f} model calls, {costs.model_call_bytes / 1024:.1f} KiB recorded; trajectory row "
+        f"{costs.trajectory_bytes / 1024:.1f} KiB; {costs.judge_verdicts:.2f} judge verdicts per judge"
+    )

@@ -5,6 +5,7 @@ re-delivered task can only ever fill the same row. A task claims its row atomica
 QUEUED -> RUNNING, or a RUNNING row whose lease (``claimed_at`` heartbeat) is older than
 LEASE_SECONDS, i.e. its worker died. Finished rows (DONE) are never run again.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -30,10 +31,21 @@ def lease_seconds() -> int:
     return getattr(settings, "EVALUATION_LEASE_SECONDS", 120)
 
 
-def run_create(*, agent: str, release: Release, endpoint=None, config: RunConfig | Mapping | None = None,
-               name: str = "", limit: int | None = None, category: str | None = None, level: str | None = None,
-               created_by=None, replay_of: EvaluationRun | None = None, case_ids: list[str] | None = None,
-               marks: Mapping | None = None) -> EvaluationRun:
+def run_create(
+    *,
+    agent: str,
+    release: Release,
+    endpoint=None,
+    config: RunConfig | Mapping | None = None,
+    name: str = "",
+    limit: int | None = None,
+    category: str | None = None,
+    level: str | None = None,
+    created_by=None,
+    replay_of: EvaluationRun | None = None,
+    case_ids: list[str] | None = None,
+    marks: Mapping | None = None,
+) -> EvaluationRun:
     """A queued run with one trajectory row per (release case, trial), filtered and limited.
 
     Args:
@@ -49,8 +61,9 @@ def run_create(*, agent: str, release: Release, endpoint=None, config: RunConfig
 
     get_agent(agent)  # unknown agents fail here, with the list of registered ones
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
-        raise ValueError(f"limit must be a whole number of cases, 1 or more (leave it out for every case), "
-                         f"got {limit!r}")
+        raise ValueError(
+            f"limit must be a whole number of cases, 1 or more (leave it out for every case), got {limit!r}"
+        )
     if endpoint is not None and endpoint.deleted_at is not None:
         raise ValueError(f"endpoint {endpoint.name!r} was deleted by its owner; it cannot be run again")
     run_config = config if isinstance(config, RunConfig) else RunConfig.from_input(config or {})
@@ -70,10 +83,17 @@ def run_create(*, agent: str, release: Release, endpoint=None, config: RunConfig
     filters = {key: value for key, value in zip(RUN_FILTERS, (limit, category, level), strict=True) if value}
     with transaction.atomic():
         run = EvaluationRun.objects.create(
-            name=name or (endpoint.name if endpoint else agent), agent=agent, endpoint=endpoint, release=release,
-            config={**run_config.stored(), **filters, **marks}, created_by=created_by, replay_of=replay_of)
-        Trajectory.objects.bulk_create([Trajectory(run=run, entry=entry, trial=trial)
-                                        for entry in chosen for trial in range(run_config.trials)])
+            name=name or (endpoint.name if endpoint else agent),
+            agent=agent,
+            endpoint=endpoint,
+            release=release,
+            config={**run_config.stored(), **filters, **marks},
+            created_by=created_by,
+            replay_of=replay_of,
+        )
+        Trajectory.objects.bulk_create(
+            [Trajectory(run=run, entry=entry, trial=trial) for entry in chosen for trial in range(run_config.trials)]
+        )
     return run
 
 
@@ -88,7 +108,8 @@ def run_enqueue(*, run: EvaluationRun, only_stale: bool = False) -> int:
     longest = Func(F("entry__snapshot__reference_path"), function="jsonb_array_length").desc(nulls_last=True)
     ids = list(pending.order_by(longest, "id").values_list("id", flat=True))
     EvaluationRun.objects.filter(id=run.id, status__in=[EvaluationRun.QUEUED, EvaluationRun.RUNNING]).update(
-        status=EvaluationRun.RUNNING, started_at=timezone.now())
+        status=EvaluationRun.RUNNING, started_at=timezone.now()
+    )
     trajectories_enqueue(ids)
     return len(ids)
 
@@ -105,9 +126,9 @@ def trajectory_claim(*, trajectory_id: int, claimant: str = "") -> bool:
     """Atomically take the trajectory for ``claimant`` (a task id); False when it is done,
     cancelled, or held by a live worker."""
     now = timezone.now()
-    claimed = Trajectory.objects.filter(_claimable(claimant), id=trajectory_id, run__status__in=[
-        EvaluationRun.QUEUED, EvaluationRun.RUNNING]).update(
-        status=Trajectory.RUNNING, claimed_at=now, claimed_by=claimant, attempts=F("attempts") + 1, started_at=now)
+    claimed = Trajectory.objects.filter(
+        _claimable(claimant), id=trajectory_id, run__status__in=[EvaluationRun.QUEUED, EvaluationRun.RUNNING]
+    ).update(status=Trajectory.RUNNING, claimed_at=now, claimed_by=claimant, attempts=F("attempts") + 1, started_at=now)
     return claimed == 1
 
 
@@ -134,9 +155,9 @@ def run_fail(*, run_id: int, error: str) -> bool:
     Its queued cases are cancelled; cases in flight end on their own. False when the run had already ended.
     """
     with transaction.atomic():
-        changed = EvaluationRun.objects.filter(id=run_id, status__in=[EvaluationRun.QUEUED, EvaluationRun.RUNNING]
-                                               ).update(status=EvaluationRun.FAILED, error=error[:5000],
-                                                        finished_at=timezone.now())
+        changed = EvaluationRun.objects.filter(
+            id=run_id, status__in=[EvaluationRun.QUEUED, EvaluationRun.RUNNING]
+        ).update(status=EvaluationRun.FAILED, error=error[:5000], finished_at=timezone.now())
         if changed:
             Trajectory.objects.filter(run_id=run_id, status=Trajectory.QUEUED).update(status=Trajectory.CANCELLED)
     return changed == 1
@@ -176,12 +197,20 @@ def run_resume(*, run: EvaluationRun) -> int:
 def run_progress(*, run: EvaluationRun) -> dict:
     counts = dict(run.trajectories.values_list("status").annotate(n=Count("id")))
     done = run.trajectories.filter(status=Trajectory.DONE)
-    sums = done.aggregate(n_passed=Count("id", filter=Q(passed=True)), n_failed=Count("id", filter=Q(passed=False)),
-                          tokens_in=Sum("input_tokens"), tokens_out=Sum("output_tokens"))
+    sums = done.aggregate(
+        n_passed=Count("id", filter=Q(passed=True)),
+        n_failed=Count("id", filter=Q(passed=False)),
+        tokens_in=Sum("input_tokens"),
+        tokens_out=Sum("output_tokens"),
+    )
     return {
-        "total": sum(counts.values()), "done": counts.get(Trajectory.DONE, 0),
-        "running": counts.get(Trajectory.RUNNING, 0), "queued": counts.get(Trajectory.QUEUED, 0),
-        "cancelled": counts.get(Trajectory.CANCELLED, 0), "passed": sums["n_passed"], "failed": sums["n_failed"],
+        "total": sum(counts.values()),
+        "done": counts.get(Trajectory.DONE, 0),
+        "running": counts.get(Trajectory.RUNNING, 0),
+        "queued": counts.get(Trajectory.QUEUED, 0),
+        "cancelled": counts.get(Trajectory.CANCELLED, 0),
+        "passed": sums["n_passed"],
+        "failed": sums["n_failed"],
         "tokens": (sums["tokens_in"] or 0) + (sums["tokens_out"] or 0),
         "tool_calls": Step.objects.filter(trajectory__run=run).count(),
     }

@@ -2,6 +2,7 @@
 
 Task names keep the ``benchmark.tasks.`` prefix they had before the apps were split: messages
 already queued and the beat schedule still find them (settings.CELERY_TASK_ROUTES routes by name)."""
+
 from celery import shared_task
 from celery.signals import worker_init
 from django.conf import settings
@@ -16,10 +17,19 @@ def warm_up_worker(**_) -> None:
     worker_warm_up()
 
 
-@shared_task(name="benchmark.tasks.trajectory_task", bind=True, acks_late=True, reject_on_worker_lost=True,
-             autoretry_for=(OperationalError, InterfaceError),
-             retry_backoff=2, retry_backoff_max=60, retry_jitter=True, max_retries=8,
-             soft_time_limit=settings.EVALUATION_SOFT_TIME_LIMIT, time_limit=settings.EVALUATION_TIME_LIMIT)
+@shared_task(
+    name="benchmark.tasks.trajectory_task",
+    bind=True,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=(OperationalError, InterfaceError),
+    retry_backoff=2,
+    retry_backoff_max=60,
+    retry_jitter=True,
+    max_retries=8,
+    soft_time_limit=settings.EVALUATION_SOFT_TIME_LIMIT,
+    time_limit=settings.EVALUATION_TIME_LIMIT,
+)
 def trajectory_task(self, trajectory_id: int) -> str:
     """Run one (case, trial) of an evaluation run; a re-delivered task does nothing twice."""
     from django.db import close_old_connections

@@ -18,6 +18,7 @@ step's text and every string within ``MODEL_TEXT_CHARS``, its observation within
 ``upload`` agent is created with ``verified=False`` and each trajectory is scored exactly as a
 run's trajectories are.
 """
+
 from __future__ import annotations
 
 import json
@@ -79,15 +80,38 @@ def run_upload(*, release: Release, path: str | Path, name: str, created_by=None
     now = timezone.now()
     with transaction.atomic():  # the whole upload lands, or nothing does
         run = EvaluationRun.objects.create(
-            name=name, agent="upload", release=release, verified=False, status=EvaluationRun.RUNNING,
-            started_at=now, created_by=created_by,
-            config={"source": "upload", "file": Path(path).name, "trials": 1 + max(line.trial for _, line in lines)})
-        trajectories = Trajectory.objects.bulk_create([
-            Trajectory(run=run, entry=entry, trial=line.trial, status=Trajectory.RUNNING, claimed_by="upload",
-                       started_at=now, attempts=1) for entry, line in lines])
+            name=name,
+            agent="upload",
+            release=release,
+            verified=False,
+            status=EvaluationRun.RUNNING,
+            started_at=now,
+            created_by=created_by,
+            config={"source": "upload", "file": Path(path).name, "trials": 1 + max(line.trial for _, line in lines)},
+        )
+        trajectories = Trajectory.objects.bulk_create(
+            [
+                Trajectory(
+                    run=run,
+                    entry=entry,
+                    trial=line.trial,
+                    status=Trajectory.RUNNING,
+                    claimed_by="upload",
+                    started_at=now,
+                    attempts=1,
+                )
+                for entry, line in lines
+            ]
+        )
         for trajectory, (_, line) in zip(trajectories, lines):
-            trajectory_finish(trajectory=trajectory, steps=_steps(line), final_answer=line.answer, ended=line.ended,
-                              input_tokens=line.input_tokens, output_tokens=line.output_tokens)
+            trajectory_finish(
+                trajectory=trajectory,
+                steps=_steps(line),
+                final_answer=line.answer,
+                ended=line.ended,
+                input_tokens=line.input_tokens,
+                output_tokens=line.output_tokens,
+            )
     run.refresh_from_db()
     return run
 
@@ -108,8 +132,10 @@ def upload_parse(*, release: Release, text: str) -> list[tuple[ReleaseCase, Uplo
         if line.case_id not in entries:
             errors.append(f"line {number}: unknown case_id {line.case_id!r} (not in release {release.name})")
         elif (line.case_id, line.trial) in seen:
-            errors.append(f"line {number}: case_id {line.case_id!r} trial {line.trial} is already on line "
-                          f"{seen[line.case_id, line.trial]}")
+            errors.append(
+                f"line {number}: case_id {line.case_id!r} trial {line.trial} is already on line "
+                f"{seen[line.case_id, line.trial]}"
+            )
         else:
             seen[line.case_id, line.trial] = number
             parsed.append((entries[line.case_id], line))
@@ -126,13 +152,19 @@ def _parse_line(number: int, raw: str) -> tuple[UploadLine | None, list[str]]:
         return None, [f"line {number}: a line must be a JSON object, got {type(data).__name__}"]
     problems = problems or _limit_problems(data)
     if problems:
-        return None, [f"line {number}, field {p.path!r}: {p.reason}" if p.path
-                      else f"line {number}: {p.reason.removeprefix('is ')}" for p in problems]
+        return None, [
+            f"line {number}, field {p.path!r}: {p.reason}"
+            if p.path
+            else f"line {number}: {p.reason.removeprefix('is ')}"
+            for p in problems
+        ]
     try:
         return UploadLine.model_validate(data), []
     except ValidationError as exc:
-        return None, [f"line {number}, field {'.'.join(str(p) for p in e['loc']) or '(line)'!r}: {e['msg']}"
-                      for e in exc.errors(include_url=False)]
+        return None, [
+            f"line {number}, field {'.'.join(str(p) for p in e['loc']) or '(line)'!r}: {e['msg']}"
+            for e in exc.errors(include_url=False)
+        ]
 
 
 def _limit_problems(data: dict) -> list[Problem]:
@@ -146,11 +178,26 @@ def _limit_problems(data: dict) -> list[Problem]:
         problems += check_json(step.get("arguments"), field=f"{at}.arguments", limits=TOOL_ARGUMENTS)
         size = len(json.dumps(step.get("observation"), ensure_ascii=False))
         if size > OBSERVATION_CHARS:
-            problems.append(Problem(f"{at}.observation", None,
-                                    f"is {size:,} characters of JSON (the limit is {OBSERVATION_CHARS:,})"))
+            problems.append(
+                Problem(
+                    f"{at}.observation", None, f"is {size:,} characters of JSON (the limit is {OBSERVATION_CHARS:,})"
+                )
+            )
     return problems
 
 
 def _steps(line: UploadLine) -> list[StepRecord]:
-    return [StepRecord(index, s.tool, s.arguments, s.observation, s.error_kind, s.latency_ms, s.text,
-                       s.input_tokens, s.output_tokens) for index, s in enumerate(line.trajectory)]
+    return [
+        StepRecord(
+            index,
+            s.tool,
+            s.arguments,
+            s.observation,
+            s.error_kind,
+            s.latency_ms,
+            s.text,
+            s.input_tokens,
+            s.output_tokens,
+        )
+        for index, s in enumerate(line.trajectory)
+    ]

@@ -19,6 +19,7 @@ that create runs, so every surface applies the same rules.
 - A model endpoint's api_base and parameters are seen only by its owner and staff; its API
   key by nobody.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -49,8 +50,11 @@ def scores_shown(scores: dict[str, Any], *, full: bool) -> dict:
     """A trajectory's stored scores as shown: whole, or only each metric's public fields."""
     if full:
         return scores
-    return {name: {k: v for k, v in result.items() if k in SCORE_PUBLIC_FIELDS}
-            for name, result in scores.items() if isinstance(result, dict)}
+    return {
+        name: {k: v for k, v in result.items() if k in SCORE_PUBLIC_FIELDS}
+        for name, result in scores.items()
+        if isinstance(result, dict)
+    }
 
 
 def step_shown(step: dict[str, Any], *, full: bool) -> dict:
@@ -92,9 +96,14 @@ def can_run_on(*, user, release: Release) -> bool:
 def release_run_check(*, user, release: Release) -> None:
     """Raises ValidationError (keyed ``release``) when ``user`` may not run on ``release``."""
     if not can_run_on(user=user, release=release):
-        raise ValidationError({"release": [
-            f"release {release.name} is hidden: only curators and staff may run on it "
-            "(HIDDEN_RELEASE_RUNNERS=staff); choose a public release"]})
+        raise ValidationError(
+            {
+                "release": [
+                    f"release {release.name} is hidden: only curators and staff may run on it "
+                    "(HIDDEN_RELEASE_RUNNERS=staff); choose a public release"
+                ]
+            }
+        )
 
 
 def runs_visible(*, user) -> QuerySet[EvaluationRun]:

@@ -11,6 +11,7 @@ evaluation run of the same endpoint.
 Submissions are limited per user (``SUBMISSIONS_PER_DAY`` smoke runs in 24 hours, staff exempt),
 counted from the database, so the limit holds across processes.
 """
+
 from __future__ import annotations
 
 import logging
@@ -44,16 +45,29 @@ class SubmissionLimitReached(Exception):
 
     def __init__(self, *, limit: int, retry_at: datetime):
         self.limit, self.retry_at = limit, retry_at
-        super().__init__(f"you have made {limit} submission{'s' if limit != 1 else ''} in the last 24 hours, "
-                         f"the limit; you may submit again after {retry_at:%Y-%m-%d %H:%M} UTC")
+        super().__init__(
+            f"you have made {limit} submission{'s' if limit != 1 else ''} in the last 24 hours, "
+            f"the limit; you may submit again after {retry_at:%Y-%m-%d %H:%M} UTC"
+        )
 
 
 # --- services ------------------------------------------------------------------------------------
 
-def submission_create(*, user, name: str, model: str, api_base: str, api_key: str | None, concurrency: int = 4,
-                      requests_per_minute: int | None = None, params: dict | None = None,
-                      release: Release | None = None, no_key: bool = False,
-                      config: RunConfig | None = None) -> EvaluationRun:
+
+def submission_create(
+    *,
+    user,
+    name: str,
+    model: str,
+    api_base: str,
+    api_key: str | None,
+    concurrency: int = 4,
+    requests_per_minute: int | None = None,
+    params: dict | None = None,
+    release: Release | None = None,
+    no_key: bool = False,
+    config: RunConfig | None = None,
+) -> EvaluationRun:
     """Store the user's endpoint and queue its smoke run; returns the smoke run.
 
     Args:
@@ -77,12 +91,26 @@ def submission_create(*, user, name: str, model: str, api_base: str, api_key: st
         submission_limit_check(user=user)
         release = release or submission_default_release()
         release_run_check(user=user, release=release)
-        endpoint = endpoint_create(name=name, model=model, api_base=api_base, api_key=api_key, params=params,
-                                   concurrency=concurrency, requests_per_minute=requests_per_minute, owner=user,
-                                   no_key=no_key)
-        smoke = run_create(agent="litellm", release=release, endpoint=endpoint, config=config or RunConfig(),
-                           name=f"{endpoint.name} (smoke test)", created_by=user,
-                           case_ids=smoke_case_ids(release=release))
+        endpoint = endpoint_create(
+            name=name,
+            model=model,
+            api_base=api_base,
+            api_key=api_key,
+            params=params,
+            concurrency=concurrency,
+            requests_per_minute=requests_per_minute,
+            owner=user,
+            no_key=no_key,
+        )
+        smoke = run_create(
+            agent="litellm",
+            release=release,
+            endpoint=endpoint,
+            config=config or RunConfig(),
+            name=f"{endpoint.name} (smoke test)",
+            created_by=user,
+            case_ids=smoke_case_ids(release=release),
+        )
         EvaluationRun.objects.filter(id=smoke.id).update(purpose=EvaluationRun.SMOKE)
         smoke.purpose = EvaluationRun.SMOKE
         run_enqueue(run=smoke)  # the tasks are sent after commit
@@ -100,8 +128,11 @@ def submission_limit_check(*, user) -> None:
         return
     limit = submissions_per_day()
     since = timezone.now() - WINDOW
-    recent = list(EvaluationRun.objects.filter(created_by=user, purpose=EvaluationRun.SMOKE, created_at__gte=since)
-                  .order_by("-created_at").values_list("created_at", flat=True)[:limit])
+    recent = list(
+        EvaluationRun.objects.filter(created_by=user, purpose=EvaluationRun.SMOKE, created_at__gte=since)
+        .order_by("-created_at")
+        .values_list("created_at", flat=True)[:limit]
+    )
     if len(recent) >= limit:
         raise SubmissionLimitReached(limit=limit, retry_at=recent[-1] + WINDOW)
 
@@ -137,14 +168,21 @@ def _full_run_create(*, smoke: EvaluationRun) -> EvaluationRun:
         if existing is not None:
             return existing
         assert smoke.endpoint is not None  # a smoke run tests an endpoint
-        full = run_create(agent=smoke.agent, release=smoke.release, endpoint=smoke.endpoint,
-                          config=RunConfig.from_stored(smoke.config), marks={"smoke_run": smoke.id},
-                          name=smoke.endpoint.name, created_by=smoke.created_by)
+        full = run_create(
+            agent=smoke.agent,
+            release=smoke.release,
+            endpoint=smoke.endpoint,
+            config=RunConfig.from_stored(smoke.config),
+            marks={"smoke_run": smoke.id},
+            name=smoke.endpoint.name,
+            created_by=smoke.created_by,
+        )
         run_enqueue(run=full)
     return full
 
 
 # --- selectors -----------------------------------------------------------------------------------
+
 
 def submissions_per_day() -> int:
     value = getattr(settings, "SUBMISSIONS_PER_DAY", DEFAULT_SUBMISSIONS_PER_DAY)
@@ -185,6 +223,9 @@ def submissions_of(*, user, limit: int = 20) -> list[dict]:
     """The user's latest submissions, newest first: {run (the smoke run), report, full_run}."""
     if not (user and user.is_authenticated):
         return []
-    smokes = (EvaluationRun.objects.filter(created_by=user, purpose=EvaluationRun.SMOKE)
-              .select_related("endpoint", "release").order_by("-created_at", "-id")[:limit])
+    smokes = (
+        EvaluationRun.objects.filter(created_by=user, purpose=EvaluationRun.SMOKE)
+        .select_related("endpoint", "release")
+        .order_by("-created_at", "-id")[:limit]
+    )
     return [{"run": smoke, "report": smoke_report(run=smoke)} for smoke in smokes]

@@ -1,5 +1,6 @@
 """The smoke report of a submission: what its 3-case smoke run showed, recomputed from the run's
 trajectories and recorded model responses whenever it is read (nothing extra is stored)."""
+
 from __future__ import annotations
 
 import functools
@@ -23,8 +24,11 @@ def full_run_of(*, smoke: EvaluationRun) -> EvaluationRun | None:
     """The full (evaluation) run a smoke run led to, if any."""
     if smoke.endpoint_id is None:
         return None
-    return (EvaluationRun.objects.filter(endpoint_id=smoke.endpoint_id, purpose=EvaluationRun.EVALUATION)
-            .order_by("id").first())
+    return (
+        EvaluationRun.objects.filter(endpoint_id=smoke.endpoint_id, purpose=EvaluationRun.EVALUATION)
+        .order_by("id")
+        .first()
+    )
 
 
 @dataclass(frozen=True)
@@ -56,8 +60,12 @@ class SmokeReport:
         return [p for p in self.problems if p.blocking]
 
     def to_dict(self) -> dict:
-        return {"status": self.status, "cases": self.cases, "problems": [p.to_dict() for p in self.problems],
-                "full_run": self.full_run_id}
+        return {
+            "status": self.status,
+            "cases": self.cases,
+            "problems": [p.to_dict() for p in self.problems],
+            "full_run": self.full_run_id,
+        }
 
 
 ENDING_PROBLEMS: dict[str, tuple[bool, str]] = {  # trajectory ending -> (blocking, what it means)
@@ -83,29 +91,52 @@ def smoke_report(*, run: EvaluationRun) -> SmokeReport:
     problems = _problems(run, trajectories)
     full = full_run_of(smoke=run)
     if run.status != EvaluationRun.COMPLETED:
-        problems.insert(0, SmokeProblem(kind="stopped", blocking=True,
-                                        message=f"the smoke run was {run.status} before it finished"))
+        problems.insert(
+            0, SmokeProblem(kind="stopped", blocking=True, message=f"the smoke run was {run.status} before it finished")
+        )
     status = SmokeReport.BLOCKED if any(p.blocking for p in problems) else SmokeReport.PASSED
     if status == SmokeReport.BLOCKED and run.status != EvaluationRun.COMPLETED:
         status = SmokeReport.STOPPED
-    if status == SmokeReport.PASSED and full is None and run.finished_at and \
-            timezone.now() - run.finished_at > timedelta(minutes=1):
-        problems.append(SmokeProblem(kind="full_run_missing", blocking=False,
-                                     message="the smoke test passed but the full run could not be queued; "
-                                             "an administrator can see why in the worker log"))
-    return SmokeReport(status=status, cases=_cases(trajectories), problems=problems,
-                       full_run_id=full.id if full else None)
+    if (
+        status == SmokeReport.PASSED
+        and full is None
+        and run.finished_at
+        and timezone.now() - run.finished_at > timedelta(minutes=1)
+    ):
+        problems.append(
+            SmokeProblem(
+                kind="full_run_missing",
+                blocking=False,
+                message="the smoke test passed but the full run could not be queued; "
+                "an administrator can see why in the worker log",
+            )
+        )
+    return SmokeReport(
+        status=status, cases=_cases(trajectories), problems=problems, full_run_id=full.id if full else None
+    )
 
 
 def _cases(trajectories: list[Trajectory]) -> list[dict]:
-    return [{"case_id": t.entry.case.case_id, "category": t.entry.case.category, "level": t.entry.case.level,
-             "status": t.status, "ended": t.ended, "passed": t.passed} for t in trajectories]
+    return [
+        {
+            "case_id": t.entry.case.case_id,
+            "category": t.entry.case.category,
+            "level": t.entry.case.level,
+            "status": t.status,
+            "ended": t.ended,
+            "passed": t.passed,
+        }
+        for t in trajectories
+    ]
 
 
 def _problems(run: EvaluationRun, trajectories: list[Trajectory]) -> list[SmokeProblem]:
     responses: dict[int, list] = {}  # the responses only: the requests (prompts, tool specs) are far larger
-    for trajectory_id, response in (ModelCall.objects.filter(trajectory__run=run)
-                                    .order_by("trajectory_id", "sequence").values_list("trajectory_id", "response")):
+    for trajectory_id, response in (
+        ModelCall.objects.filter(trajectory__run=run)
+        .order_by("trajectory_id", "sequence")
+        .values_list("trajectory_id", "response")
+    ):
         responses.setdefault(trajectory_id, []).append(response)
     steps = _step_counts(run)
     problems: list[SmokeProblem] = []
@@ -113,12 +144,20 @@ def _problems(run: EvaluationRun, trajectories: list[Trajectory]) -> list[SmokeP
         problems += _trajectory_problems(run, t, responses.get(t.id, []))
     done = [t for t in trajectories if t.status == Trajectory.DONE]
     if done and not any(steps.get(t.id) for t in done) and not any(p.kind == Ending.MODEL_ERROR for p in problems):
-        problems.append(SmokeProblem(kind="no_tool_call", blocking=True, message=(
-            "the model made no structured tool call in any case: check that the provider supports function "
-            "calling for this model (and, for vLLM-style servers, that a tool-call parser is enabled)")))
+        problems.append(
+            SmokeProblem(
+                kind="no_tool_call",
+                blocking=True,
+                message=(
+                    "the model made no structured tool call in any case: check that the provider supports function "
+                    "calling for this model (and, for vLLM-style servers, that a tool-call parser is enabled)"
+                ),
+            )
+        )
     if done and not any(t.ended == Ending.SUBMITTED for t in done):
-        problems.append(SmokeProblem(kind="no_answer", blocking=True,
-                                     message="no smoke case ended with a submit_answer call"))
+        problems.append(
+            SmokeProblem(kind="no_answer", blocking=True, message="no smoke case ended with a submit_answer call")
+        )
     return problems
 
 
@@ -131,20 +170,34 @@ def _trajectory_problems(run: EvaluationRun, t: Trajectory, responses: list) -> 
     problems = []
     unparsed = next((s for s in (_unparsed_tool_call(r) for r in responses) if s), "")
     if unparsed:
-        problems.append(SmokeProblem(kind="unparsed_tool_call", blocking=True, case_id=case_id, message=(
-            "the model wrote a tool call as text, which the provider did not turn into a structured tool call "
-            f"(enable the provider's tool-call parser, or use a model with native function calling): {unparsed}")))
+        problems.append(
+            SmokeProblem(
+                kind="unparsed_tool_call",
+                blocking=True,
+                case_id=case_id,
+                message=(
+                    "the model wrote a tool call as text, which the provider did not turn into a structured tool call "
+                    f"(enable the provider's tool-call parser, or use a model with native function calling): {unparsed}"
+                ),
+            )
+        )
     if t.ended in ENDING_PROBLEMS:
         blocking, meaning = ENDING_PROBLEMS[t.ended]
         detail = _redacted(t.error, run)
-        problems.append(SmokeProblem(kind=t.ended, blocking=blocking, case_id=case_id,
-                                     message=f"{meaning}: {detail}" if detail else meaning))
+        problems.append(
+            SmokeProblem(
+                kind=t.ended, blocking=blocking, case_id=case_id, message=f"{meaning}: {detail}" if detail else meaning
+            )
+        )
     return problems
 
 
 # A tool call in text: provider-specific markers, or a JSON object naming a function and its arguments.
-_CALL_MARKERS = re.compile(r"<\|?(tool_call|tool_calls|function_call|function_calls|python_tag)\|?>|<function=|"
-                           r"\[TOOL_CALLS\]|<invoke\b|<\|tool_call_begin\|>", re.IGNORECASE)
+_CALL_MARKERS = re.compile(
+    r"<\|?(tool_call|tool_calls|function_call|function_calls|python_tag)\|?>|<function=|"
+    r"\[TOOL_CALLS\]|<invoke\b|<\|tool_call_begin\|>",
+    re.IGNORECASE,
+)
 _JSON_NAME = re.compile(r'"(?:name|function|tool|tool_name)"\s*:\s*"(?P<tool>[A-Za-z_][\w.-]*)"')
 _JSON_ARGS = re.compile(r'"(?:arguments|parameters|args|input)"\s*:')
 

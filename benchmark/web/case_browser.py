@@ -4,6 +4,7 @@ Cases are read from the release's frozen snapshots (what the runs were scored on
 reference paths, required evidence and the constraints that name answer places are shown only
 where ``can_see_answers`` allows (a public release, or a curator).
 """
+
 from __future__ import annotations
 
 import json
@@ -19,10 +20,27 @@ PAGE_SIZE = 50
 QUERY_MAX_LENGTH = 200
 # Constraints that restate the question; the others (a hidden fact and its place, visit-order pairs of
 # answer places, anything new) can give the answer away, so a hidden release shows them only to curators.
-QUESTION_CONSTRAINTS = ("vehicle", "mode", "center", "radius_m", "place_type", "min_rating", "max_cost",
-                        "route_buffer_m", "at", "start_time", "dwell_minutes")
-_LIST_FIELDS = {"number": "position", "case_code": "snapshot__case_id", "type": "snapshot__type",
-                "category": "snapshot__category", "level": "snapshot__level", "question": "snapshot__question"}
+QUESTION_CONSTRAINTS = (
+    "vehicle",
+    "mode",
+    "center",
+    "radius_m",
+    "place_type",
+    "min_rating",
+    "max_cost",
+    "route_buffer_m",
+    "at",
+    "start_time",
+    "dwell_minutes",
+)
+_LIST_FIELDS = {
+    "number": "position",
+    "case_code": "snapshot__case_id",
+    "type": "snapshot__type",
+    "category": "snapshot__category",
+    "level": "snapshot__level",
+    "question": "snapshot__question",
+}
 
 
 @dataclass(frozen=True)
@@ -43,8 +61,9 @@ class CaseFilters:
             raise ValueError(f"level must be one of {', '.join(levels)}; got {level!r}")
         q = (q or "").strip()
         if len(q) > QUERY_MAX_LENGTH:
-            raise ValueError(f"q (words of the question or the case id) is at most {QUERY_MAX_LENGTH} characters; "
-                             f"got {len(q)}")
+            raise ValueError(
+                f"q (words of the question or the case id) is at most {QUERY_MAX_LENGTH} characters; got {len(q)}"
+            )
         return cls(category=category or "", level=level or "", q=q)
 
 
@@ -70,8 +89,7 @@ def release_cases(*, release: Release, filters: CaseFilters) -> QuerySet:
     if filters.level:
         entries = entries.filter(snapshot__level=filters.level)
     if filters.q:
-        entries = entries.filter(Q(snapshot__question__icontains=filters.q)
-                                 | Q(snapshot__case_id__icontains=filters.q))
+        entries = entries.filter(Q(snapshot__question__icontains=filters.q) | Q(snapshot__case_id__icontains=filters.q))
     return entries.order_by("position").values(**{k: F(v) for k, v in _LIST_FIELDS.items()})
 
 
@@ -94,15 +112,26 @@ def case_view(*, entry: ReleaseCase, user) -> dict:
     visible = can_see_answers(user=user, release=entry.release)
     constraints = snap.get("constraints") or {}
     shown = constraints if visible else {k: v for k, v in constraints.items() if k in QUESTION_CONSTRAINTS}
-    view = {"case_id": snap["case_id"], "type": snap.get("type", ""), "category": snap["category"],
-            "level": snap["level"], "question": snap["question"], "answers_visible": visible,
-            "constraints": [(k, _show(v)) for k, v in sorted(shown.items())],
-            "withheld_constraints": len(constraints) - len(shown), "city_name": snap.get("city_name", "")}
+    view = {
+        "case_id": snap["case_id"],
+        "type": snap.get("type", ""),
+        "category": snap["category"],
+        "level": snap["level"],
+        "question": snap["question"],
+        "answers_visible": visible,
+        "constraints": [(k, _show(v)) for k, v in sorted(shown.items())],
+        "withheld_constraints": len(constraints) - len(shown),
+        "city_name": snap.get("city_name", ""),
+    }
     if visible:
-        view.update(answer=json.dumps(snap.get("answer"), indent=2, ensure_ascii=False),
-                    reference_path=[{"tool": step.get("tool", ""), "arguments": _show(step.get("arguments"))}
-                                    for step in snap.get("reference_path") or []],
-                    required_evidence=snap.get("required_evidence") or {})
+        view.update(
+            answer=json.dumps(snap.get("answer"), indent=2, ensure_ascii=False),
+            reference_path=[
+                {"tool": step.get("tool", ""), "arguments": _show(step.get("arguments"))}
+                for step in snap.get("reference_path") or []
+            ],
+            required_evidence=snap.get("required_evidence") or {},
+        )
     return view
 
 
@@ -122,6 +151,18 @@ def case_results(*, entry: ReleaseCase, user) -> list[dict]:
     """Each run ``user`` may see that ran this case: run, trial, verdict, how it ended, trajectory id."""
     runs = runs_visible(user=user).filter(release_id=entry.release_id)
     # The stubs type values() rows as TypedDicts; they are plain dicts, and the page adds a key to each.
-    return list(Trajectory.objects.filter(entry=entry, run__in=runs).order_by("run_id", "trial").values(  # type: ignore[arg-type]
-        "id", "trial", "passed", "ended", "status", "run_id", run_name=F("run__name"), run_agent=F("run__agent"),
-        run_purpose=F("run__purpose")))
+    return list(
+        Trajectory.objects.filter(entry=entry, run__in=runs)
+        .order_by("run_id", "trial")
+        .values(  # type: ignore[arg-type]
+            "id",
+            "trial",
+            "passed",
+            "ended",
+            "status",
+            "run_id",
+            run_name=F("run__name"),
+            run_agent=F("run__agent"),
+            run_purpose=F("run__purpose"),
+        )
+    )

@@ -5,6 +5,7 @@ bootstrap 95% interval over cases (``judging.aggregate.paired_comparison``). Wit
 trials a case counts by its pass rate over its trials: "won" lists the cases where A's rate is
 higher than B's, "lost" the reverse, each with one trial of both runs for the replays.
 """
+
 from __future__ import annotations
 
 from django.core.cache import cache
@@ -53,8 +54,10 @@ def compare_runs_get(*, a: str | None, b: str | None, user) -> tuple[EvaluationR
             raise CompareError(f"no run {run_id} ({name}) that you can see", status=404)
     run_a, run_b = runs[ids[0]], runs[ids[1]]
     if run_a.release_id != run_b.release_id:
-        raise CompareError(f"run {run_a.id} is on release {run_a.release.name} and run {run_b.id} on release "
-                           f"{run_b.release.name}: only runs on the same release can be compared")
+        raise CompareError(
+            f"run {run_a.id} is on release {run_a.release.name} and run {run_b.id} on release "
+            f"{run_b.release.name}: only runs on the same release can be compared"
+        )
     return run_a, run_b
 
 
@@ -108,9 +111,12 @@ def runs_compare(*, a: EvaluationRun, b: EvaluationRun) -> dict:
 
     pairs = [(verdicts_a[case].values(), verdicts_b[case].values()) for case in shared]
     return {
-        "a": _summary(a, [verdicts_a[c] for c in shared]), "b": _summary(b, [verdicts_b[c] for c in shared]),
-        "n": paired["n"], "difference": paired["difference"],
-        "won": rows(paired["won"], (True, False)), "lost": rows(paired["lost"], (False, True)),
+        "a": _summary(a, [verdicts_a[c] for c in shared]),
+        "b": _summary(b, [verdicts_b[c] for c in shared]),
+        "n": paired["n"],
+        "difference": paired["difference"],
+        "won": rows(paired["won"], (True, False)),
+        "lost": rows(paired["lost"], (False, True)),
         "both_passed": sum(all(va) and all(vb) for va, vb in pairs),
         "both_failed": sum(not any(va) and not any(vb) for va, vb in pairs),
     }
@@ -142,8 +148,11 @@ def compare_case_get(*, a: EvaluationRun, b: EvaluationRun, case_id: str, trial:
         raise CompareError(f"trial must be a whole number, got {trial!r}")
     found = []
     for run in (a, b):
-        trajectory = (Trajectory.objects.select_related("run__release", "entry")
-                      .filter(run=run, entry__case__case_id=case_id, trial=int(trial)).first())
+        trajectory = (
+            Trajectory.objects.select_related("run__release", "entry")
+            .filter(run=run, entry__case__case_id=case_id, trial=int(trial))
+            .first()
+        )
         if trajectory is None:
             raise CompareError(f"run {run.id} has no trajectory for case {case_id!r}, trial {trial}", status=404)
         found.append(trajectory)
@@ -156,13 +165,27 @@ def _trajectory_ids(run: EvaluationRun) -> dict[tuple[str, int], int]:
 
 
 def _row(case_id: str, trial: int, cell: tuple[str, str], a_id: int | None, b_id: int | None) -> dict:
-    return {"key": case_id, "case_id": case_id, "trial": trial, "category": cell[0], "level": cell[1],
-            "a_trajectory": a_id, "b_trajectory": b_id}
+    return {
+        "key": case_id,
+        "case_id": case_id,
+        "trial": trial,
+        "category": cell[0],
+        "level": cell[1],
+        "a_trajectory": a_id,
+        "b_trajectory": b_id,
+    }
 
 
 def _summary(run: EvaluationRun, verdicts: list[dict[int, bool]]) -> dict:
     rates = [sum(v.values()) / len(v) for v in verdicts]
-    return {"id": run.id, "name": run.name, "agent": run.agent, "model": run.endpoint.model if run.endpoint else "",
-            "status": run.status, "verified": run.verified, "release": run.release.name,
-            "pr_shared": round(100 * sum(rates) / len(rates), 1) if rates else None,
-            "passed": sum(sum(v.values()) for v in verdicts)}
+    return {
+        "id": run.id,
+        "name": run.name,
+        "agent": run.agent,
+        "model": run.endpoint.model if run.endpoint else "",
+        "status": run.status,
+        "verified": run.verified,
+        "release": run.release.name,
+        "pr_shared": round(100 * sum(rates) / len(rates), 1) if rates else None,
+        "passed": sum(sum(v.values()) for v in verdicts),
+    }

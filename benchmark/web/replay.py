@@ -13,6 +13,7 @@ Queries per trajectory are bounded (no query per step): the trajectory, its step
 visibility, the viewer's permissions, the city, the places it mentions, and one query for
 every route buffer together.
 """
+
 from __future__ import annotations
 
 import json
@@ -32,11 +33,20 @@ from judging.types import Trajectory as JudgingTrajectory
 from .replay_steps import Places, line, mentioned_place_ids, parsed, point, route_center, step_features
 from .replay_tables import observation_table, retrieved_notes
 
-METRICS = (("pass_rate", "Pass (PR@0.9)"), ("A", "Attribute accuracy"), ("PIoU", "Place-set IoU"),
-           ("RD_distance", "Routing deviation, distance"), ("RD_time", "Routing deviation, time"),
-           ("OC", "Order consistency"), ("SC", "Semantic constraint"), ("IG", "Information grounding"),
-           ("TE", "Tool efficiency"), ("RP", "Reasoning purity"), ("tokens", "Tokens"),
-           ("grounding", "Fetched before cited"))
+METRICS = (
+    ("pass_rate", "Pass (PR@0.9)"),
+    ("A", "Attribute accuracy"),
+    ("PIoU", "Place-set IoU"),
+    ("RD_distance", "Routing deviation, distance"),
+    ("RD_time", "Routing deviation, time"),
+    ("OC", "Order consistency"),
+    ("SC", "Semantic constraint"),
+    ("IG", "Information grounding"),
+    ("TE", "Tool efficiency"),
+    ("RP", "Reasoning purity"),
+    ("tokens", "Tokens"),
+    ("grounding", "Fetched before cited"),
+)
 HIDDEN_EXPLANATION = "Hidden: this release keeps its answers, and what would reveal them, for curators."
 WITHHELD_STEP = "Withheld: on a hidden release what the agent sent and saw is for curators."
 VEHICLES, MODES = ("walking", "cycling", "driving"), ("time", "distance")
@@ -67,8 +77,11 @@ def replay_payload(*, trajectory: Trajectory, user) -> dict:
         "release": {"name": release.name, "split": release.split},
         "case": {k: snapshot.get(k, "") for k in ("case_id", "type", "category", "level", "question")},
         "answers_visible": show,
-        "city": {"name": release.city_name, "built": world is not None,
-                 "same_version": world is not None and world.context.city_version == release.city_version},
+        "city": {
+            "name": release.city_name,
+            "built": world is not None,
+            "same_version": world is not None and world.context.city_version == release.city_version,
+        },
     }
     return {**head, **(_shown(trajectory, steps, snapshot, world) if show else _withheld(trajectory, steps))}
 
@@ -86,9 +99,15 @@ def _shown(trajectory: Trajectory, steps: list, snapshot: dict, world) -> dict:
     drawn_answer = _drawn_answer(answer, places, world, {f["value"] for f in flags if f["kind"] == "place_id"})
     return {
         "steps": _steps(steps, observations, places, world, required, drawn_answer),
-        "answer": {"submitted": answer.submitted, "raw": trajectory.final_answer,
-                   "text": _pretty(trajectory.final_answer), "flags": flags,
-                   "problems": list(answer.problems), "withheld": False, **drawn_answer},
+        "answer": {
+            "submitted": answer.submitted,
+            "raw": trajectory.final_answer,
+            "text": _pretty(trajectory.final_answer),
+            "flags": flags,
+            "problems": list(answer.problems),
+            "withheld": False,
+            **drawn_answer,
+        },
         "reference": _reference(snapshot.get("answer"), reference, places, world),
         "metrics": _metrics(trajectory.scores or {}, show=True),
         "missing_place_ids": sorted(ids - set(places.points)),
@@ -97,15 +116,46 @@ def _shown(trajectory: Trajectory, steps: list, snapshot: dict, world) -> dict:
 
 def _withheld(trajectory: Trajectory, steps: list) -> dict:
     """A hidden release for a non-curator: how each step went, the verdict and metric values, nothing else."""
-    shown = [step_shown({"index": s.index, "tool": s.tool, "arguments": s.arguments, "error_kind": s.error_kind,
-                         "latency_ms": round(s.latency_ms, 1), "model_text": s.model_text,
-                         "input_tokens": s.input_tokens, "output_tokens": s.output_tokens}, full=False) for s in steps]
+    shown = [
+        step_shown(
+            {
+                "index": s.index,
+                "tool": s.tool,
+                "arguments": s.arguments,
+                "error_kind": s.error_kind,
+                "latency_ms": round(s.latency_ms, 1),
+                "model_text": s.model_text,
+                "input_tokens": s.input_tokens,
+                "output_tokens": s.output_tokens,
+            },
+            full=False,
+        )
+        for s in steps
+    ]
     withheld = {"summary": [WITHHELD_STEP], "columns": [], "rows": []}
     return {
-        "steps": [{**step, "position": position, "number": position + 1, "arguments_text": "", "table": withheld,
-                   "notes": [], "features": [], "withheld": True} for position, step in enumerate(shown)],
-        "answer": {"submitted": trajectory.final_answer is not None, "raw": None, "text": "", "flags": [],
-                   "problems": [], "withheld": True, **_drawn_answer(None, Places(), None, set())},
+        "steps": [
+            {
+                **step,
+                "position": position,
+                "number": position + 1,
+                "arguments_text": "",
+                "table": withheld,
+                "notes": [],
+                "features": [],
+                "withheld": True,
+            }
+            for position, step in enumerate(shown)
+        ],
+        "answer": {
+            "submitted": trajectory.final_answer is not None,
+            "raw": None,
+            "text": "",
+            "flags": [],
+            "problems": [],
+            "withheld": True,
+            **_drawn_answer(None, Places(), None, set()),
+        },
         "reference": None,
         "metrics": _metrics(scores_shown(trajectory.scores or {}, full=False), show=False),
         "missing_place_ids": [],
@@ -114,18 +164,31 @@ def _withheld(trajectory: Trajectory, steps: list) -> dict:
 
 def replay_map_data(*, payload: dict, key: str = "A", label: str = "") -> dict:
     """The part of a payload the page's script draws: one track (its steps' features and the answer)."""
-    return {"key": key, "label": label or payload["run"]["name"], "trajectory": payload["trajectory"]["id"],
-            "steps": [{"tool": s["tool"], "features": s["features"]} for s in payload["steps"]],
-            "answer": payload["answer"]["features"]}
+    return {
+        "key": key,
+        "label": label or payload["run"]["name"],
+        "trajectory": payload["trajectory"]["id"],
+        "steps": [{"tool": s["tool"], "features": s["features"]} for s in payload["steps"]],
+        "answer": payload["answer"]["features"],
+    }
 
 
 # ------------------------------------------------------------------ pieces
 
+
 def _trajectory_head(t: Trajectory) -> dict:
-    return {"id": t.id, "status": t.status, "ended": t.ended, "passed": t.passed, "trial": t.trial,
-            "error": t.error, "input_tokens": t.input_tokens, "output_tokens": t.output_tokens,
-            "started_at": t.started_at.isoformat() if t.started_at else None,
-            "finished_at": t.finished_at.isoformat() if t.finished_at else None}
+    return {
+        "id": t.id,
+        "status": t.status,
+        "ended": t.ended,
+        "passed": t.passed,
+        "trial": t.trial,
+        "error": t.error,
+        "input_tokens": t.input_tokens,
+        "output_tokens": t.output_tokens,
+        "started_at": t.started_at.isoformat() if t.started_at else None,
+        "finished_at": t.finished_at.isoformat() if t.finished_at else None,
+    }
 
 
 def _reference(raw: Any, reference: PredictedAnswer | None, places: Places, world) -> dict | None:
@@ -164,8 +227,12 @@ def _flags(trajectory: Trajectory, answer: PredictedAnswer, steps, observations)
         return stored
     if not answer.submitted:
         return []
-    judged = JudgingTrajectory(steps=[JudgingStep(index=s.index, tool=s.tool, arguments=s.arguments, observation=o)
-                                      for s, o in zip(steps, observations)])
+    judged = JudgingTrajectory(
+        steps=[
+            JudgingStep(index=s.index, tool=s.tool, arguments=s.arguments, observation=o)
+            for s, o in zip(steps, observations)
+        ]
+    )
     return fetched_before_cited(answer, judged)[0]
 
 
@@ -188,15 +255,29 @@ def _drawn_answer(answer: PredictedAnswer | None, places: Places, world, flagged
     stops, features = [], []
     for number, pid in enumerate(order, 1):
         p = places.get(pid)
-        stops.append({"number": number, "place_id": pid, "name": p.name if p else "", "on_map": p is not None,
-                      "flagged": pid in flagged})
+        stops.append(
+            {
+                "number": number,
+                "place_id": pid,
+                "name": p.name if p else "",
+                "on_map": p is not None,
+                "flagged": pid in flagged,
+            }
+        )
         if p:
             features.append(point(p, "stop", number=number, flagged=pid in flagged))
     for leg, (a, b) in enumerate(zip(answer.visit_order, answer.visit_order[1:]), 1):
         route = _route(world, a, b, vehicle, mode) if world and a in places.points and b in places.points else None
         if route:
-            features.append(line(route.geometry, "leg", leg=leg, total_distance_m=route.total_distance_m,
-                                 total_time_s=route.total_time_s))
+            features.append(
+                line(
+                    route.geometry,
+                    "leg",
+                    leg=leg,
+                    total_distance_m=route.total_distance_m,
+                    total_time_s=route.total_time_s,
+                )
+            )
     return {"stops": stops, "features": features, "vehicle": vehicle, "mode": mode}
 
 
@@ -209,14 +290,25 @@ def _steps(steps, observations, places: Places, world, required, drawn_answer: d
             features = drawn_answer["features"]
         elif step.tool == "submit_answer" and isinstance(observation, dict) and "result" in observation:
             features = _drawn_answer(_normalise(observation["result"], world), places, world, set())["features"]
-        out.append({
-            "position": position, "index": step.index, "number": position + 1, "tool": step.tool,
-            "arguments": step.arguments, "arguments_text": json.dumps(step.arguments, ensure_ascii=False, indent=1),
-            "error_kind": step.error_kind, "latency_ms": round(step.latency_ms, 1), "model_text": step.model_text,
-            "input_tokens": step.input_tokens, "output_tokens": step.output_tokens,
-            "table": observation_table(step.tool, observation),
-            "notes": retrieved_notes(step.tool, observation, required), "features": features, "withheld": False,
-        })
+        out.append(
+            {
+                "position": position,
+                "index": step.index,
+                "number": position + 1,
+                "tool": step.tool,
+                "arguments": step.arguments,
+                "arguments_text": json.dumps(step.arguments, ensure_ascii=False, indent=1),
+                "error_kind": step.error_kind,
+                "latency_ms": round(step.latency_ms, 1),
+                "model_text": step.model_text,
+                "input_tokens": step.input_tokens,
+                "output_tokens": step.output_tokens,
+                "table": observation_table(step.tool, observation),
+                "notes": retrieved_notes(step.tool, observation, required),
+                "features": features,
+                "withheld": False,
+            }
+        )
     return out
 
 
@@ -233,8 +325,10 @@ def _route_center_extras(steps, observations, world) -> dict[int, dict]:
     if not wanted:
         return {}
     buffers = _buffers([w for w in wanted.values()])
-    return {position: {"route": geometry, "buffer": buffer}
-            for (position, (geometry, _)), buffer in zip(wanted.items(), buffers)}
+    return {
+        position: {"route": geometry, "buffer": buffer}
+        for (position, (geometry, _)), buffer in zip(wanted.items(), buffers)
+    }
 
 
 def _buffers(lines: list[tuple[dict, float]]) -> list[dict]:
@@ -243,7 +337,8 @@ def _buffers(lines: list[tuple[dict, float]]) -> list[dict]:
         cursor.execute(
             "SELECT ST_AsGeoJSON(ST_Buffer(ST_GeomFromGeoJSON(g)::geography, r, 'quad_segs=4')::geometry, 6) "
             "FROM unnest(%s::text[], %s::float8[]) WITH ORDINALITY AS u(g, r, n) ORDER BY n",
-            [[json.dumps(g) for g, _ in lines], [r for _, r in lines]])
+            [[json.dumps(g) for g, _ in lines], [r for _, r in lines]],
+        )
         return [json.loads(row[0]) for row in cursor.fetchall()]
 
 
@@ -253,8 +348,15 @@ def _metrics(scores: dict, *, show: bool) -> list[dict]:
         result = scores.get(name)
         if not isinstance(result, dict):
             continue
-        out.append({"name": name, "label": label, "value": result.get("value"), "source": result.get("source", ""),
-                    "applicable": result.get("applicable", result.get("value") is not None),
-                    "explanation": str(result.get("explanation", "")) if show else HIDDEN_EXPLANATION,
-                    "hidden": not show})
+        out.append(
+            {
+                "name": name,
+                "label": label,
+                "value": result.get("value"),
+                "source": result.get("source", ""),
+                "applicable": result.get("applicable", result.get("value") is not None),
+                "explanation": str(result.get("explanation", "")) if show else HIDDEN_EXPLANATION,
+                "hidden": not show,
+            }
+        )
     return out

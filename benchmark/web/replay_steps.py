@@ -13,6 +13,7 @@ script styles by:
 
 Every text here is untrusted (tool output, model arguments): the page escapes it.
 """
+
 from __future__ import annotations
 
 import json
@@ -23,8 +24,7 @@ from typing import Any
 from environment.routing.geo import haversine_m
 from environment.selectors import PlacePoint
 
-PLACE_KEYS = frozenset({"place_id", "start_place_id", "end_place_id", "start", "end", "center", "start_id",
-                        "end_id"})
+PLACE_KEYS = frozenset({"place_id", "start_place_id", "end_place_id", "start", "end", "center", "start_id", "end_id"})
 ROUTE_CENTER_FIELDS = ("start", "end", "vehicle")
 
 
@@ -65,8 +65,11 @@ def route_center(arguments: Any) -> dict | None:
     """The route object of a nearby_search along a route, or None for a place center."""
     center = arguments.get("center") if isinstance(arguments, dict) else None
     if isinstance(center, dict) and isinstance(center.get("start"), str) and isinstance(center.get("end"), str):
-        return {"start": center["start"].strip(), "end": center["end"].strip(),
-                "vehicle": center.get("vehicle") if isinstance(center.get("vehicle"), str) else "driving"}
+        return {
+            "start": center["start"].strip(),
+            "end": center["end"].strip(),
+            "vehicle": center.get("vehicle") if isinstance(center.get("vehicle"), str) else "driving",
+        }
     return None
 
 
@@ -79,9 +82,13 @@ def error_of(observation: Any) -> dict | None:
 
 # ------------------------------------------------------------------ map features
 
+
 def point(p: PlacePoint, kind: str, **props) -> dict:
-    return {"type": "Feature", "geometry": {"type": "Point", "coordinates": [p.lon, p.lat]},
-            "properties": {"kind": kind, "place_id": p.place_id, "name": p.name, **props}}
+    return {
+        "type": "Feature",
+        "geometry": {"type": "Point", "coordinates": [p.lon, p.lat]},
+        "properties": {"kind": kind, "place_id": p.place_id, "name": p.name, **props},
+    }
 
 
 def line(geometry: dict, kind: str, **props) -> dict:
@@ -113,9 +120,18 @@ def turn_points(geometry: dict, steps: Any) -> list[dict]:
                 break
             walked, seg = walked + length, seg + 1
         lon, lat = _along(coords[seg], coords[seg + 1], target - walked)
-        out.append({"type": "Feature", "geometry": {"type": "Point", "coordinates": [lon, lat]},
-                    "properties": {"kind": "turn", "number": number, "instruction": str(step.get("instruction", "")),
-                                   "distance_m": step.get("distance_m")}})
+        out.append(
+            {
+                "type": "Feature",
+                "geometry": {"type": "Point", "coordinates": [lon, lat]},
+                "properties": {
+                    "kind": "turn",
+                    "number": number,
+                    "instruction": str(step.get("instruction", "")),
+                    "distance_m": step.get("distance_m"),
+                },
+            }
+        )
         distance = step.get("distance_m")
         target += distance if isinstance(distance, int | float) else 0.0
     return out
@@ -163,9 +179,15 @@ def _draw_routing(arguments, observation, places, extra) -> list[dict]:
     geometry = observation.get("geometry")
     features = []
     if isinstance(geometry, dict) and geometry.get("type") == "LineString":
-        features.append(line(geometry, "route", vehicle=str(observation.get("vehicle", "")),
-                             total_distance_m=observation.get("total_distance_m"),
-                             total_time_s=observation.get("total_time_s")))
+        features.append(
+            line(
+                geometry,
+                "route",
+                vehicle=str(observation.get("vehicle", "")),
+                total_distance_m=observation.get("total_distance_m"),
+                total_time_s=observation.get("total_time_s"),
+            )
+        )
         features += turn_points(geometry, observation.get("steps"))
     for label, key in (("A", "start"), ("B", "end")):
         p = places.get((observation.get(key) or {}).get("place_id") if isinstance(observation.get(key), dict) else None)
@@ -183,6 +205,12 @@ def _draw_nothing(arguments, observation, places, extra) -> list[dict]:
     return []  # notes carry no location an agent could see; the answer is drawn by the caller
 
 
-DRAWERS = {"place_search": _draw_place_search, "nearby_search": _draw_nearby, "routing": _draw_routing,
-           "place_detail": _draw_place_detail, "search_notes": _draw_nothing, "note_detail": _draw_nothing,
-           "submit_answer": _draw_nothing}
+DRAWERS = {
+    "place_search": _draw_place_search,
+    "nearby_search": _draw_nearby,
+    "routing": _draw_routing,
+    "place_detail": _draw_place_detail,
+    "search_notes": _draw_nothing,
+    "note_detail": _draw_nothing,
+    "submit_answer": _draw_nothing,
+}

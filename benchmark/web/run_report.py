@@ -7,6 +7,7 @@ mean of them. The figures and the failed cases are per-trajectory views: two que
 rows as plain values (no model instances), one row per trajectory with the metric values and the
 few score details the failure reasons need, and one count of tool calls per (tool, error kind).
 """
+
 from __future__ import annotations
 
 import json
@@ -29,11 +30,27 @@ CATEGORY_LABELS = dict(CATEGORIES)
 LEVEL_CODES = tuple(code for code, _ in LEVELS)
 CURVE_METRICS = ("RP", "IG", "TE")  # figure 5
 ERROR_KINDS = tuple(ErrorKind)  # figure 6, in its order
-_DETAIL_PATHS = {"A_checks": "{A,details,checks}", "SC_checks": "{SC,details,checks}",
-                 "OC_inverted": "{OC,details,inverted_pairs}", "grounding_flags": "{grounding,details,flags}",
-                 "RP_flags": "{RP,details,flags}", "error": "{error,explanation}"}
-_ROW_COLUMNS = ("id", "trial", "status", "passed", "ended", "input_tokens", "output_tokens", "case_id", "category",
-                "level", "position")
+_DETAIL_PATHS = {
+    "A_checks": "{A,details,checks}",
+    "SC_checks": "{SC,details,checks}",
+    "OC_inverted": "{OC,details,inverted_pairs}",
+    "grounding_flags": "{grounding,details,flags}",
+    "RP_flags": "{RP,details,flags}",
+    "error": "{error,explanation}",
+}
+_ROW_COLUMNS = (
+    "id",
+    "trial",
+    "status",
+    "passed",
+    "ended",
+    "input_tokens",
+    "output_tokens",
+    "case_id",
+    "category",
+    "level",
+    "position",
+)
 
 
 @dataclass(frozen=True)
@@ -72,8 +89,10 @@ def _cases_sql(*, decompress_once: bool = True) -> str:
     on 667 trajectories (docs/benchmarks.md, "Dashboard pages"; ``decompress_once=False`` gives
     the plain form, for that measurement).
     """
-    numbers = ", ".join(f"CASE WHEN jsonb_typeof(d.s #> '{{{name},value}}') = 'number' "
-                        f"THEN (d.s #>> '{{{name},value}}')::float END" for name in TABLE3_METRICS)
+    numbers = ", ".join(
+        f"CASE WHEN jsonb_typeof(d.s #> '{{{name},value}}') = 'number' THEN (d.s #>> '{{{name},value}}')::float END"
+        for name in TABLE3_METRICS
+    )
     details = ", ".join(f"'{key}', d.s #> '{path}'" for key, path in _DETAIL_PATHS.items())
     return f"""
         SELECT t.id, t.trial, t.status, t.passed, t.ended, t.input_tokens, t.output_tokens,
@@ -94,13 +113,17 @@ _PLAIN = "CROSS JOIN LATERAL (SELECT t.scores AS s) d"  # pulled up by the plann
 def _case(row: tuple) -> dict:
     case = dict(zip(_ROW_COLUMNS, row))
     case["tokens"] = case["input_tokens"] + case["output_tokens"]
-    values = row[len(_ROW_COLUMNS):len(_ROW_COLUMNS) + len(TABLE3_METRICS)]
+    values = row[len(_ROW_COLUMNS) : len(_ROW_COLUMNS) + len(TABLE3_METRICS)]
     case["metrics"] = dict(zip(TABLE3_METRICS, values))
     case["reasons"] = []
     if case["status"] == Trajectory.DONE and case["passed"] is not True:
         details = json.loads(row[-1]) if row[-1] else {}
-        case["reasons"] = failure_reasons(ended=case["ended"], passed=case["passed"], category=case["category"],
-                                          scores=_thin_scores(case["metrics"], details))
+        case["reasons"] = failure_reasons(
+            ended=case["ended"],
+            passed=case["passed"],
+            category=case["category"],
+            scores=_thin_scores(case["metrics"], details),
+        )
     return case
 
 
@@ -126,10 +149,17 @@ def cell_table(results: RunResults) -> list[dict]:
     stores it ({pr, n}, with ``pass_hat_k`` and ``trials`` when a case has several trials), None for a
     cell that does not exist (Trip Design L0)."""
     stored = results.table2.get("cells") or {}
-    return [{"category": category, "label": label,
-             "cells": {level: stored.get(f"{category}/{level}", {"pr": None, "n": 0})
-                       if (category, level) in CELLS else None for level in LEVEL_CODES}}
-            for category, label in CATEGORIES]
+    return [
+        {
+            "category": category,
+            "label": label,
+            "cells": {
+                level: stored.get(f"{category}/{level}", {"pr": None, "n": 0}) if (category, level) in CELLS else None
+                for level in LEVEL_CODES
+            },
+        }
+        for category, label in CATEGORIES
+    ]
 
 
 def category_breakdown(results: RunResults) -> list[dict]:
@@ -138,17 +168,35 @@ def category_breakdown(results: RunResults) -> list[dict]:
     empty = {"n": 0, "PR": None, "tokens": None}
     categories = results.categories or {}
     rows = [(category, label, categories.get(category) or empty) for category, label in CATEGORIES]
-    return [{"category": category, "label": label, "n": row["n"], "pr": row["PR"], "tokens": row["tokens"],
-             "metrics": {name: row.get(name) for name in TABLE3_METRICS}} for category, label, row in rows]
+    return [
+        {
+            "category": category,
+            "label": label,
+            "n": row["n"],
+            "pr": row["PR"],
+            "tokens": row["tokens"],
+            "metrics": {name: row.get(name) for name in TABLE3_METRICS},
+        }
+        for category, label, row in rows
+    ]
 
 
 def table3_rows(results: RunResults) -> list[dict]:
     """Table 3 of the paper for this run: one row per metric (process, outcome, PR, tokens), a column per level."""
-    groups = [("Process", ("IG", "TE", "RP")), ("Outcome", ("A", "PIoU", "RD_distance", "RD_time", "OC", "SC")),
-              ("", ("PR", "tokens"))]
-    return [{"group": group, "metric": name,
-             "values": [(results.table3.get(level) or {}).get(name) for level in LEVEL_CODES]}
-            for group, names in groups for name in names]
+    groups = [
+        ("Process", ("IG", "TE", "RP")),
+        ("Outcome", ("A", "PIoU", "RD_distance", "RD_time", "OC", "SC")),
+        ("", ("PR", "tokens")),
+    ]
+    return [
+        {
+            "group": group,
+            "metric": name,
+            "values": [(results.table3.get(level) or {}).get(name) for level in LEVEL_CODES],
+        }
+        for group, names in groups
+        for name in names
+    ]
 
 
 CURVE_SERIES = ("All", *CATEGORY_LABELS.values())
@@ -162,8 +210,9 @@ def curve_series(cases: list[dict], *, level: str) -> dict[str, dict[str, list[f
     for name in CURVE_METRICS:
         per = {"All": [c["metrics"][name] for c in done if c["metrics"][name] is not None]}
         for category, label in CATEGORIES:
-            per[label] = [c["metrics"][name] for c in done
-                          if c["category"] == category and c["metrics"][name] is not None]
+            per[label] = [
+                c["metrics"][name] for c in done if c["category"] == category and c["metrics"][name] is not None
+            ]
         series[name] = {label: values for label, values in per.items() if values}
     return series
 
@@ -171,15 +220,23 @@ def curve_series(cases: list[dict], *, level: str) -> dict[str, dict[str, list[f
 def tool_failures(*, run: EvaluationRun) -> dict:
     """Figure 6's data (one query): {"kinds": the error kinds that occur, figure 6's order first,
     "rows": [{"tool", "calls", "failed", "kinds": {kind: count}}] per tool}."""
-    counts = (Step.objects.filter(trajectory__run=run).values_list("tool", "error_kind").annotate(n=Count("id"))
-              .order_by())
+    counts = (
+        Step.objects.filter(trajectory__run=run).values_list("tool", "error_kind").annotate(n=Count("id")).order_by()
+    )
     tools: dict[str, Counter] = {}
     for tool, kind, n in counts:
         tools.setdefault(tool, Counter())[kind or "ok"] += n
     seen = {kind for c in tools.values() for kind in c if kind != "ok"}
     kinds = [k for k in ERROR_KINDS if k in seen] + sorted(seen - set(ERROR_KINDS))
-    rows = [{"tool": tool, "calls": sum(c.values()), "failed": sum(c[k] for k in kinds),
-             "kinds": {kind: c.get(kind, 0) for kind in kinds}} for tool, c in sorted(tools.items())]
+    rows = [
+        {
+            "tool": tool,
+            "calls": sum(c.values()),
+            "failed": sum(c[k] for k in kinds),
+            "kinds": {kind: c.get(kind, 0) for kind in kinds},
+        }
+        for tool, c in sorted(tools.items())
+    ]
     return {"kinds": kinds, "rows": rows}
 
 

@@ -7,6 +7,7 @@ steps, paths and the rest), so the document stays small. It is built by one quer
 (``environment.selectors.road_geometries_by_class``) and cached per city version: a rebuilt
 city gets a new document.
 """
+
 from __future__ import annotations
 
 from django.core.cache import cache
@@ -14,10 +15,21 @@ from django.core.cache import cache
 from environment.selectors import road_geometries_by_class
 
 SIMPLIFY_DEGREES = 0.00002  # about 2 m at Helsinki's latitude: invisible at street zoom
-MAJOR = ("motorway", "trunk", "primary", "secondary", "tertiary", "motorway_link", "trunk_link", "primary_link",
-         "secondary_link", "tertiary_link")
+MAJOR = (
+    "motorway",
+    "trunk",
+    "primary",
+    "secondary",
+    "tertiary",
+    "motorway_link",
+    "trunk_link",
+    "primary_link",
+    "secondary_link",
+    "tertiary_link",
+)
 STREET = ("residential", "service", "unclassified", "living_street", "road")
 CACHE_SECONDS = 24 * 3600
+
 
 def city_streets_geojson(*, name: str, version: str) -> str:
     """The streets of city ``name`` (at ``version``) as a GeoJSON FeatureCollection text.
@@ -35,9 +47,11 @@ def city_streets_geojson(*, name: str, version: str) -> str:
 
 
 def _build(name: str) -> str:
-    rows = road_geometries_by_class(city_name=name, classes={"major": MAJOR, "street": STREET}, rest="path",
-                                    tolerance_deg=SIMPLIFY_DEGREES)
+    rows = road_geometries_by_class(
+        city_name=name, classes={"major": MAJOR, "street": STREET}, rest="path", tolerance_deg=SIMPLIFY_DEGREES
+    )
     # The geometries are already GeoJSON text; assembling the document as text avoids re-encoding it.
-    features = ",".join(f'{{"type":"Feature","properties":{{"class":"{cls}"}},"geometry":{geometry}}}'
-                        for cls, geometry in rows)
+    features = ",".join(
+        f'{{"type":"Feature","properties":{{"class":"{cls}"}},"geometry":{geometry}}}' for cls, geometry in rows
+    )
     return f'{{"type":"FeatureCollection","features":[{features}]}}'

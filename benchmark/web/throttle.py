@@ -6,6 +6,7 @@ a rate of None means no limit. Counters live in Django's cache (per process with
 local-memory cache; shared between processes when ``CACHE_URL`` points at Redis). Signed-in users
 are not throttled on pages; the API throttles them at their own, higher rate.
 """
+
 from __future__ import annotations
 
 import time
@@ -60,8 +61,11 @@ def page_throttled(request: HttpRequest, scope: str) -> HttpResponse | None:
     if used <= count:
         return None
     wait = seconds - int(time.time()) % seconds
-    response = HttpResponse(f"Too many requests for this page: at most {count} per {seconds} s without signing "
-                            f"in. Try again in {wait} s.", status=429, content_type="text/plain")
+    response = HttpResponse(
+        f"Too many requests for this page: at most {count} per {seconds} s without signing in. Try again in {wait} s.",
+        status=429,
+        content_type="text/plain",
+    )
     response["Retry-After"] = str(wait)
     return response
 

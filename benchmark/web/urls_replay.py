@@ -1,4 +1,5 @@
 """Routes of this part of the site (see benchmark/web/urls.py): trajectory replay, run comparison, streets."""
+
 from django.urls import path
 
 from . import views_replay

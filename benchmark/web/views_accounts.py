@@ -3,6 +3,7 @@
 Views parse input, call one service or selector, render. Another user's endpoint answers 404, as
 an endpoint that does not exist does: names and ids of private endpoints cannot be probed.
 """
+
 from __future__ import annotations
 
 from django.contrib import messages
@@ -42,8 +43,11 @@ def endpoint_delete_view(request: HttpRequest, endpoint_id: int) -> HttpResponse
     except EndpointInUse as exc:
         messages.error(request, str(exc))
         return redirect("my-endpoints")
-    messages.success(request, f"Endpoint {endpoint.name!r} was deleted" + (
-        "; its finished runs stay on the leaderboard." if outcome == "retired" else "."))
+    messages.success(
+        request,
+        f"Endpoint {endpoint.name!r} was deleted"
+        + ("; its finished runs stay on the leaderboard." if outcome == "retired" else "."),
+    )
     return redirect("my-endpoints")
 
 

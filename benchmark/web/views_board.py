@@ -4,6 +4,7 @@ Views parse the query string, call the selectors of benchmark.runs (leaderboard.
 for a run's tables), run_report.py and case_browser.py, and render. Bad query values get a 400 page
 that names the value and what is allowed; unknown or invisible objects a 404.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -52,6 +53,7 @@ def _query(request: HttpRequest, **changes) -> str:
 
 # ------------------------------------------------------------------ leaderboard (home)
 
+
 def leaderboard_page(request: HttpRequest) -> HttpResponse:
     releases = leaderboard.leaderboard_releases(user=request.user)
     release = leaderboard.default_release(releases)
@@ -69,12 +71,22 @@ def leaderboard_page(request: HttpRequest) -> HttpResponse:
     except ValueError as exc:
         return error_page(request, str(exc))
     shown = [_display_row(r) for r in rows if r["verified"] or not verified_only]
-    return render(request, "web/leaderboard.html", {
-        "releases": releases, "release": release, "rows": shown, "all_rows": len(rows), "sort": sort,
-        "verified_only": verified_only, "columns": _sort_columns(request, sort),
-        "cell_heads": _cell_heads(request, sort),
-        "case_count": case_count, "cities": city_summaries(),
-    })
+    return render(
+        request,
+        "web/leaderboard.html",
+        {
+            "releases": releases,
+            "release": release,
+            "rows": shown,
+            "all_rows": len(rows),
+            "sort": sort,
+            "verified_only": verified_only,
+            "columns": _sort_columns(request, sort),
+            "cell_heads": _cell_heads(request, sort),
+            "case_count": case_count,
+            "cities": city_summaries(),
+        },
+    )
 
 
 def fmt(value: float | None, digits: int = 1, missing: str = "–") -> str:
@@ -85,18 +97,27 @@ def fmt(value: float | None, digits: int = 1, missing: str = "–") -> str:
 def _display_row(row: dict) -> dict:
     """A leaderboard row with its figures formatted, the cells in column order, and the rank as text."""
     rank, overall = row["rank"], row["overall"]
-    return {**row, "cell_text": [fmt(row["cells"][key]) for key in leaderboard.CELL_KEYS],
-            "rank_text": "–" if not rank else str(rank[0]) if rank[0] == rank[1] else f"{rank[0]}–{rank[1]}",
-            "overall_text": {k: fmt(v) for k, v in overall.items()} if overall else None,
-            "macro_text": fmt(row["macro"]), "tokens_text": fmt(row["avg_tokens"], 0),
-            "cost_text": fmt(row["cost"], 4, missing="—")}
+    return {
+        **row,
+        "cell_text": [fmt(row["cells"][key]) for key in leaderboard.CELL_KEYS],
+        "rank_text": "–" if not rank else str(rank[0]) if rank[0] == rank[1] else f"{rank[0]}–{rank[1]}",
+        "overall_text": {k: fmt(v) for k, v in overall.items()} if overall else None,
+        "macro_text": fmt(row["macro"]),
+        "tokens_text": fmt(row["avg_tokens"], 0),
+        "cost_text": fmt(row["cost"], 4, missing="—"),
+    }
 
 
 # (sort key, header, what the first click sorts by): the template puts the first four before the cells.
 _COLUMNS = [
-    ("rank", "Rank", "rank"), ("name", "Run / model", "name"), ("date", "Date", "-date"),
-    ("verified", "Verified", "-verified"), ("overall", "Overall PR (95% CI)", "-overall"),
-    ("macro", "Cell mean", "-macro"), ("tokens", "Tokens / case", "tokens"), ("cost", "Cost (USD)", "cost"),
+    ("rank", "Rank", "rank"),
+    ("name", "Run / model", "name"),
+    ("date", "Date", "-date"),
+    ("verified", "Verified", "-verified"),
+    ("overall", "Overall PR (95% CI)", "-overall"),
+    ("macro", "Cell mean", "-macro"),
+    ("tokens", "Tokens / case", "tokens"),
+    ("cost", "Cost (USD)", "cost"),
 ]
 
 
@@ -113,20 +134,29 @@ def _sort_columns(request: HttpRequest, current: str) -> list[dict]:
 
 
 def _cell_heads(request: HttpRequest, current: str) -> list[dict]:
-    return [{"key": key, "label": f"{Category(key.split('/')[0]).short} {key.split('/')[1]}",
-             **_sort_link(request, current, key, "-" + key)} for key in leaderboard.CELL_KEYS]
+    return [
+        {
+            "key": key,
+            "label": f"{Category(key.split('/')[0]).short} {key.split('/')[1]}",
+            **_sort_link(request, current, key, "-" + key),
+        }
+        for key in leaderboard.CELL_KEYS
+    ]
 
 
 # ------------------------------------------------------------------ run page
+
 
 def run_page(request: HttpRequest, run_id: int) -> HttpResponse:
     run = get_object_or_404(EvaluationRun.objects.select_related("release", "endpoint"), id=run_id)
     if not run_visible(user=request.user, run=run):
         raise Http404("no such run")
     try:
-        filters = run_report.FailureFilters.parse(category=request.GET.get("category", ""),
-                                                  level=request.GET.get("level", ""),
-                                                  reason=request.GET.get("reason", ""))
+        filters = run_report.FailureFilters.parse(
+            category=request.GET.get("category", ""),
+            level=request.GET.get("level", ""),
+            reason=request.GET.get("reason", ""),
+        )
         curves = _curve_level(request.GET.get("curves"))
     except ValueError as exc:
         return error_page(request, str(exc))
@@ -136,18 +166,34 @@ def run_page(request: HttpRequest, run_id: int) -> HttpResponse:
     page = Paginator(failed, FAILED_PAGE_SIZE).get_page(request.GET.get("page"))
     for case in page.object_list:
         case["replay_url"] = trajectory_url(case["id"])
-    return render(request, "web/run.html", {
-        "run": run, "filters": filters, "cases_total": len(cases), "page": page, "failed_total": len(failed),
-        "statuses": run_report.status_counts(cases), "table2": results.table2,
-        "table3": _table3_text(run_report.table3_rows(results)), "cells": run_report.cell_table(results),
-        "categories_breakdown": _breakdown_text(run_report.category_breakdown(results)),
-        "reasons": run_report.reason_counts(cases), "reason_rules": REASONS, "category_choices": CATEGORIES,
-        "level_choices": [lv for lv, _ in LEVELS], "metric_names": run_report.TABLE3_METRICS,
-        "overall": _overall(results), "config": _config(run),
-        "endpoint_details": endpoint_details_visible(user=request.user, endpoint=run.endpoint),
-        "progress_template": _progress_template(run), "compare_with": _compare_choices(request, run),
-        "page_query": _query(request, page=None), **_figures(run, cases, curves),
-    })
+    return render(
+        request,
+        "web/run.html",
+        {
+            "run": run,
+            "filters": filters,
+            "cases_total": len(cases),
+            "page": page,
+            "failed_total": len(failed),
+            "statuses": run_report.status_counts(cases),
+            "table2": results.table2,
+            "table3": _table3_text(run_report.table3_rows(results)),
+            "cells": run_report.cell_table(results),
+            "categories_breakdown": _breakdown_text(run_report.category_breakdown(results)),
+            "reasons": run_report.reason_counts(cases),
+            "reason_rules": REASONS,
+            "category_choices": CATEGORIES,
+            "level_choices": [lv for lv, _ in LEVELS],
+            "metric_names": run_report.TABLE3_METRICS,
+            "overall": _overall(results),
+            "config": _config(run),
+            "endpoint_details": endpoint_details_visible(user=request.user, endpoint=run.endpoint),
+            "progress_template": _progress_template(run),
+            "compare_with": _compare_choices(request, run),
+            "page_query": _query(request, page=None),
+            **_figures(run, cases, curves),
+        },
+    )
 
 
 def _table3_text(rows: list[dict]) -> list[dict]:
@@ -155,8 +201,15 @@ def _table3_text(rows: list[dict]) -> list[dict]:
 
 
 def _breakdown_text(rows: list[dict]) -> list[dict]:
-    return [{**r, "pr_text": fmt(r["pr"]), "metric_text": [fmt(v) for v in r["metrics"].values()],
-             "tokens_text": fmt(r["tokens"], 0)} for r in rows]
+    return [
+        {
+            **r,
+            "pr_text": fmt(r["pr"]),
+            "metric_text": [fmt(v) for v in r["metrics"].values()],
+            "tokens_text": fmt(r["tokens"], 0),
+        }
+        for r in rows
+    ]
 
 
 def _curve_level(value: str | None) -> str:
@@ -175,8 +228,12 @@ def _overall(results: RunResults) -> dict:
         return {"final": False, "value": None, "n": 0}
     if results.final:
         # n counts cases (with several trials table 2's n counts trajectories; ``cases`` the cases)
-        return {"final": True, **table2["overall"], "macro": table2.get("macro"),
-                "n": table2.get("cases") or table2.get("n")}
+        return {
+            "final": True,
+            **table2["overall"],
+            "macro": table2.get("macro"),
+            "n": table2.get("cases") or table2.get("n"),
+        }
     return {"final": False, "value": table2["overall"]["value"], "n": table2["n"]}
 
 
@@ -204,12 +261,20 @@ def _figures(run: EvaluationRun, cases: list[dict], curves: str) -> dict:
     passed = [c["tokens"] for c in done if c["passed"]]
     failed = [c["tokens"] for c in done if not c["passed"]]
     return {
-        "curves": curves, "curve_levels": [lv for lv, _ in LEVELS],
-        "curve_panels": [{"metric": name, "svg": exceedance_svg(name, series[name], order=order),
-                          "table": exceedance_table(series[name])} for name in run_report.CURVE_METRICS
-                         if series[name]],
+        "curves": curves,
+        "curve_levels": [lv for lv, _ in LEVELS],
+        "curve_panels": [
+            {
+                "metric": name,
+                "svg": exceedance_svg(name, series[name], order=order),
+                "table": exceedance_table(series[name]),
+            }
+            for name in run_report.CURVE_METRICS
+            if series[name]
+        ],
         "curve_legend": legend(present, classes=[order.index(label) for label in present]),
-        "exceedance_at": EXCEEDANCE_AT, "tools": tools,
+        "exceedance_at": EXCEEDANCE_AT,
+        "tools": tools,
         "tool_plot": failures_svg(tools["rows"], tools["kinds"]) if tools["kinds"] else "",
         "tool_legend": legend(tools["kinds"]),
         "tokens_plot": tokens_svg(passed, failed) if any(passed + failed) else "",
@@ -218,6 +283,7 @@ def _figures(run: EvaluationRun, cases: list[dict], curves: str) -> dict:
 
 
 # ------------------------------------------------------------------ case browser
+
 
 def cases_page(request: HttpRequest) -> HttpResponse:
     releases = case_browser.browsable_releases()
@@ -228,17 +294,26 @@ def cases_page(request: HttpRequest) -> HttpResponse:
     except LookupError as exc:
         return error_page(request, str(exc), status=404)
     try:
-        filters = case_browser.CaseFilters.parse(category=request.GET.get("category", ""),
-                                                 level=request.GET.get("level", ""), q=request.GET.get("q", ""))
+        filters = case_browser.CaseFilters.parse(
+            category=request.GET.get("category", ""), level=request.GET.get("level", ""), q=request.GET.get("q", "")
+        )
     except ValueError as exc:
         return error_page(request, str(exc))
     cases: QuerySet | list = case_browser.release_cases(release=release, filters=filters) if release else []
     page = Paginator(cases, case_browser.PAGE_SIZE).get_page(request.GET.get("page"))
-    return render(request, "web/cases.html", {
-        "releases": releases, "release": release, "filters": filters, "page": page,
-        "category_choices": CATEGORIES, "level_choices": [lv for lv, _ in LEVELS],
-        "page_query": _query(request, page=None),
-    })
+    return render(
+        request,
+        "web/cases.html",
+        {
+            "releases": releases,
+            "release": release,
+            "filters": filters,
+            "page": page,
+            "category_choices": CATEGORIES,
+            "level_choices": [lv for lv, _ in LEVELS],
+            "page_query": _query(request, page=None),
+        },
+    )
 
 
 def case_page(request: HttpRequest, release_name: str, case_id: str) -> HttpResponse:
@@ -250,10 +325,16 @@ def case_page(request: HttpRequest, release_name: str, case_id: str) -> HttpResp
     results = case_browser.case_results(entry=entry, user=request.user)
     for result in results:
         result["replay_url"] = trajectory_url(result["id"])
-    return render(request, "web/case.html", {
-        "release": entry.release, "case": view, "results": results,
-        "case_map": case_browser.case_map(entry=entry) if view["answers_visible"] else None,
-    })
+    return render(
+        request,
+        "web/case.html",
+        {
+            "release": entry.release,
+            "case": view,
+            "results": results,
+            "case_map": case_browser.case_map(entry=entry) if view["answers_visible"] else None,
+        },
+    )
 
 
 def case_latest(request: HttpRequest, case_id: str) -> HttpResponse:

@@ -1,4 +1,5 @@
 """Pages of the replay part: a trajectory's replay (and its JSON), run comparison, the city's streets."""
+
 from __future__ import annotations
 
 from django.http import Http404, HttpResponse, JsonResponse
@@ -28,18 +29,25 @@ def _maybe_reverse(name: str, *args) -> str | None:
 
 
 def _track(payload: dict, key: str, label: str = "") -> dict:
-    return {"key": key, "color": TRACK_COLORS[key], "payload": payload,
-            "run_url": _maybe_reverse("run", payload["run"]["id"]),
-            "json_url": reverse("trajectory-json", args=[payload["trajectory"]["id"]]),
-            "map": {**replay_map_data(payload=payload, key=key, label=label), "color": TRACK_COLORS[key]}}
+    return {
+        "key": key,
+        "color": TRACK_COLORS[key],
+        "payload": payload,
+        "run_url": _maybe_reverse("run", payload["run"]["id"]),
+        "json_url": reverse("trajectory-json", args=[payload["trajectory"]["id"]]),
+        "map": {**replay_map_data(payload=payload, key=key, label=label), "color": TRACK_COLORS[key]},
+    }
 
 
 def _map_data(tracks: list[dict]) -> dict:
     first = tracks[0]["payload"]
     reference = next((t["payload"]["reference"] for t in tracks if t["payload"]["reference"]), None)
     city = first["city"]
-    return {"tracks": [t["map"] for t in tracks], "reference": reference["features"] if reference else None,
-            "streets_url": reverse("city-streets", args=[city["name"]]) if city["built"] else None}
+    return {
+        "tracks": [t["map"] for t in tracks],
+        "reference": reference["features"] if reference else None,
+        "streets_url": reverse("city-streets", args=[city["name"]]) if city["built"] else None,
+    }
 
 
 @require_GET
@@ -57,8 +65,9 @@ def trajectory_json(request, pk: int):
     trajectory = trajectory_get(pk=pk, user=request.user)
     if trajectory is None:
         return JsonResponse({"error": NOT_VISIBLE.format(pk=pk)}, status=404)
-    return JsonResponse(replay_payload(trajectory=trajectory, user=request.user), json_dumps_params={
-        "ensure_ascii": False})
+    return JsonResponse(
+        replay_payload(trajectory=trajectory, user=request.user), json_dumps_params={"ensure_ascii": False}
+    )
 
 
 @require_GET
@@ -75,13 +84,19 @@ def compare_page(request):
         tracks = []
         if params.get("case"):
             pair = compare_case_get(a=a, b=b, case_id=params["case"], trial=params.get("trial"))
-            tracks = [_track(replay_payload(trajectory=t, user=request.user), key, f"{key}: {t.run.name}")
-                      for key, t in zip("AB", pair)]
+            tracks = [
+                _track(replay_payload(trajectory=t, user=request.user), key, f"{key}: {t.run.name}")
+                for key, t in zip("AB", pair)
+            ]
     except CompareError as exc:
         return render(request, "web/compare.html", {"error": str(exc), "params": params}, status=exc.status)
-    context = {"comparison": comparison, "tracks": tracks, "params": params,
-               "map_data": _map_data(tracks) if tracks else None,
-               "case_payload": tracks[0]["payload"] if tracks else None}
+    context = {
+        "comparison": comparison,
+        "tracks": tracks,
+        "params": params,
+        "map_data": _map_data(tracks) if tracks else None,
+        "case_payload": tracks[0]["payload"] if tracks else None,
+    }
     return render(request, "web/compare.html", context)
 
 

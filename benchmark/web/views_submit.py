@@ -3,6 +3,7 @@
 Views parse input, call one service or selector, render. The API key is a password field that
 is never rendered back, and no message quotes it.
 """
+
 from __future__ import annotations
 
 import json
@@ -39,25 +40,43 @@ class SubmissionForm(forms.Form):
     """Parses the form; the endpoint rules themselves are checked by the service."""
 
     name = forms.CharField(max_length=100, help_text="Shown on the leaderboard, e.g. “my-model v2”.")
-    model = forms.CharField(max_length=200, help_text="litellm model string, e.g. openai/gpt-4o-mini or "
-                                                      "hosted_vllm/my-model.")
-    api_base = forms.CharField(max_length=500, required=False, label="API base URL",
-                               help_text="http(s) URL of an OpenAI-compatible server; empty for the provider's "
-                                         "default.")
-    api_key = forms.CharField(required=False, label="API key", strip=True,
-                              widget=forms.PasswordInput(render_value=False, attrs={"autocomplete": "off"}),
-                              help_text="Stored encrypted; never shown again.")
-    no_key = forms.BooleanField(required=False, label="My server takes no API key",
-                                help_text="Only with an API base URL; an empty key without this is refused (the "
-                                          "site's own keys are never used).")
-    concurrency = forms.IntegerField(min_value=1, max_value=MAX_CONCURRENCY, initial=4,
-                                     help_text="Requests in flight at once.")
-    requests_per_minute = forms.IntegerField(min_value=1, max_value=MAX_REQUESTS_PER_MINUTE, required=False,
-                                             help_text="Optional cap; empty for none.")
-    params = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 3}), label="Extra parameters",
-                             help_text='Optional JSON object of litellm parameters, e.g. {"max_tokens": 2048}.')
-    release = forms.ModelChoiceField(queryset=Release.objects.order_by("-created_at", "-id"), to_field_name="name",
-                                     required=False, empty_label=None)
+    model = forms.CharField(
+        max_length=200, help_text="litellm model string, e.g. openai/gpt-4o-mini or hosted_vllm/my-model."
+    )
+    api_base = forms.CharField(
+        max_length=500,
+        required=False,
+        label="API base URL",
+        help_text="http(s) URL of an OpenAI-compatible server; empty for the provider's default.",
+    )
+    api_key = forms.CharField(
+        required=False,
+        label="API key",
+        strip=True,
+        widget=forms.PasswordInput(render_value=False, attrs={"autocomplete": "off"}),
+        help_text="Stored encrypted; never shown again.",
+    )
+    no_key = forms.BooleanField(
+        required=False,
+        label="My server takes no API key",
+        help_text="Only with an API base URL; an empty key without this is refused (the "
+        "site's own keys are never used).",
+    )
+    concurrency = forms.IntegerField(
+        min_value=1, max_value=MAX_CONCURRENCY, initial=4, help_text="Requests in flight at once."
+    )
+    requests_per_minute = forms.IntegerField(
+        min_value=1, max_value=MAX_REQUESTS_PER_MINUTE, required=False, help_text="Optional cap; empty for none."
+    )
+    params = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        label="Extra parameters",
+        help_text='Optional JSON object of litellm parameters, e.g. {"max_tokens": 2048}.',
+    )
+    release = forms.ModelChoiceField(
+        queryset=Release.objects.order_by("-created_at", "-id"), to_field_name="name", required=False, empty_label=None
+    )
 
     def __init__(self, *args, user=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -76,10 +95,11 @@ class SubmissionForm(forms.Form):
         try:
             value = json.loads(text)
         except (ValueError, RecursionError) as exc:  # RecursionError: nested too deep to parse
-            raise ValidationError(f"params must be a JSON object such as {{\"max_tokens\": 2048}} ({exc})") from None
+            raise ValidationError(f'params must be a JSON object such as {{"max_tokens": 2048}} ({exc})') from None
         if not isinstance(value, dict):
-            raise ValidationError(f"params must be a JSON object such as {{\"max_tokens\": 2048}}, not a "
-                                  f"{type(value).__name__}")
+            raise ValidationError(
+                f'params must be a JSON object such as {{"max_tokens": 2048}}, not a {type(value).__name__}'
+            )
         return value
 
 
@@ -93,10 +113,16 @@ def submit(request: HttpRequest) -> HttpResponse:
             return redirect("submit")
     else:
         form = SubmissionForm(initial={"release": _default_release_name()}, user=request.user)
-    return render(request, "web/submit.html", {
-        "form": form, "submissions": submissions_of(user=request.user), "limit": submissions_per_day(),
-        "staff_exempt": request.user.is_staff,
-    })
+    return render(
+        request,
+        "web/submit.html",
+        {
+            "form": form,
+            "submissions": submissions_of(user=request.user),
+            "limit": submissions_per_day(),
+            "staff_exempt": request.user.is_staff,
+        },
+    )
 
 
 def _create(request: HttpRequest, form: SubmissionForm) -> bool:
@@ -108,8 +134,9 @@ def _create(request: HttpRequest, form: SubmissionForm) -> bool:
     except ValidationError as exc:
         _attach_errors(form, exc)
         return False
-    messages.success(request, f"Submitted: the smoke test (run {smoke.id}) is queued; the full run starts when it "
-                              "passes.")
+    messages.success(
+        request, f"Submitted: the smoke test (run {smoke.id}) is queued; the full run starts when it passes."
+    )
     return True
 
 
@@ -135,9 +162,16 @@ def run_progress_json(request: HttpRequest, run_id: int) -> JsonResponse:
     if not run_visible(user=request.user, run=run):
         raise Http404("no such run")
     full = full_run_of(smoke=run) if run.purpose == EvaluationRun.SMOKE else None
-    return JsonResponse({"run": run.id, "status": run.status, "purpose": run.purpose,
-                         "finished": run.status not in ACTIVE, "progress": run_progress(run=run),
-                         "full_run": full.id if full else None})
+    return JsonResponse(
+        {
+            "run": run.id,
+            "status": run.status,
+            "purpose": run.purpose,
+            "finished": run.status not in ACTIVE,
+            "progress": run_progress(run=run),
+            "full_run": full.id if full else None,
+        }
+    )
 
 
 @login_required
@@ -148,8 +182,12 @@ def api_token(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         action = request.POST.get("action")
         if action not in ("create", "revoke"):
-            return render(request, "web/token.html", {"token": api_token_of(user=request.user), "error":
-                          "unknown action: use create or revoke"}, status=400)
+            return render(
+                request,
+                "web/token.html",
+                {"token": api_token_of(user=request.user), "error": "unknown action: use create or revoke"},
+                status=400,
+            )
         if action == "create":
             created = api_token_create(user=request.user)
         else:

@@ -3,6 +3,7 @@
 The old rows of the same city are deleted in the same transaction, so readers see either
 the old city or the new one, never a mix.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
@@ -63,11 +64,28 @@ def _place_rows(city_id, places, ratings, corpus, valid_hours):
         tag = "; ".join(t for t in (p.tag, memory.social_tags if memory else "") if t)
         long_mem, short_mem = (memory.long_mem, memory.short_mem) if memory else ("", "")
         yield (
-            city_id, p.place_id, p.osm_type, p.osm_id, p.name, p.place_type, p.top_type, p.address,
-            p.opentime_week, valid_hours(p.opentime_week), rating, cost, True, tag, p.alias,
-            long_mem, short_mem, fold(" | ".join((p.name, p.alias, p.place_type))),
-            fold(" | ".join((p.name, p.alias, tag))), fold(" | ".join((long_mem, short_mem))),
-            _json(p.osm_tags), f"SRID=4326;POINT({p.lon!r} {p.lat!r})",
+            city_id,
+            p.place_id,
+            p.osm_type,
+            p.osm_id,
+            p.name,
+            p.place_type,
+            p.top_type,
+            p.address,
+            p.opentime_week,
+            valid_hours(p.opentime_week),
+            rating,
+            cost,
+            True,
+            tag,
+            p.alias,
+            long_mem,
+            short_mem,
+            fold(" | ".join((p.name, p.alias, p.place_type))),
+            fold(" | ".join((p.name, p.alias, tag))),
+            fold(" | ".join((long_mem, short_mem))),
+            _json(p.osm_tags),
+            f"SRID=4326;POINT({p.lon!r} {p.lat!r})",
         )
 
 
@@ -80,9 +98,20 @@ def _json(value) -> str:
 def _road_rows(city_id, roads: Sequence[RoadRecord]):
     for r in roads:
         yield (
-            city_id, r.gid, r.name, r.highway, "{" + ",".join(map(str, r.node_ids)) + "}",
-            _linestring(r.coords), 0.0, r.walk, r.cycle_forward, r.cycle_backward,
-            r.drive_forward, r.drive_backward, r.drive_speed_mps, r.tunnel,
+            city_id,
+            r.gid,
+            r.name,
+            r.highway,
+            "{" + ",".join(map(str, r.node_ids)) + "}",
+            _linestring(r.coords),
+            0.0,
+            r.walk,
+            r.cycle_forward,
+            r.cycle_backward,
+            r.drive_forward,
+            r.drive_backward,
+            r.drive_speed_mps,
+            r.tunnel,
         )
 
 
@@ -106,25 +135,84 @@ def city_load(
                 cursor.execute(sql, {"city": city.id})
         _copy(
             "environment_place",
-            ["city_id", "place_id", "osm_type", "osm_id", "name", "place_type", "top_type", "address",
-             "opentime_week", "opening_hours_valid", "rating", "cost", "rating_cost_synthetic", "tag", "alias",
-             "long_mem", "short_mem", "name_text", "tag_text", "mem_text", "osm_tags", "location"],
+            [
+                "city_id",
+                "place_id",
+                "osm_type",
+                "osm_id",
+                "name",
+                "place_type",
+                "top_type",
+                "address",
+                "opentime_week",
+                "opening_hours_valid",
+                "rating",
+                "cost",
+                "rating_cost_synthetic",
+                "tag",
+                "alias",
+                "long_mem",
+                "short_mem",
+                "name_text",
+                "tag_text",
+                "mem_text",
+                "osm_tags",
+                "location",
+            ],
             _place_rows(city.id, places, ratings, corpus, hours_are_valid),
         )
         _copy(
             "environment_roadsegment",
-            ["city_id", "gid", "name", "highway", "node_ids", "geometry", "length_m", "walk", "cycle_forward",
-             "cycle_backward", "drive_forward", "drive_backward", "drive_speed_mps", "tunnel"],
+            [
+                "city_id",
+                "gid",
+                "name",
+                "highway",
+                "node_ids",
+                "geometry",
+                "length_m",
+                "walk",
+                "cycle_forward",
+                "cycle_backward",
+                "drive_forward",
+                "drive_backward",
+                "drive_speed_mps",
+                "tunnel",
+            ],
             _road_rows(city.id, roads),
         )
         place_pk = _id_map("SELECT place_id, id FROM environment_place WHERE city_id = %(city)s", city.id)
         _copy(
             "environment_note",
-            ["city_id", "note_id", "place_id", "kind", "title", "desc", "time", "liked_count", "collected_count",
-             "comment_count", "share_count", "tag_list"],
+            [
+                "city_id",
+                "note_id",
+                "place_id",
+                "kind",
+                "title",
+                "desc",
+                "time",
+                "liked_count",
+                "collected_count",
+                "comment_count",
+                "share_count",
+                "tag_list",
+            ],
             (
-                (city.id, n.note_id, place_pk.get(n.place_id) if n.place_id else None, n.kind, n.title, n.desc,
-                 n.time, n.liked_count, n.collected_count, n.comment_count, n.share_count, n.tag_list)
+                (
+                    city.id,
+                    n.note_id,
+                    place_pk.get(n.place_id) if n.place_id else None,
+                    n.kind,
+                    n.title,
+                    n.desc,
+                    n.time,
+                    n.liked_count,
+                    n.collected_count,
+                    n.comment_count,
+                    n.share_count,
+                    n.tag_list,
+                )
                 for n in corpus.notes
             ),
         )
@@ -143,8 +231,15 @@ def city_load(
             "environment_socialfact",
             ["place_id", "kind", "key", "label", "valid_from", "valid_until", "note_ids"],
             (
-                (place_pk[f.place_id], f.kind, f.key, f.label, f.valid_from, f.valid_until,
-                 "{" + ",".join(f.note_ids) + "}")
+                (
+                    place_pk[f.place_id],
+                    f.kind,
+                    f.key,
+                    f.label,
+                    f.valid_from,
+                    f.valid_until,
+                    "{" + ",".join(f.note_ids) + "}",
+                )
                 for f in corpus.facts
             ),
         )

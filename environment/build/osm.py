@@ -38,6 +38,7 @@ Driving speed: numeric ``maxspeed`` in km/h (``"30 mph"`` converted, ``FI:urban`
 ``FI:rural`` 80, ``FI:motorway`` 120, ``FI:living_street`` 20), else the class default in
 ``_DEFAULT_KMH``; 0.0 where the way is not drivable.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -56,12 +57,31 @@ from environment.build.taxonomy import PRIMARY_KEYS, humanise, place_type_for, s
 
 _MOTOR_ROADS = {"motorway", "motorway_link", "trunk", "trunk_link"}
 _DRIVE_CLASSES = {
-    "motorway", "trunk", "primary", "secondary", "tertiary", "motorway_link", "trunk_link",
-    "primary_link", "secondary_link", "tertiary_link", "unclassified", "residential",
-    "living_street", "service", "road",
+    "motorway",
+    "trunk",
+    "primary",
+    "secondary",
+    "tertiary",
+    "motorway_link",
+    "trunk_link",
+    "primary_link",
+    "secondary_link",
+    "tertiary_link",
+    "unclassified",
+    "residential",
+    "living_street",
+    "service",
+    "road",
 }
 _PATH_CLASSES = {
-    "pedestrian", "footway", "path", "trail", "cycleway", "steps", "track", "bridleway",
+    "pedestrian",
+    "footway",
+    "path",
+    "trail",
+    "cycleway",
+    "steps",
+    "track",
+    "bridleway",
     "corridor",
 }
 ROAD_CLASSES = frozenset(_DRIVE_CLASSES | _PATH_CLASSES)
@@ -79,13 +99,25 @@ _OPEN = {"yes", "designated", "permissive"}
 _CLOSED = (False, False)
 
 _DEFAULT_KMH = {
-    "motorway": 100, "motorway_link": 60, "trunk": 80, "trunk_link": 50, "primary": 50,
-    "primary_link": 40, "secondary": 50, "secondary_link": 40, "tertiary": 40,
-    "tertiary_link": 30, "unclassified": 30, "residential": 30, "road": 30,
-    "living_street": 10, "service": 20, "track": 20, "pedestrian": 10,
+    "motorway": 100,
+    "motorway_link": 60,
+    "trunk": 80,
+    "trunk_link": 50,
+    "primary": 50,
+    "primary_link": 40,
+    "secondary": 50,
+    "secondary_link": 40,
+    "tertiary": 40,
+    "tertiary_link": 30,
+    "unclassified": 30,
+    "residential": 30,
+    "road": 30,
+    "living_street": 10,
+    "service": 20,
+    "track": 20,
+    "pedestrian": 10,
 }
-_ZONE_KMH = {"urban": 50, "rural": 80, "motorway": 120, "trunk": 100, "living_street": 20,
-             "walk": 6}
+_ZONE_KMH = {"urban": 50, "rural": 80, "motorway": 120, "trunk": 100, "living_street": 20, "walk": 6}
 _MAXSPEED = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(mph|km/h|kmh|kph)?\s*$")
 
 
@@ -161,29 +193,36 @@ def _is_poi(tags: dict) -> bool:
     return bool(tags.get("name")) and any(tags.get(key) for key in PRIMARY_KEYS)
 
 
-def _add_place(places: list[PlaceRecord], osm_type: str, osm_id: int, tags: dict,
-               lon: float, lat: float) -> None:
+def _add_place(places: list[PlaceRecord], osm_type: str, osm_id: int, tags: dict, lon: float, lat: float) -> None:
     if not _is_poi(tags):
         return
-    places.append(PlaceRecord(
-        place_id=f"{osm_type[0].upper()}{osm_id}", osm_type=osm_type, osm_id=osm_id,
-        name=tags["name"], place_type=place_type_for(tags), lon=lon, lat=lat,
-        address=address_for(tags), opentime_week=tags.get("opening_hours", ""),
-        tag=static_tag_for(tags), alias=alias_for(tags), osm_tags=tags,
-    ))
+    places.append(
+        PlaceRecord(
+            place_id=f"{osm_type[0].upper()}{osm_id}",
+            osm_type=osm_type,
+            osm_id=osm_id,
+            name=tags["name"],
+            place_type=place_type_for(tags),
+            lon=lon,
+            lat=lat,
+            address=address_for(tags),
+            opentime_week=tags.get("opening_hours", ""),
+            tag=static_tag_for(tags),
+            alias=alias_for(tags),
+            osm_tags=tags,
+        )
+    )
 
 
 def address_for(tags: dict) -> str:
     """``"Mannerheimintie 5, 00100 Helsinki"`` from ``addr:*`` tags; ``""`` when none."""
     street = tags.get("addr:street") or tags.get("addr:place", "")
     first = " ".join(part for part in (street, tags.get("addr:housenumber", "")) if part)
-    second = " ".join(part for part in (tags.get("addr:postcode", ""),
-                                        tags.get("addr:city", "")) if part)
+    second = " ".join(part for part in (tags.get("addr:postcode", ""), tags.get("addr:city", "")) if part)
     return ", ".join(part for part in (first, second) if part)
 
 
-_ALIAS_KEYS = ("alt_name", "short_name", "old_name", "official_name", "name:en", "name:sv",
-               "name:fi")
+_ALIAS_KEYS = ("alt_name", "short_name", "old_name", "official_name", "name:en", "name:sv", "name:fi")
 
 
 def alias_for(tags: dict) -> str:
@@ -202,16 +241,38 @@ def _split(raw: str) -> list[str]:
     return [part.strip() for part in raw.split(";") if part.strip()]
 
 
-_DIETS = (("vegan", "Vegan"), ("vegetarian", "Vegetarian"), ("gluten_free", "Gluten-free"),
-          ("lactose_free", "Lactose-free"), ("halal", "Halal"), ("kosher", "Kosher"))
-_WHEELCHAIR = {"yes": "Wheelchair accessible", "designated": "Wheelchair accessible",
-               "limited": "Limited wheelchair access", "no": "Not wheelchair accessible"}
-_SMOKING = {"no": "No smoking", "yes": "Smoking allowed", "outside": "Outside only",
-            "isolated": "Separate smoking room", "separated": "Separate smoking area",
-            "dedicated": "Smokers only"}
-_PAYMENT = {"american_express": "American Express", "mastercard": "Mastercard",
-            "visa": "Visa", "visa_electron": "Visa Electron", "credit_cards": "Credit cards",
-            "debit_cards": "Debit cards", "contactless": "Contactless", "cash": "Cash"}
+_DIETS = (
+    ("vegan", "Vegan"),
+    ("vegetarian", "Vegetarian"),
+    ("gluten_free", "Gluten-free"),
+    ("lactose_free", "Lactose-free"),
+    ("halal", "Halal"),
+    ("kosher", "Kosher"),
+)
+_WHEELCHAIR = {
+    "yes": "Wheelchair accessible",
+    "designated": "Wheelchair accessible",
+    "limited": "Limited wheelchair access",
+    "no": "Not wheelchair accessible",
+}
+_SMOKING = {
+    "no": "No smoking",
+    "yes": "Smoking allowed",
+    "outside": "Outside only",
+    "isolated": "Separate smoking room",
+    "separated": "Separate smoking area",
+    "dedicated": "Smokers only",
+}
+_PAYMENT = {
+    "american_express": "American Express",
+    "mastercard": "Mastercard",
+    "visa": "Visa",
+    "visa_electron": "Visa Electron",
+    "credit_cards": "Credit cards",
+    "debit_cards": "Debit cards",
+    "contactless": "Contactless",
+    "cash": "Cash",
+}
 
 
 def static_tag_for(tags: dict) -> str:
@@ -223,12 +284,14 @@ def static_tag_for(tags: dict) -> str:
         "Accessibility": _accessibility_labels(tags),
         "Service": _service_labels(tags),
         "Brand": _split(tags.get("brand", "")),
-        "Payment": [_PAYMENT.get(key[8:], humanise(key[8:])) for key in sorted(tags)
-                    if key.startswith("payment:") and tags[key] == "yes"],
+        "Payment": [
+            _PAYMENT.get(key[8:], humanise(key[8:]))
+            for key in sorted(tags)
+            if key.startswith("payment:") and tags[key] == "yes"
+        ],
         "Smoking": [_SMOKING[tags["smoking"]]] if tags.get("smoking") in _SMOKING else [],
     }
-    return "; ".join(f"{key}: {', '.join(dict.fromkeys(values))}"
-                     for key, values in groups.items() if values)
+    return "; ".join(f"{key}: {', '.join(dict.fromkeys(values))}" for key, values in groups.items() if values)
 
 
 def _diet_labels(tags: dict) -> list[str]:
@@ -275,10 +338,16 @@ def road_record(gid: int, tags: dict, located: list[tuple[int, tuple[float, floa
     cycle_fwd, cycle_back = _directions(tags, "cycle") if mode_allowed("cycle", tags) else _CLOSED
     drive_fwd, drive_back = _directions(tags, "drive") if mode_allowed("drive", tags) else _CLOSED
     return RoadRecord(
-        gid=gid, name=tags.get("name") or tags.get("ref", ""), highway=tags["highway"],
-        node_ids=tuple(ref for ref, _ in located), coords=tuple(coord for _, coord in located),
-        walk=walk, cycle_forward=cycle_fwd, cycle_backward=cycle_back,
-        drive_forward=drive_fwd, drive_backward=drive_back,
+        gid=gid,
+        name=tags.get("name") or tags.get("ref", ""),
+        highway=tags["highway"],
+        node_ids=tuple(ref for ref, _ in located),
+        coords=tuple(coord for _, coord in located),
+        walk=walk,
+        cycle_forward=cycle_fwd,
+        cycle_backward=cycle_back,
+        drive_forward=drive_fwd,
+        drive_backward=drive_back,
         drive_speed_mps=drive_speed_mps(tags) if drive_fwd or drive_back else 0.0,
         tunnel=is_underground(tags),
     )
@@ -312,8 +381,7 @@ def _directions(tags: dict, mode: str) -> tuple[bool, bool]:
         oneway = "no"
     elif mode == "cycle" and "oneway:bicycle" in tags:
         oneway = tags["oneway:bicycle"]
-    elif not oneway and (tags.get("junction") in ("roundabout", "circular")
-                         or tags.get("highway") == "motorway"):
+    elif not oneway and (tags.get("junction") in ("roundabout", "circular") or tags.get("highway") == "motorway"):
         oneway = "yes"
     if oneway in ("yes", "1", "true"):
         return True, False
@@ -325,8 +393,7 @@ def _directions(tags: dict, mode: str) -> tuple[bool, bool]:
 def _cycle_contraflow(tags: dict) -> bool:
     if tags.get("oneway:bicycle") == "no":
         return True
-    sides = (tags.get(key, "") for key in ("cycleway", "cycleway:left", "cycleway:right",
-                                           "cycleway:both"))
+    sides = (tags.get(key, "") for key in ("cycleway", "cycleway:left", "cycleway:right", "cycleway:both"))
     return any(value.startswith("opposite") for value in sides)
 
 
@@ -349,9 +416,7 @@ def parse_maxspeed(raw: str) -> float | None:
     return _ZONE_KMH.get(zone.lower())
 
 
-def enrich_rating_cost(
-    places: Sequence[PlaceRecord], seed: int
-) -> dict[str, tuple[float | None, int | None]]:
+def enrich_rating_cost(places: Sequence[PlaceRecord], seed: int) -> dict[str, tuple[float | None, int | None]]:
     """Synthetic ``(rating, cost)`` per place, drawn from an RNG seeded by (seed, place_id).
 
     Each place has its own RNG, so adding or removing a place never changes the others.
@@ -373,5 +438,5 @@ def _rating_cost(place: PlaceRecord, seed: int) -> tuple[float | None, int | Non
     cost = None
     if cost_range:
         low, high = cost_range
-        cost = int(round(low + (high - low) * cost_draw ** 1.5))
+        cost = int(round(low + (high - low) * cost_draw**1.5))
     return rating, cost

@@ -1,4 +1,5 @@
 """Build a city: read OSM, tile (optional), enrich, write or import the corpus, load PostGIS."""
+
 from __future__ import annotations
 
 import hashlib
@@ -38,8 +39,10 @@ def verified_file(path: Path, *, sha256: str) -> Path:
         raise ValueError(f"{path}: no such file (the bundled OSM extract; restore it from the repository)")
     actual = hashlib.sha256(path.read_bytes()).hexdigest()
     if actual != sha256:
-        raise ValueError(f"{path}: SHA-256 is {actual}, expected {sha256}; the bundled OSM extract was changed or "
-                         "damaged (restore it from the repository)")
+        raise ValueError(
+            f"{path}: SHA-256 is {actual}, expected {sha256}; the bundled OSM extract was changed or "
+            "damaged (restore it from the repository)"
+        )
     return path
 
 
@@ -72,9 +75,7 @@ def tile_city(
     out_places, out_roads = list(places), list(roads)
     for k in range(1, scale):
         shift = width * k
-        out_places += [
-            replace(p, place_id=f"T{k}{p.place_id}", lon=p.lon + shift, osm_id=p.osm_id) for p in places
-        ]
+        out_places += [replace(p, place_id=f"T{k}{p.place_id}", lon=p.lon + shift, osm_id=p.osm_id) for p in places]
         out_roads += [
             replace(
                 r,

@@ -2,6 +2,7 @@
 
 They hold no Django objects so each stage can be tested alone.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field

@@ -4,6 +4,7 @@ Every call goes through the tool gateway, so MCP clients get exactly the same va
 errors and results as the CLI and the evaluation runner. Results are returned both as
 structured content and as JSON text.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -33,8 +34,10 @@ def city_tool_names(toolset: str) -> list[str]:
 
 def server_instructions(toolset: str) -> str:
     """What the server tells a client when it connects: the toolset's tools, named from the registry."""
-    return (f"LifePlanner city environment ({toolset} toolset). Find places, routes and social-media notes with "
-            f"{', '.join(city_tool_names(toolset))}, and finish with {ANSWER_TOOL}(result={{...}}).")
+    return (
+        f"LifePlanner city environment ({toolset} toolset). Find places, routes and social-media notes with "
+        f"{', '.join(city_tool_names(toolset))}, and finish with {ANSWER_TOOL}(result={{...}})."
+    )
 
 
 class LifePlannerServer(MCPServer):
@@ -50,8 +53,7 @@ class LifePlannerServer(MCPServer):
 
     async def list_tools(self) -> list[MCPTool]:
         return [
-            MCPTool(name=t.name, description=t.description, input_schema=t.input_schema())
-            for t in self._tools.values()
+            MCPTool(name=t.name, description=t.description, input_schema=t.input_schema()) for t in self._tools.values()
         ]
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context=None) -> CallToolResult:
@@ -69,16 +71,22 @@ class LifePlannerServer(MCPServer):
         from django.db import close_old_connections
 
         close_old_connections()
-        return call_tool(self.toolset, name, arguments, city=self.city,
-                         recorder=self._record if self.record else None)
+        return call_tool(self.toolset, name, arguments, city=self.city, recorder=self._record if self.record else None)
 
     def _record(self, call: ToolCall) -> None:
         from environment.models import ToolCallLog
 
         ToolCallLog.objects.create(
-            city_version=call.city_version, session=self.session_label, toolset=call.toolset, tool=call.tool,
-            arguments=call.arguments, result=call.result, error=call.error, error_kind=call.error_kind,
-            latency_ms=call.latency_ms, tool_version=call.tool_version,
+            city_version=call.city_version,
+            session=self.session_label,
+            toolset=call.toolset,
+            tool=call.tool,
+            arguments=call.arguments,
+            result=call.result,
+            error=call.error,
+            error_kind=call.error_kind,
+            latency_ms=call.latency_ms,
+            tool_version=call.tool_version,
         )
 
 

@@ -50,6 +50,7 @@ batched Dijkstra call, the same numbers as :meth:`RoadNetwork.route`) and build 
 only for the chosen order. Single-source Dijkstra results are cached per vehicle, weight,
 avoided ways and source (LRU).
 """
+
 from environment.routing.network import (
     CONNECTOR_SPEED_MPS,
     MIN_CONNECTOR_M,

@@ -1,4 +1,5 @@
 """Spherical geometry helpers shared by the routing engine (pure functions, no state)."""
+
 from __future__ import annotations
 
 import math

@@ -1,4 +1,5 @@
 """One directed road graph per vehicle, its weighted CSR variants and cached Dijkstra runs."""
+
 from __future__ import annotations
 
 import threading

@@ -1,4 +1,5 @@
 """The routing facade: places snapped onto per-vehicle graphs, routes, legs and matrices."""
+
 from __future__ import annotations
 
 import math
@@ -130,19 +131,22 @@ class RoadNetwork:
             }
         return out
 
-    def route(self, start_place_id: str, end_place_id: str, *, vehicle: str, mode: str,
-              avoid_way_ids: Collection[int] = ()) -> Route:
+    def route(
+        self, start_place_id: str, end_place_id: str, *, vehicle: str, mode: str, avoid_way_ids: Collection[int] = ()
+    ) -> Route:
         """The optimal route for ``mode`` ("time" or "distance") with geometry and steps."""
         solved = self._solve(start_place_id, end_place_id, vehicle, mode, avoid_way_ids)
         return Route(solved.leg.distance_m, solved.leg.time_s, self._geometry(solved), self._steps(solved))
 
-    def leg(self, start_place_id: str, end_place_id: str, *, vehicle: str, mode: str,
-            avoid_way_ids: Collection[int] = ()) -> Leg:
+    def leg(
+        self, start_place_id: str, end_place_id: str, *, vehicle: str, mode: str, avoid_way_ids: Collection[int] = ()
+    ) -> Leg:
         """The totals of :meth:`route` without building geometry or steps."""
         return self._solve(start_place_id, end_place_id, vehicle, mode, avoid_way_ids).leg
 
-    def leg_matrix(self, place_ids: Sequence[str], *, vehicle: str, mode: str,
-                   avoid_way_ids: Collection[int] = ()) -> dict[tuple[str, str], Leg]:
+    def leg_matrix(
+        self, place_ids: Sequence[str], *, vehicle: str, mode: str, avoid_way_ids: Collection[int] = ()
+    ) -> dict[tuple[str, str], Leg]:
         """Totals for every ordered pair of distinct ``place_ids`` (one batched Dijkstra run).
 
         Raises NoRoute if any pair is unreachable.
@@ -152,8 +156,12 @@ class RoadNetwork:
         snaps = [self._snap_of(p, vehicle) for p in ids]
         graph = self._weighted(vehicle, mode, avoid_way_ids)
         graph.shortest_from(sorted({node for node, _ in snaps}))
-        return {(a, b): self.leg(a, b, vehicle=vehicle, mode=mode, avoid_way_ids=avoid_way_ids)
-                for a in ids for b in ids if a != b}
+        return {
+            (a, b): self.leg(a, b, vehicle=vehicle, mode=mode, avoid_way_ids=avoid_way_ids)
+            for a in ids
+            for b in ids
+            if a != b
+        }
 
     # -- internals -----------------------------------------------------------------------
 
@@ -210,14 +218,22 @@ class RoadNetwork:
         for e in solved.edges.tolist():
             u, v, road = int(arrays.src[e]), int(arrays.dst[e]), int(arrays.road[e])
             bearing = bearing_deg(graph.lon[u], graph.lat[u], graph.lon[v], graph.lat[v])
-            segments.append(Segment(self._labels[road], int(self._road_gids[road]),
-                                    float(arrays.length[e]), float(arrays.time[e]), bearing))
+            segments.append(
+                Segment(
+                    self._labels[road],
+                    int(self._road_gids[road]),
+                    float(arrays.length[e]),
+                    float(arrays.time[e]),
+                    bearing,
+                )
+            )
         speed = CONNECTOR_SPEED_MPS[solved.vehicle]
         a_off = max(self._snaps[solved.vehicle][solved.start][1], MIN_CONNECTOR_M)
         b_off = max(self._snaps[solved.vehicle][solved.end][1], MIN_CONNECTOR_M)
         (alon, alat), (blon, blat) = self._places[solved.start], self._places[solved.end]
-        return build_steps(segments, (a_off, a_off / speed), (b_off, b_off / speed),
-                           bearing_deg(alon, alat, blon, blat))
+        return build_steps(
+            segments, (a_off, a_off / speed), (b_off, b_off / speed), bearing_deg(alon, alat, blon, blat)
+        )
 
 
 def _check(vehicle: str, mode: str) -> None:

@@ -1,4 +1,5 @@
 """Turn-by-turn steps: consecutive path edges grouped by road name, with turn instructions."""
+
 from __future__ import annotations
 
 import math
@@ -60,8 +61,13 @@ def _bearings(group: Sequence[Segment]) -> tuple[float, float]:
     return moving[0].bearing, moving[-1].bearing
 
 
-def _step(instruction: str, road_name: str, way_ids: list[int], extra: Sequence[Sequence[float]],
-          group: Sequence[Segment] = ()) -> dict:
+def _step(
+    instruction: str,
+    road_name: str,
+    way_ids: list[int],
+    extra: Sequence[Sequence[float]],
+    group: Sequence[Segment] = (),
+) -> dict:
     lengths = [s.length_m for s in group] + [e[0] for e in extra]
     times = [s.time_s for s in group] + [e[1] for e in extra]
     return {
@@ -73,8 +79,12 @@ def _step(instruction: str, road_name: str, way_ids: list[int], extra: Sequence[
     }
 
 
-def build_steps(segments: Sequence[Segment], start_connector: tuple[float, float],
-                end_connector: tuple[float, float], direct_bearing: float) -> list[dict]:
+def build_steps(
+    segments: Sequence[Segment],
+    start_connector: tuple[float, float],
+    end_connector: tuple[float, float],
+    direct_bearing: float,
+) -> list[dict]:
     """Steps for a path; the place-to-road connectors (metres, seconds) join the first/last step.
 
     ``direct_bearing`` (start place to end place) orients the single step of a route that

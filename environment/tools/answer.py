@@ -1,4 +1,5 @@
 """submit_answer: the agent's final structured answer (both toolsets)."""
+
 from __future__ import annotations
 
 from typing import Annotated, Any
@@ -26,6 +27,7 @@ def submit_answer(
             problem = problems[0]
             raise invalid("result", f"argument {problem.path!r} {problem.reason}", "a JSON object or array")
     if not isinstance(result, dict | list):
-        raise invalid("result", f"result must be a JSON object or array, got {type(result).__name__}",
-                      "a JSON object or array")
+        raise invalid(
+            "result", f"result must be a JSON object or array, got {type(result).__name__}", "a JSON object or array"
+        )
     return {"status": "submitted", "result": result}

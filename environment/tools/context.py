@@ -1,4 +1,5 @@
 """What a tool call runs against: the city's rows and its road network (cached per version)."""
+
 from __future__ import annotations
 
 import threading
@@ -55,9 +56,17 @@ def _build_network(city_id: int):
 
     roads = [
         RoadRecord(
-            gid=r.gid, name=r.name, highway=r.highway, node_ids=tuple(r.node_ids), coords=tuple(r.geometry.coords),  # type: ignore[arg-type]  # stubs: LineString.coords is a 1-tuple
-            walk=r.walk, cycle_forward=r.cycle_forward, cycle_backward=r.cycle_backward,
-            drive_forward=r.drive_forward, drive_backward=r.drive_backward, drive_speed_mps=r.drive_speed_mps,
+            gid=r.gid,
+            name=r.name,
+            highway=r.highway,
+            node_ids=tuple(r.node_ids),
+            coords=tuple(r.geometry.coords),  # type: ignore[arg-type]  # stubs: LineString.coords is a 1-tuple
+            walk=r.walk,
+            cycle_forward=r.cycle_forward,
+            cycle_backward=r.cycle_backward,
+            drive_forward=r.drive_forward,
+            drive_backward=r.drive_backward,
+            drive_speed_mps=r.drive_speed_mps,
             tunnel=r.tunnel,
         )
         for r in RoadSegment.objects.filter(city_id=city_id).order_by("gid")

@@ -1,4 +1,5 @@
 """Structured tool errors: what was wrong, with which parameter, and what is allowed."""
+
 from __future__ import annotations
 
 from environment.error_kinds import ErrorKind

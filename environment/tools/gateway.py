@@ -7,6 +7,7 @@ the outcome with an error kind (invalid_parameter / not_found / empty_result / t
 other), measures latency and hands the record to an optional recorder. The record's arguments
 are a storable copy (``environment.inputs.storable``), so recording a refused call cannot fail.
 """
+
 from __future__ import annotations
 
 import json
@@ -95,8 +96,15 @@ def call_tool(
         log.exception("tool %s/%s failed on %r", toolset, name, recorded)
         result, error, kind = None, {"kind": OTHER, "message": f"internal error in tool {name!r}"}, OTHER
     call = ToolCall(
-        toolset=toolset, tool=stored_name(name), arguments=recorded, ok=error is None, result=result, error=error,
-        error_kind=kind, latency_ms=round((time.perf_counter() - started) * 1000, 3), tool_version=version,
+        toolset=toolset,
+        tool=stored_name(name),
+        arguments=recorded,
+        ok=error is None,
+        result=result,
+        error=error,
+        error_kind=kind,
+        latency_ms=round((time.perf_counter() - started) * 1000, 3),
+        tool_version=version,
         city_version=city_version,
     )
     if recorder is not None:
@@ -125,13 +133,13 @@ def _connection_alive() -> bool:
 
 def _resolve(toolset: str, name: str):
     if toolset not in TOOLSETS:
-        raise ToolError(INVALID_PARAMETER, f"unknown toolset {toolset!r}", parameter="toolset",
-                        allowed=", ".join(TOOLSETS))
+        raise ToolError(
+            INVALID_PARAMETER, f"unknown toolset {toolset!r}", parameter="toolset", allowed=", ".join(TOOLSETS)
+        )
     tool = get_tool(toolset, name)
     if tool is None:
         names = ", ".join(t.name for t in tools_for(toolset))
-        raise ToolError(NOT_FOUND, f"unknown tool {name!r} in the {toolset} toolset", parameter="tool",
-                        allowed=names)
+        raise ToolError(NOT_FOUND, f"unknown tool {name!r} in the {toolset} toolset", parameter="tool", allowed=names)
     return tool
 
 
@@ -146,8 +154,11 @@ def _validate(tool, arguments: Any) -> dict:
     if arguments is None:
         arguments = {}
     if not isinstance(arguments, dict):
-        raise ToolError(INVALID_PARAMETER, f"arguments must be a JSON object, got {type(arguments).__name__}",
-                        allowed=_allowed_params(tool))
+        raise ToolError(
+            INVALID_PARAMETER,
+            f"arguments must be a JSON object, got {type(arguments).__name__}",
+            allowed=_allowed_params(tool),
+        )
     problem = argument_problem(arguments)
     if problem is not None:
         raise _argument_error(tool, problem)
@@ -182,8 +193,9 @@ def _argument_error(tool, problem: Problem) -> ToolError:
                 reason = plural + reason.removeprefix(singular)
         return ToolError(INVALID_PARAMETER, f"arguments {reason}", allowed="a JSON object of parameters")
     allowed = tool.parameters.get(problem.parameter, {}).get("description") if tool is not None else None
-    return ToolError(INVALID_PARAMETER, f"argument {problem.path!r} {problem.reason}", parameter=problem.parameter,
-                     allowed=allowed)
+    return ToolError(
+        INVALID_PARAMETER, f"argument {problem.path!r} {problem.reason}", parameter=problem.parameter, allowed=allowed
+    )
 
 
 def _allowed_params(tool) -> str:
@@ -221,5 +233,14 @@ def _result_kind(result: Any) -> str:
     return ""
 
 
-__all__ = ["ToolCall", "argument_error", "argument_problem", "call_tool", "stored_name", "Recorder", "EMPTY_RESULT",
-           "NOT_FOUND", "TRUNCATED"]
+__all__ = [
+    "ToolCall",
+    "argument_error",
+    "argument_problem",
+    "call_tool",
+    "stored_name",
+    "Recorder",
+    "EMPTY_RESULT",
+    "NOT_FOUND",
+    "TRUNCATED",
+]

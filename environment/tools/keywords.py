@@ -10,6 +10,7 @@ as spaces; "double quotes" make a phrase):
 Each word or phrase becomes an English full-text query (stemmed: "dogs" finds "dog"), and
 the tree is compiled to PostgreSQL tsquery operators (&&, ||, !!).
 """
+
 from __future__ import annotations
 
 import re

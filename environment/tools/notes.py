@@ -4,6 +4,7 @@ search_notes matches the note's title, text, tags and comments with PostgreSQL f
 search (english configuration) and orders by ts_rank (title weighs most, then text and
 tags, then comments), then liked_count (highest first), then note_id.
 """
+
 from __future__ import annotations
 
 from typing import Annotated
@@ -18,8 +19,17 @@ from .spec import tool
 AGENT_CAP = 20
 ENGINE_CAP = 10
 LIGHT_FIELDS = ("note_id", "title", "time", "liked_count", "collected_count", "comment_count")
-FULL_FIELDS = ("note_id", "title", "desc", "time", "liked_count", "collected_count", "comment_count",
-               "share_count", "tag_list")
+FULL_FIELDS = (
+    "note_id",
+    "title",
+    "desc",
+    "time",
+    "liked_count",
+    "collected_count",
+    "comment_count",
+    "share_count",
+    "tag_list",
+)
 Keyword = Annotated[str, "Search keyword; multiple keywords must be separated by 'AND'/'OR'/'NOT' logic"]
 
 
@@ -57,9 +67,11 @@ def _search(ctx: ToolContext, keyword: str, fields, cap: int, with_comments: boo
     try:
         tree = parse_keywords(keyword)
     except KeywordError as exc:
-        raise invalid("keyword", f"malformed keyword logic: {exc}",
-                      "words joined by AND / OR / NOT with parentheses, e.g. 'corgi AND (cafe OR coffee) NOT closed'"
-                      ) from None
+        raise invalid(
+            "keyword",
+            f"malformed keyword logic: {exc}",
+            "words joined by AND / OR / NOT with parentheses, e.g. 'corgi AND (cafe OR coffee) NOT closed'",
+        ) from None
     query_sql, query_params = to_tsquery_sql(tree)
     cols = ", ".join(f'n."{f}"' for f in fields)
     sql = (
@@ -74,16 +86,24 @@ def _search(ctx: ToolContext, keyword: str, fields, cap: int, with_comments: boo
         if not rows:
             cursor.execute(f"SELECT numnode({query_sql})", query_params)
             if cursor.fetchone()[0] == 0:
-                raise invalid("keyword", f"keyword {keyword!r} has no searchable word (only stop words or symbols)",
-                              "at least one content word")
+                raise invalid(
+                    "keyword",
+                    f"keyword {keyword!r} has no searchable word (only stop words or symbols)",
+                    "at least one content word",
+                )
     total = rows[0][1] if rows else 0
     results = _rows_to_dicts(fields, [row[3:] for row in rows])
     if with_comments:
         comments = _comments([row[2] for row in rows])
         for record, row in zip(results, rows):
             record["comments"] = comments[row[2]]
-    out = {"keyword": keyword, "total_matched": total, "returned": len(results), "truncated": total > len(results),
-           "results": results}
+    out = {
+        "keyword": keyword,
+        "total_matched": total,
+        "returned": len(results),
+        "truncated": total > len(results),
+        "results": results,
+    }
     if total > len(results):
         out["note"] = f"Showing {len(results)} of {total} matching notes; use more specific keywords."
     elif total == 0:
@@ -108,8 +128,10 @@ def note_detail(ctx: ToolContext, note_id: Annotated[str, "Post ID (from search_
     """Get full post details for one social media note, including description and comments."""
     cols = ", ".join(f'"{f}"' for f in FULL_FIELDS)
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT id, {cols} FROM environment_note WHERE city_id = %s AND note_id = %s",
-                       [ctx.city_id, note_id.strip()])
+        cursor.execute(
+            f"SELECT id, {cols} FROM environment_note WHERE city_id = %s AND note_id = %s",
+            [ctx.city_id, note_id.strip()],
+        )
         row = cursor.fetchone()
     if row is None:
         raise not_found("note_id", f"no note with note_id {note_id!r}; use a note_id from search_notes")

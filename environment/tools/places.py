@@ -9,6 +9,7 @@ Matching rules (documented in docs/tools.md):
 Order: place_search by name relevance (exact name, name prefix, name contains, other), then
 rating (highest first, unrated last), name, place_id; nearby_search by distance, then place_id.
 """
+
 from __future__ import annotations
 
 import json
@@ -67,6 +68,7 @@ Radius = Annotated[float, "Search radius/buffer in meters (default 100)"]
 
 # ---------------------------------------------------------------- filters
 
+
 def _keywords(value: list[str] | str | None, parameter: str) -> list[str]:
     """A keyword list from a list or a comma-separated string; empty entries are dropped."""
     if value is None:
@@ -84,8 +86,9 @@ def _check_range(low: float | None, high: float | None, name: str, lo: float, hi
             bound = f"between {lo:g} and {hi:g}" if hi is not None else f"at least {lo:g}"
             raise invalid(label, f"{label} must be {bound}, got {value:g}", bound)
     if low is not None and high is not None and low > high:
-        raise invalid(f"min_{name}", f"min_{name} ({low:g}) is greater than max_{name} ({high:g})",
-                      f"min_{name} <= max_{name}")
+        raise invalid(
+            f"min_{name}", f"min_{name} ({low:g}) is greater than max_{name} ({high:g})", f"min_{name} <= max_{name}"
+        )
 
 
 def _where(
@@ -116,8 +119,12 @@ def _where(
         if words:
             clauses.append("(" + " OR ".join(f"{column} LIKE %s" for _ in words) + ")")
             params += [f"%{_escape_like(w)}%" for w in words]
-    for sql, value in (("p.rating >= %s", min_rating), ("p.rating <= %s", max_rating),
-                       ("p.cost >= %s", min_cost), ("p.cost <= %s", max_cost)):
+    for sql, value in (
+        ("p.rating >= %s", min_rating),
+        ("p.rating <= %s", max_rating),
+        ("p.cost >= %s", min_cost),
+        ("p.cost <= %s", max_cost),
+    ):
         if value is not None:
             clauses.append(sql)
             params.append(value)
@@ -188,8 +195,17 @@ def place_search(
     geo_tag: GeoTag = None,
 ) -> dict:
     """Search places by name with lightweight POI output (place_id, name, type, rating, cost). Supports type, rating, cost, and geo-tag filtering."""  # noqa: E501
-    return _place_search(ctx, LIGHT_FIELDS, query_name, place_types=place_types, min_rating=min_rating,
-                         max_rating=max_rating, min_cost=min_cost, max_cost=max_cost, geo_tag=geo_tag)
+    return _place_search(
+        ctx,
+        LIGHT_FIELDS,
+        query_name,
+        place_types=place_types,
+        min_rating=min_rating,
+        max_rating=max_rating,
+        min_cost=min_cost,
+        max_cost=max_cost,
+        geo_tag=geo_tag,
+    )
 
 
 @tool("place_search", toolsets=("engine",))
@@ -205,12 +221,22 @@ def place_search_engine(
     social_mem: SocialMem = None,
 ) -> dict:
     """Search places by name with enhanced filters and return full POI records. Data Engine version can filter by both static geo tags and social-memory keywords."""  # noqa: E501
-    return _place_search(ctx, ENGINE_FIELDS, query_name, place_types=place_types, min_rating=min_rating,
-                         max_rating=max_rating, min_cost=min_cost, max_cost=max_cost, geo_tag=geo_tag,
-                         social_mem=social_mem)
+    return _place_search(
+        ctx,
+        ENGINE_FIELDS,
+        query_name,
+        place_types=place_types,
+        min_rating=min_rating,
+        max_rating=max_rating,
+        min_cost=min_cost,
+        max_cost=max_cost,
+        geo_tag=geo_tag,
+        social_mem=social_mem,
+    )
 
 
 # ---------------------------------------------------------------- place_detail
+
 
 @tool("place_detail", toolsets=("agent",))
 def place_detail(
@@ -223,12 +249,16 @@ def place_detail(
 
 # ---------------------------------------------------------------- nearby_search
 
+
 def _nearby(ctx, fields, center, radius_meters, **filters) -> dict:
     clauses, params = _where(ctx, **filters)
     if isinstance(center, str):
         if not radius_meters > 0 or radius_meters > MAX_RADIUS_M:
-            raise invalid("radius_meters", f"radius_meters must be > 0 and <= {MAX_RADIUS_M:g}, got {radius_meters:g}",
-                          f"0 < radius_meters <= {MAX_RADIUS_M:g}")
+            raise invalid(
+                "radius_meters",
+                f"radius_meters must be > 0 and <= {MAX_RADIUS_M:g}, got {radius_meters:g}",
+                f"0 < radius_meters <= {MAX_RADIUS_M:g}",
+            )
         anchor = place_row(ctx, center.strip(), "center")
         shape_sql = "(SELECT location FROM environment_place WHERE city_id = %s AND place_id = %s)"
         shape_params = [ctx.city_id, anchor["place_id"]]
@@ -236,17 +266,31 @@ def _nearby(ctx, fields, center, radius_meters, **filters) -> dict:
         head = {"center": anchor, "radius_meters": radius_meters}
     else:
         if not radius_meters > 0 or radius_meters > MAX_ROUTE_BUFFER_M:
-            raise invalid("radius_meters",
-                          f"a route buffer must be > 0 and <= {MAX_ROUTE_BUFFER_M:g} m, got {radius_meters:g}",
-                          f"0 < radius_meters <= {MAX_ROUTE_BUFFER_M:g} for a route center")
-        route = route_between(ctx, center.start, center.end, vehicle=center.vehicle, mode="time",
-                              start_param="center.start", end_param="center.end")
+            raise invalid(
+                "radius_meters",
+                f"a route buffer must be > 0 and <= {MAX_ROUTE_BUFFER_M:g} m, got {radius_meters:g}",
+                f"0 < radius_meters <= {MAX_ROUTE_BUFFER_M:g} for a route center",
+            )
+        route = route_between(
+            ctx,
+            center.start,
+            center.end,
+            vehicle=center.vehicle,
+            mode="time",
+            start_param="center.start",
+            end_param="center.end",
+        )
         shape_sql = "ST_GeomFromGeoJSON(%s)::geography"
         shape_params = [json.dumps(route.geometry)]
         excluded = [center.start.strip(), center.end.strip()]
         head = {
-            "center": {"start": center.start.strip(), "end": center.end.strip(), "vehicle": center.vehicle,
-                       "total_distance_m": route.total_distance_m, "total_time_s": route.total_time_s},
+            "center": {
+                "start": center.start.strip(),
+                "end": center.end.strip(),
+                "vehicle": center.vehicle,
+                "total_distance_m": route.total_distance_m,
+                "total_time_s": route.total_time_s,
+            },
             "radius_meters": radius_meters,
         }
     clauses += ["ST_DWithin(p.location, " + shape_sql + ", %s)", "NOT (p.place_id = ANY(%s))"]
@@ -269,8 +313,18 @@ def nearby_search(
     geo_tag: GeoTag = None,
 ) -> dict:
     """Search nearby places around a POI or along a route buffer. Standard agent version returns a lightweight POI list with distance."""  # noqa: E501
-    return _nearby(ctx, LIGHT_FIELDS, center, radius_meters, place_types=place_types, min_rating=min_rating,
-                   max_rating=max_rating, min_cost=min_cost, max_cost=max_cost, geo_tag=geo_tag)
+    return _nearby(
+        ctx,
+        LIGHT_FIELDS,
+        center,
+        radius_meters,
+        place_types=place_types,
+        min_rating=min_rating,
+        max_rating=max_rating,
+        min_cost=min_cost,
+        max_cost=max_cost,
+        geo_tag=geo_tag,
+    )
 
 
 @tool("nearby_search", toolsets=("engine",))
@@ -287,12 +341,23 @@ def nearby_search_engine(
     social_mem: NearbySocialMem = None,
 ) -> dict:
     """Search nearby places around a POI or along a route buffer and return full POI records, including address, opentime_week, tag, alias, long_mem, and short_mem."""  # noqa: E501
-    return _nearby(ctx, ENGINE_FIELDS, center, radius_meters, place_types=place_types, min_rating=min_rating,
-                   max_rating=max_rating, min_cost=min_cost, max_cost=max_cost, geo_tag=geo_tag,
-                   social_mem=social_mem)
+    return _nearby(
+        ctx,
+        ENGINE_FIELDS,
+        center,
+        radius_meters,
+        place_types=place_types,
+        min_rating=min_rating,
+        max_rating=max_rating,
+        min_cost=min_cost,
+        max_cost=max_cost,
+        geo_tag=geo_tag,
+        social_mem=social_mem,
+    )
 
 
 # ---------------------------------------------------------------- sample_place
+
 
 @tool("sample_place", toolsets=("engine",))
 def sample_place(
@@ -302,9 +367,11 @@ def sample_place(
 ) -> dict:
     """Randomly sample POIs from the map database for prompt initialization. Returns full POI information including memory fields."""  # noqa: E501
     if not 1 <= num_samples <= 50:
-        raise invalid("num_samples", f"num_samples must be between 1 and 50, got {num_samples}",
-                      "1 <= num_samples <= 50")
+        raise invalid(
+            "num_samples", f"num_samples must be between 1 and 50, got {num_samples}", "1 <= num_samples <= 50"
+        )
     clauses, params = ["p.city_id = %s"], [ctx.city_id]
-    total, results = _query(ENGINE_FIELDS, clauses, params, "md5(p.place_id || ':' || %s), p.place_id", [str(seed)],
-                            limit=num_samples)
+    total, results = _query(
+        ENGINE_FIELDS, clauses, params, "md5(p.place_id || ':' || %s), p.place_id", [str(seed)], limit=num_samples
+    )
     return {"num_samples": len(results), "pois": results}

@@ -5,6 +5,7 @@ Importing this module imports every tool module, and each registers its tools wi
 CLI, the evaluation runner and the judges' verification tools all list tools from here, so a
 tool is described once. To add a tool module, import it below.
 """
+
 from __future__ import annotations
 
 from . import answer, notes, places, routes  # noqa: F401  (importing a tool module registers its tools)

@@ -4,6 +4,7 @@ A multi-stop total is the sum of its legs as the routing tool reports them (each
 to 0.1 m and 0.1 s), so an agent that adds up routing calls gets exactly the same number.
 Orderings are sorted by the optimised quantity, then the other one, then the place_ids.
 """
+
 from __future__ import annotations
 
 from itertools import permutations
@@ -20,8 +21,17 @@ MAX_STOPS = 7
 MAX_AVOID = 200
 
 
-def route_between(ctx: ToolContext, start: str, end: str, *, vehicle: str, mode: str, avoid_way_ids=(),
-                  start_param: str = "start_place_id", end_param: str = "end_place_id"):
+def route_between(
+    ctx: ToolContext,
+    start: str,
+    end: str,
+    *,
+    vehicle: str,
+    mode: str,
+    avoid_way_ids=(),
+    start_param: str = "start_place_id",
+    end_param: str = "end_place_id",
+):
     """The network route between two place_ids, with tool errors naming the parameters."""
     from environment.routing import NoRoute, UnknownPlace
 
@@ -29,8 +39,9 @@ def route_between(ctx: ToolContext, start: str, end: str, *, vehicle: str, mode:
     for pid, param in ((start, start_param), (end, end_param)):
         place_row(ctx, pid, param)
     if start == end:
-        raise invalid(end_param, f"{start_param} and {end_param} are the same place ({start!r})",
-                      "two different places")
+        raise invalid(
+            end_param, f"{start_param} and {end_param} are the same place ({start!r})", "two different places"
+        )
     try:
         return ctx.network.route(start, end, vehicle=vehicle, mode=mode, avoid_way_ids=avoid_way_ids)
     except UnknownPlace as exc:
@@ -51,8 +62,9 @@ def routing(
     """Calculate an optimal route between two POIs and return total distance/time, geometry, and turn instructions."""
     avoid = sorted(set(avoid_way_ids or ()))
     if len(avoid) > MAX_AVOID:
-        raise invalid("avoid_way_ids", f"at most {MAX_AVOID} way ids can be avoided, got {len(avoid)}",
-                      f"up to {MAX_AVOID} ids")
+        raise invalid(
+            "avoid_way_ids", f"at most {MAX_AVOID} way ids can be avoided, got {len(avoid)}", f"up to {MAX_AVOID} ids"
+        )
     route = route_between(ctx, start_place_id, end_place_id, vehicle=vehicle, mode=mode, avoid_way_ids=avoid)
     start = place_row(ctx, start_place_id.strip(), "start_place_id")  # cached by route_between's check
     end = place_row(ctx, end_place_id.strip(), "end_place_id")
@@ -99,8 +111,11 @@ def multi_stop_routing(
     """Enumerate and score route permutations for multi-stop trip planning. Supports open trips and fixed start/end settings."""  # noqa: E501
     stops = [s.strip() for s in stop_ids]
     if not 2 <= len(stops) <= MAX_STOPS:
-        raise invalid("stop_ids", f"stop_ids must hold 2 to {MAX_STOPS} places, got {len(stops)}",
-                      f"2 to {MAX_STOPS} distinct place_ids")
+        raise invalid(
+            "stop_ids",
+            f"stop_ids must hold 2 to {MAX_STOPS} places, got {len(stops)}",
+            f"2 to {MAX_STOPS} distinct place_ids",
+        )
     if len(set(stops)) != len(stops):
         dup = sorted({s for s in stops if stops.count(s) > 1})
         raise invalid("stop_ids", f"stop_ids repeats {', '.join(dup)}", "distinct place_ids")
@@ -111,8 +126,11 @@ def multi_stop_routing(
     if start and start == end:
         raise invalid("end_id", "start_id and end_id are the same place", "two different places from stop_ids")
     if not 1 <= max_orderings <= 5040:
-        raise invalid("max_orderings", f"max_orderings must be between 1 and 5040, got {max_orderings}",
-                      "1 <= max_orderings <= 5040")
+        raise invalid(
+            "max_orderings",
+            f"max_orderings must be between 1 and 5040, got {max_orderings}",
+            "1 <= max_orderings <= 5040",
+        )
     names = {s: place_row(ctx, s, "stop_ids")["name"] for s in stops}
     legs = _leg_matrix(ctx, stops, vehicle=vehicle, mode=mode)
     scored = []
@@ -133,8 +151,12 @@ def multi_stop_routing(
         "returned": min(len(scored), max_orderings),
         "truncated": len(scored) > max_orderings,
         "orderings": [
-            {"rank": i + 1, "order": [{"place_id": p, "name": names[p]} for p in order],
-             "total_distance_m": dist, "total_time_s": secs}
+            {
+                "rank": i + 1,
+                "order": [{"place_id": p, "name": names[p]} for p in order],
+                "total_distance_m": dist,
+                "total_time_s": secs,
+            }
             for i, (_, order, dist, secs) in enumerate(scored[:max_orderings])
         ],
         "best_legs": [
@@ -143,6 +165,8 @@ def multi_stop_routing(
         ],
         "legs": [
             {"from": a, "to": b, "distance_m": legs[a, b].distance_m, "time_s": legs[a, b].time_s}
-            for a in stops for b in stops if a != b
+            for a in stops
+            for b in stops
+            if a != b
         ],
     }

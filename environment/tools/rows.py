@@ -3,6 +3,7 @@
 Rows are cached per process and city version: the world is read-only between builds, and
 :func:`forget_place_rows` empties the cache when a city is loaded.
 """
+
 from __future__ import annotations
 
 import threading
@@ -30,12 +31,15 @@ def place_row(ctx: ToolContext, place_id: str, parameter: str, fields=("place_id
     if row is None:
         cols = ", ".join(f"p.{f}" for f in DETAIL_FIELDS)
         with connection.cursor() as cursor:
-            cursor.execute(f"SELECT {cols} FROM environment_place p WHERE p.city_id = %s AND p.place_id = %s",
-                           [ctx.city_id, place_id])
+            cursor.execute(
+                f"SELECT {cols} FROM environment_place p WHERE p.city_id = %s AND p.place_id = %s",
+                [ctx.city_id, place_id],
+            )
             found = cursor.fetchone()
         if found is None:
-            raise not_found(parameter,
-                            f"no place with place_id {place_id!r}; use an id from place_search or nearby_search")
+            raise not_found(
+                parameter, f"no place with place_id {place_id!r}; use an id from place_search or nearby_search"
+            )
         row = dict(zip(DETAIL_FIELDS, found))
         with _ROWS_LOCK:
             _ROWS[key] = row

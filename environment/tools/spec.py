@@ -7,6 +7,7 @@ but :mod:`environment.tools.registry`, which loads every tool module and is wher
 looked up (the MCP server, the CLI and the evaluation runner all read it), so each tool is
 described once.
 """
+
 from __future__ import annotations
 
 import copy
@@ -22,8 +23,17 @@ from environment.registry_base import Registry
 
 TOOLSETS = ("agent", "engine")
 # Listing order, as in the paper's tables 7 and 8.
-TOOL_ORDER = ("place_search", "place_detail", "nearby_search", "routing", "sample_place", "multi_stop_routing",
-              "search_notes", "note_detail", "submit_answer")
+TOOL_ORDER = (
+    "place_search",
+    "place_detail",
+    "nearby_search",
+    "routing",
+    "sample_place",
+    "multi_stop_routing",
+    "search_notes",
+    "note_detail",
+    "submit_answer",
+)
 
 
 @dataclass(frozen=True)

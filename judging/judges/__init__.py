@@ -5,6 +5,7 @@ JudgeConfig names a model reached through litellm; ensemble_score averages the j
 the answer as given and on its copy with free text removed, and keeps the lower mean.
 Nothing here stores anything: callers pass a JudgeCache. See docs/judges.md.
 """
+
 from .cache import InMemoryJudgeCache, JudgeCache, cache_key
 from .calibration import Agreement, CalibrationPair, JudgeAgreement, calibration_stats, recommend_ensemble
 from .config import JudgeConfig, configured_judges
@@ -15,8 +16,28 @@ from .roles import JudgeRole, get_role, judge_role, roles
 from .scoring import JudgeVerdict, judge_score, parse_verdict, verification_tools
 
 __all__ = [
-    "Agreement", "CalibrationPair", "InMemoryJudgeCache", "JudgeAgreement", "JudgeCache", "JudgeConfig", "JudgePanel",
-    "JudgeRole", "JudgeVerdict", "PLACEHOLDER", "cache_key", "calibration_stats", "configured_judges", "ensemble_score",
-    "get_role", "instructions_in", "judge_role", "judge_score", "neutral_copy", "parse_verdict", "recommend_ensemble",
-    "roles", "trajectory_instructions", "verification_tools",
+    "Agreement",
+    "CalibrationPair",
+    "InMemoryJudgeCache",
+    "JudgeAgreement",
+    "JudgeCache",
+    "JudgeConfig",
+    "JudgePanel",
+    "JudgeRole",
+    "JudgeVerdict",
+    "PLACEHOLDER",
+    "cache_key",
+    "calibration_stats",
+    "configured_judges",
+    "ensemble_score",
+    "get_role",
+    "instructions_in",
+    "judge_role",
+    "judge_score",
+    "neutral_copy",
+    "parse_verdict",
+    "recommend_ensemble",
+    "roles",
+    "trajectory_instructions",
+    "verification_tools",
 ]

@@ -5,6 +5,7 @@ the caller passes in (the benchmark layer backs it with a table; tests use
 :class:`InMemoryJudgeCache`). Only verdicts with a score are cached, so a failed judgment
 is tried again next time.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -36,9 +37,18 @@ class InMemoryJudgeCache:
         self.entries[key] = verdict
 
 
-def cache_key(*, model: str, prompt_version: str, role: str, case: CaseSpec, answer: Any,
-              trajectory: Trajectory | None, uses_trajectory: bool, tools_city: str | None = None,
-              version: str = "given") -> str:
+def cache_key(
+    *,
+    model: str,
+    prompt_version: str,
+    role: str,
+    case: CaseSpec,
+    answer: Any,
+    trajectory: Trajectory | None,
+    uses_trajectory: bool,
+    tools_city: str | None = None,
+    version: str = "given",
+) -> str:
     """sha256 of (model, prompt version, role, case id, answer, trajectory if the role shows it).
 
     Also hashed in: the case's judged content (question, reference answer, constraints), so
@@ -49,11 +59,16 @@ def cache_key(*, model: str, prompt_version: str, role: str, case: CaseSpec, ans
     judgments of one answer never share a key even when nothing was removed.
     """
     parts = {
-        "model": model, "prompt_version": prompt_version, "role": role, "case_id": case.case_id,
+        "model": model,
+        "prompt_version": prompt_version,
+        "role": role,
+        "case_id": case.case_id,
         "case": content_hash([case.question, case.answer, case.constraints]),
         "answer": content_hash(answer),
         "trajectory": _trajectory_hash(trajectory) if uses_trajectory else None,
-        "tools_city": tools_city, "rendering": RENDERING, "version": version,
+        "tools_city": tools_city,
+        "rendering": RENDERING,
+        "version": version,
     }
     return hashlib.sha256(canonical_json(parts).encode()).hexdigest()
 

@@ -4,6 +4,7 @@ Input: (judge model, category, human score, judge score) records from a calibrat
 Output: mean absolute error and Pearson correlation per judge, per category and overall;
 :func:`recommend_ensemble` then picks the judges closest to the humans.
 """
+
 from __future__ import annotations
 
 import math
@@ -69,14 +70,16 @@ def calibration_stats(records: Iterable[CalibrationPair | tuple[str, str, float,
     for judge in sorted(grouped):
         categories = grouped[judge]
         everything = [pair for category in sorted(categories) for pair in categories[category]]
-        stats[judge] = JudgeAgreement(judge, agreement(everything),
-                                      {category: agreement(categories[category]) for category in sorted(categories)})
+        stats[judge] = JudgeAgreement(
+            judge, agreement(everything), {category: agreement(categories[category]) for category in sorted(categories)}
+        )
     return stats
 
 
 def recommend_ensemble(stats: dict[str, JudgeAgreement], k: int = 3) -> list[str]:
     """The ``k`` judges with the lowest overall MAE; ties go to the higher correlation
     (an undefined correlation ranks last), then to the name."""
+
     def rank(item: JudgeAgreement):
         r = item.overall.pearson
         mae = item.overall.mae if item.overall.mae is not None else math.inf

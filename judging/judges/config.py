@@ -3,6 +3,7 @@
 The API key never sits in settings: an entry names the environment variable that holds it
 (``api_key_env``), and the key is kept out of ``repr``, logs and verdict details.
 """
+
 from __future__ import annotations
 
 import os
@@ -10,8 +11,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 # Arguments judge_score sets itself; a config's extra params may not override them.
-RESERVED_PARAMS = frozenset({"model", "messages", "tools", "tool_choice", "api_base", "api_key", "temperature",
-                             "max_retries", "num_retries", "timeout"})
+RESERVED_PARAMS = frozenset(
+    {
+        "model",
+        "messages",
+        "tools",
+        "tool_choice",
+        "api_base",
+        "api_key",
+        "temperature",
+        "max_retries",
+        "num_retries",
+        "timeout",
+    }
+)
 ENTRY_KEYS = frozenset({"name", "model", "api_base", "api_key_env", "params", "timeout_s", "num_retries"})
 
 
@@ -88,7 +101,11 @@ def _judge_from_entry(entry: Any) -> JudgeConfig:
         if not api_key:
             raise ValueError(f"environment variable {key_env} (api_key_env of judge {entry.get('name')!r}) is not set")
     return JudgeConfig(
-        name=entry.get("name", ""), model=entry.get("model", ""), api_base=entry.get("api_base") or None,
-        api_key=api_key, params=dict(entry.get("params") or {}), timeout_s=float(entry.get("timeout_s", 120.0)),
+        name=entry.get("name", ""),
+        model=entry.get("model", ""),
+        api_base=entry.get("api_base") or None,
+        api_key=api_key,
+        params=dict(entry.get("params") or {}),
+        timeout_s=float(entry.get("timeout_s", 120.0)),
         num_retries=int(entry.get("num_retries", 2)),
     )

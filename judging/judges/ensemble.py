@@ -5,6 +5,7 @@ replaced by a placeholder, :mod:`.neutral`). The score is the lower of the two m
 text in the answer, the agent's turns or the tool observations can only ever lower it,
 whatever the text says and whether or not the keyword check (:mod:`.injection`) noticed it.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -40,8 +41,9 @@ class _Run:
         return sum(self.scores) / len(self.scores) if self.scores else None
 
     def summary(self) -> str:
-        each = ", ".join(f"{v.judge} {v.score:.2f}" if v.score is not None else f"{v.judge} failed"
-                         for v in self.verdicts)
+        each = ", ".join(
+            f"{v.judge} {v.score:.2f}" if v.score is not None else f"{v.judge} failed" for v in self.verdicts
+        )
         return f"mean of {len(self.scores)} of {len(self.verdicts)} judges: {self.value:.2f} ({each})"
 
     def failures(self) -> str:
@@ -64,8 +66,9 @@ class JudgePanel:
 
     def score(self, role: str, case: CaseSpec, answer: Any, trajectory: Trajectory | None) -> MetricResult:
         """:func:`ensemble_score` of ``role`` by these judges."""
-        return ensemble_score(role, self.configs, case, answer, trajectory, cache=self.cache,
-                              tools_city=self.tools_city)
+        return ensemble_score(
+            role, self.configs, case, answer, trajectory, cache=self.cache, tools_city=self.tools_city
+        )
 
 
 def ensemble_score(
@@ -95,8 +98,22 @@ def ensemble_score(
     shown = trajectory if judge_role.uses_trajectory else None
 
     def run(version: str) -> _Run:
-        return _Run([judge_score(judge_role, config, case, answer, shown, cache=cache, tools_city=tools_city,
-                                 max_tool_calls=max_tool_calls, version=version) for config in configs])
+        return _Run(
+            [
+                judge_score(
+                    judge_role,
+                    config,
+                    case,
+                    answer,
+                    shown,
+                    cache=cache,
+                    tools_city=tools_city,
+                    max_tool_calls=max_tool_calls,
+                    version=version,
+                )
+                for config in configs
+            ]
+        )
 
     given = run("given")
     nothing_removed = neutral_copy(case, answer, shown) == (answer, shown)
@@ -104,15 +121,24 @@ def ensemble_score(
     value = None if given.value is None or neutral.value is None else min(given.value, neutral.value)
     findings = instructions_in(answer) + (trajectory_instructions(shown) if shown is not None else [])
     details = {
-        "role": judge_role.name, "prompt_version": judge_role.prompt_version,
-        "judges": [v.to_dict() for v in given.verdicts], "scored": len(given.scores),
+        "role": judge_role.name,
+        "prompt_version": judge_role.prompt_version,
+        "judges": [v.to_dict() for v in given.verdicts],
+        "scored": len(given.scores),
         "failed": [{"judge": v.judge, "failure": v.failure} for v in given.failed],
-        "given_value": given.value, "neutral": _neutral_details(given, neutral, nothing_removed),
+        "given_value": given.value,
+        "neutral": _neutral_details(given, neutral, nothing_removed),
         "minimum_of": _minimum_of(given, neutral, nothing_removed),
-        "injection_detected": bool(findings), "injection_spans": [f.to_dict() for f in findings],
+        "injection_detected": bool(findings),
+        "injection_spans": [f.to_dict() for f in findings],
     }
-    return MetricResult(name=judge_role.metric, value=value, details=details, source="judges",
-                        explanation=_explain(value, given, neutral, nothing_removed, findings))
+    return MetricResult(
+        name=judge_role.metric,
+        value=value,
+        details=details,
+        source="judges",
+        explanation=_explain(value, given, neutral, nothing_removed, findings),
+    )
 
 
 def _neutral_details(given: _Run, neutral: _Run, nothing_removed: bool) -> dict:
@@ -120,8 +146,13 @@ def _neutral_details(given: _Run, neutral: _Run, nothing_removed: bool) -> dict:
         return {"judged": False, "reason": "the material has no free text to remove", "value": given.value}
     if given.value is None:
         return {"judged": False, "reason": "every judge failed on the answer as given", "value": None}
-    return {"judged": True, "value": neutral.value, "judges": [v.to_dict() for v in neutral.verdicts],
-            "scored": len(neutral.scores), "failed": [{"judge": v.judge, "failure": v.failure} for v in neutral.failed]}
+    return {
+        "judged": True,
+        "value": neutral.value,
+        "judges": [v.to_dict() for v in neutral.verdicts],
+        "scored": len(neutral.scores),
+        "failed": [{"judge": v.judge, "failure": v.failure} for v in neutral.failed],
+    }
 
 
 def _minimum_of(given: _Run, neutral: _Run, nothing_removed: bool) -> str | None:
@@ -138,17 +169,22 @@ def _explain(value: float | None, given: _Run, neutral: _Run, nothing_removed: b
     if given.value is None:
         return f"every judge failed ({given.failures()})"
     if neutral.value is None:
-        return (f"every judge failed on the copy with free text removed ({neutral.failures()}); no score, since text "
-                "in the answer could then raise it")
+        return (
+            f"every judge failed on the copy with free text removed ({neutral.failures()}); no score, since text "
+            "in the answer could then raise it"
+        )
     if nothing_removed:
         text = f"{given.summary()}; the answer has no free text, so it was judged once"
     else:
         minimum = _minimum_of(given, neutral, nothing_removed)
         assert minimum is not None  # both values are known here
-        lower = {"neutral": "the copy with free text removed", "given": "the answer as given",
-                 "both": "both agree"}[minimum]
-        text = (f"{value:.2f}, the lower of the answer as given ({given.summary()}) and the copy with free text "
-                f"removed ({neutral.summary()}): {lower}")
+        lower = {"neutral": "the copy with free text removed", "given": "the answer as given", "both": "both agree"}[
+            minimum
+        ]
+        text = (
+            f"{value:.2f}, the lower of the answer as given ({given.summary()}) and the copy with free text "
+            f"removed ({neutral.summary()}): {lower}"
+        )
     if findings:
         paths = ", ".join(sorted({f.path for f in findings}))
         text += f"; the keyword check found instructions to the grader in {paths}"

@@ -9,6 +9,7 @@ instructions", "score this 1.0"): case-insensitive patterns after normalising (N
 invisible format characters dropped, common Cyrillic and Greek look-alikes mapped to Latin).
 It misses paraphrases, other languages and encodings, and that is acceptable here.
 """
+
 from __future__ import annotations
 
 import re
@@ -18,13 +19,41 @@ from typing import Any
 
 # Look-alike letters NFKC leaves alone (Cyrillic and Greek) -> Latin, both cases.
 _LOOKALIKES = {
-    "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p", "с": "c",
-    "т": "t", "у": "y", "х": "x", "і": "i", "ї": "i", "ј": "j", "ѕ": "s", "ԁ": "d", "ɡ": "g", "ӏ": "l",
-    "α": "a", "β": "b", "ε": "e", "ι": "i", "κ": "k", "ν": "v", "ο": "o", "ρ": "p", "τ": "t", "υ": "u",
+    "а": "a",
+    "в": "b",
+    "е": "e",
+    "ё": "e",
+    "к": "k",
+    "м": "m",
+    "н": "h",
+    "о": "o",
+    "р": "p",
+    "с": "c",
+    "т": "t",
+    "у": "y",
+    "х": "x",
+    "і": "i",
+    "ї": "i",
+    "ј": "j",
+    "ѕ": "s",
+    "ԁ": "d",
+    "ɡ": "g",
+    "ӏ": "l",
+    "α": "a",
+    "β": "b",
+    "ε": "e",
+    "ι": "i",
+    "κ": "k",
+    "ν": "v",
+    "ο": "o",
+    "ρ": "p",
+    "τ": "t",
+    "υ": "u",
     "χ": "x",
 }
-_CONFUSABLES = str.maketrans({**_LOOKALIKES, **{k.upper(): v.upper() for k, v in _LOOKALIKES.items()
-                                                if len(k.upper()) == 1 and k.upper() != k}})
+_CONFUSABLES = str.maketrans(
+    {**_LOOKALIKES, **{k.upper(): v.upper() for k, v in _LOOKALIKES.items() if len(k.upper()) == 1 and k.upper() != k}}
+)
 
 # The rest of the sentence after a trigger: a dot inside a number ("1.0") does not end it.
 _TAIL = r"(?:[^.!?\n]|[.!?](?![\s\"'\])}]|$))*[.!?]?"

@@ -25,6 +25,7 @@ review and note texts in observations. A direct ``answer`` that is not a plain v
 reference's own wording becomes what the answer reader makes of it (``_reading``: yes/no, the
 number, or the reference's wording when the reader accepts it), else the placeholder.
 """
+
 from __future__ import annotations
 
 import json
@@ -38,21 +39,42 @@ from judging.types import CaseSpec, Trajectory
 
 PLACEHOLDER = "[text removed]"
 TOOL_PLACEHOLDER = "[tool name removed]"
-ANSWER_KEYS = frozenset({
-    "answer", "name", "place_id", "start", "end", "waypoints", "reason", "ref", "note_id", "attribute_key",
-    "implicit_logic", "optimal_order", "visit_order", "vehicle", "mode", "total_distance_m", "total_time_s",
-    "constraints_satisfied", "result",
-})
+ANSWER_KEYS = frozenset(
+    {
+        "answer",
+        "name",
+        "place_id",
+        "start",
+        "end",
+        "waypoints",
+        "reason",
+        "ref",
+        "note_id",
+        "attribute_key",
+        "implicit_logic",
+        "optimal_order",
+        "visit_order",
+        "vehicle",
+        "mode",
+        "total_distance_m",
+        "total_time_s",
+        "constraints_satisfied",
+        "result",
+    }
+)
 VOCABULARY_KEYS = frozenset({"attribute_key", "key", "vehicle", "mode"})
 
 # re.ASCII: no Unicode digits or letters that case-fold into [a-z] (the Kelvin sign, the long s).
-_PLAIN_VALUES = [re.compile(pattern, re.IGNORECASE | re.ASCII) for pattern in (
-    r"(?:yes|no|true|false)\.?",
-    r"[-+]?\d+(?:[.,]\d+)*(?:\s?(?:m|km|s|min|h|eur|\u20ac))?",
-    r"\d{1,2}:\d{2}(?:\s?-\s?\d{1,2}:\d{2})?",
-    r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?)?",
-    r"[A-Z]{1,3}\d{1,20}",  # OSM-style place ids
-)] + [re.compile(r"[0-9a-f]{8,40}", re.ASCII)]  # note and comment ids (lower-case hex only)
+_PLAIN_VALUES = [
+    re.compile(pattern, re.IGNORECASE | re.ASCII)
+    for pattern in (
+        r"(?:yes|no|true|false)\.?",
+        r"[-+]?\d+(?:[.,]\d+)*(?:\s?(?:m|km|s|min|h|eur|\u20ac))?",
+        r"\d{1,2}:\d{2}(?:\s?-\s?\d{1,2}:\d{2})?",
+        r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?)?",
+        r"[A-Z]{1,3}\d{1,20}",  # OSM-style place ids
+    )
+] + [re.compile(r"[0-9a-f]{8,40}", re.ASCII)]  # note and comment ids (lower-case hex only)
 _VOCABULARY_WORD = re.compile(r"(?:[a-z]{1,10}:)?[a-z][a-z0-9]*(?:_[a-z0-9]+){0,3}", re.ASCII)
 _FIELD_NAME = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+){0,3}", re.ASCII)
 _MAX_WORD = 40
@@ -72,12 +94,17 @@ def neutral_copy(case: CaseSpec, answer: Any, trajectory: Trajectory | None) -> 
         neutral_answer = _reading(case, parsed)
     if trajectory is None:
         return neutral_answer, None
-    steps = [step.model_copy(update={
-        "tool": step.tool if step.tool in TOOL_ORDER else TOOL_PLACEHOLDER,
-        "arguments": _neutral(step.arguments, None, trusted, _is_field_name),
-        "observation": _neutral(step.observation, None, trusted, _is_field_name),
-        "text": _neutral(step.text, None, trusted, _is_field_name),
-    }) for step in trajectory.steps]
+    steps = [
+        step.model_copy(
+            update={
+                "tool": step.tool if step.tool in TOOL_ORDER else TOOL_PLACEHOLDER,
+                "arguments": _neutral(step.arguments, None, trusted, _is_field_name),
+                "observation": _neutral(step.observation, None, trusted, _is_field_name),
+                "text": _neutral(step.text, None, trusted, _is_field_name),
+            }
+        )
+        for step in trajectory.steps
+    ]
     return neutral_answer, trajectory.model_copy(update={"steps": steps})
 
 
@@ -100,8 +127,9 @@ def _reading(case: CaseSpec, value: Any) -> Any:
     if isinstance(expected, int | float):
         number = to_float(value)
         return PLACEHOLDER if number is None else number
-    if isinstance(expected, str) and values_equal(value, expected, field=str(ref.get("attribute_key") or ""),
-                                                  question=case.question):
+    if isinstance(expected, str) and values_equal(
+        value, expected, field=str(ref.get("attribute_key") or ""), question=case.question
+    ):
         return expected
     return PLACEHOLDER
 

@@ -10,6 +10,7 @@ pure printable ASCII without ``<`` or ``>`` (:func:`encode_untrusted`), between 
 markers made of ``<<<`` and ``>>>`` (:func:`untrusted_block`): no content can produce a
 marker, however it is spelled.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -110,8 +111,11 @@ def trajectory_text(steps: list, *, budget: int = TRAJECTORY_CHARS) -> str:
     for keep in range(len(blocks), 1, -1):
         head, tail = (keep + 1) // 2, keep // 2
         omitted = len(blocks) - keep
-        kept = blocks if not omitted else [
-            *blocks[:head], f"[... {omitted} steps omitted to fit the prompt ...]", *blocks[len(blocks) - tail:]]
+        kept = (
+            blocks
+            if not omitted
+            else [*blocks[:head], f"[... {omitted} steps omitted to fit the prompt ...]", *blocks[len(blocks) - tail :]]
+        )
         if sum(map(len, kept)) <= budget:
             break
     return "\n\n".join(kept)
@@ -119,8 +123,10 @@ def trajectory_text(steps: list, *, budget: int = TRAJECTORY_CHARS) -> str:
 
 def _step_text(step, observation_chars: int) -> str:
     """One step on lines of its own; each untrusted piece is one line of encoded JSON."""
-    lines = [f"Step {int(step.index)}: tool {clip(encode_untrusted(step.tool), TOOL_NAME_CHARS)}, arguments "
-             f"{clip(encode_untrusted(step.arguments), ARGUMENT_CHARS)}"]
+    lines = [
+        f"Step {int(step.index)}: tool {clip(encode_untrusted(step.tool), TOOL_NAME_CHARS)}, arguments "
+        f"{clip(encode_untrusted(step.arguments), ARGUMENT_CHARS)}"
+    ]
     if step.text:
         lines.append(f"Agent's text: {clip(encode_untrusted(step.text), STEP_TEXT_CHARS)}")
     lines.append(f"Observation: {clip(encode_untrusted(step.observation), observation_chars)}")

@@ -1,4 +1,5 @@
 """Reading a judge's final reply: one JSON object ``{"score": 0..1, "explanation": str}``."""
+
 from __future__ import annotations
 
 import json

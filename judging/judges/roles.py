@@ -6,6 +6,7 @@ an upload goes through :func:`~judging.judges.prompting.encode_untrusted` and
 :func:`~judging.judges.prompting.untrusted_block`; only the case (trusted) is shown as is.
 Register a new role (or a new prompt version) with :func:`judge_role`; names are stored with every verdict.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -46,10 +47,15 @@ class JudgeRole:
     def messages(self, case: CaseSpec, answer: Any, trajectory: Trajectory | None, *, tools_note: str) -> list[dict]:
         """The system and user messages for one judgment."""
         system, user = load_template(self.prompt_file)
-        variables = {"city": case.city_name or "a city", "tools_note": tools_note,
-                     **self.render(case, answer, trajectory)}
-        return [{"role": "system", "content": system.substitute(variables)},
-                {"role": "user", "content": user.substitute(variables)}]
+        variables = {
+            "city": case.city_name or "a city",
+            "tools_note": tools_note,
+            **self.render(case, answer, trajectory),
+        }
+        return [
+            {"role": "system", "content": system.substitute(variables)},
+            {"role": "user", "content": user.substitute(variables)},
+        ]
 
 
 ROLES: Registry[JudgeRole] = Registry("judge role")
@@ -82,8 +88,13 @@ def render_semantic_constraint(case: CaseSpec, answer: Any, trajectory: Trajecto
     """Question, reference answer, rubric (the case's constraints) and the agent's answer."""
     nonce, block = untrusted_block(encode_untrusted(answer, indent=1))
     rubric = show(case.constraints) if case.constraints else "(no explicit constraints beyond the question)"
-    return {"question": case.question, "reference": show(case.answer), "rubric": rubric,
-            "answer_nonce": nonce, "answer_block": block}
+    return {
+        "question": case.question,
+        "reference": show(case.answer),
+        "rubric": rubric,
+        "answer_nonce": nonce,
+        "answer_block": block,
+    }
 
 
 @judge_role("reasoning_purity", metric="RP", prompt_file="reasoning_purity.v1.txt", uses_trajectory=True)
@@ -92,5 +103,10 @@ def render_reasoning_purity(case: CaseSpec, answer: Any, trajectory: Trajectory 
     answer_nonce, answer_block = untrusted_block(encode_untrusted(answer, indent=1))
     steps = trajectory.steps if trajectory is not None else []
     trajectory_nonce, trajectory_block = untrusted_block(trajectory_text(steps))
-    return {"question": case.question, "answer_nonce": answer_nonce, "answer_block": answer_block,
-            "trajectory_nonce": trajectory_nonce, "trajectory_block": trajectory_block}
+    return {
+        "question": case.question,
+        "answer_nonce": answer_nonce,
+        "answer_block": answer_block,
+        "trajectory_nonce": trajectory_nonce,
+        "trajectory_block": trajectory_block,
+    }

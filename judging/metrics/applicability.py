@@ -4,6 +4,7 @@ Trip Design has no L0, so there are 11 cells. Order Consistency and Semantic Con
 apply at L0 (table 3: single-hop lookups have no order or semantic constraint to check).
 Routing Deviation is one row of the matrix but two results (RD_distance and RD_time).
 """
+
 from __future__ import annotations
 
 from judging.vocabulary import CELLS, ROUTE_CATEGORIES, Category, Level
@@ -62,6 +63,8 @@ def applicability_markdown() -> str:
     """The matrix as a markdown table (✓ applies, – does not), one column per cell."""
     head = "| Metric | " + " | ".join(f"{Category(c).short} {lv}" for c, lv in CELLS) + " |"
     rule = "|---|" + "---|" * len(CELLS)
-    rows = [f"| {label} | " + " | ".join("✓" if cell in APPLICABILITY[name] else "–" for cell in CELLS) + " |"
-            for name, (label, _) in _RULES.items()]
+    rows = [
+        f"| {label} | " + " | ".join("✓" if cell in APPLICABILITY[name] else "–" for cell in CELLS) + " |"
+        for name, (label, _) in _RULES.items()
+    ]
     return "\n".join([head, rule, *rows])

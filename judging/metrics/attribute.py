@@ -6,6 +6,7 @@ places (the answer place for Nearby Discovery, the waypoints for Routing and Tri
 against them through the World, plus the vehicle and mode. Implicit facts, time windows and
 visit-order rules are Semantic Constraint's business, not A's.
 """
+
 from __future__ import annotations
 
 from judging.answers import PredictedAnswer, to_float
@@ -22,8 +23,9 @@ PLACE_REQUIREMENTS = ("place_types", "place_type", "min_rating", "max_cost", "ra
 
 
 @metric("A", kind="outcome")
-def attribute_accuracy(case: CaseSpec, predicted: PredictedAnswer, trajectory: Trajectory | None = None,
-                       *, world: World | None = None) -> MetricResult:
+def attribute_accuracy(
+    case: CaseSpec, predicted: PredictedAnswer, trajectory: Trajectory | None = None, *, world: World | None = None
+) -> MetricResult:
     """Attribute Accuracy (eq. 1): A = 1[x ⊨ x_q], the answer's attributes satisfy the query's requirements."""
     if not predicted.submitted:
         return nothing_submitted("A", predicted)
@@ -35,8 +37,12 @@ def attribute_accuracy(case: CaseSpec, predicted: PredictedAnswer, trajectory: T
 def _value_accuracy(case: CaseSpec, predicted: PredictedAnswer) -> MetricResult:
     ref = case.answer if isinstance(case.answer, dict) else {}
     expected, ref_place, ref_name = ref.get("answer"), ref.get("place_id"), ref.get("name") or ""
-    details = {"predicted": predicted.value, "reference": expected, "predicted_place": predicted.answer_place,
-               "reference_place": ref_place}
+    details = {
+        "predicted": predicted.value,
+        "reference": expected,
+        "predicted_place": predicted.answer_place,
+        "reference_place": ref_place,
+    }
     if expected is None or _names_place(expected, ref_place, ref_name):
         return _place_choice(predicted, ref_place, ref_name, details)
     if not predicted.has_value:
@@ -57,20 +63,25 @@ def _place_choice(predicted: PredictedAnswer, ref_place, ref_name: str, details:
     if predicted.has_value:
         value = predicted.value
         ok = predicted.value_place_id == ref_place or (
-            isinstance(value, str) and (value.strip() == ref_place or same_text(value, ref_name)))
+            isinstance(value, str) and (value.strip() == ref_place or same_text(value, ref_name))
+        )
         chosen = repr(value)
     else:
         ok = predicted.answer_place == ref_place
         chosen = str(predicted.answer_place)
     verdict = "is" if ok else "is not"
-    return MetricResult("A", float(ok), f"the chosen place {chosen} {verdict} the reference {ref_name} ({ref_place})",
-                        details)
+    return MetricResult(
+        "A", float(ok), f"the chosen place {chosen} {verdict} the reference {ref_name} ({ref_place})", details
+    )
 
 
 def _requirement_accuracy(case: CaseSpec, predicted: PredictedAnswer, world: World | None) -> MetricResult:
     wanted = case.constraints
-    checks = [_word_check(field, wanted[field], getattr(predicted, field)) for field in ("vehicle", "mode")
-              if wanted.get(field)]
+    checks = [
+        _word_check(field, wanted[field], getattr(predicted, field))
+        for field in ("vehicle", "mode")
+        if wanted.get(field)
+    ]
     if any(wanted.get(key) is not None for key in PLACE_REQUIREMENTS):
         if world is None:
             raise ValueError(f"case {case.case_id} has place requirements; attribute_accuracy needs a world")
@@ -80,8 +91,12 @@ def _requirement_accuracy(case: CaseSpec, predicted: PredictedAnswer, world: Wor
     if not checks:
         return MetricResult("A", 1.0, "the query states no explicit attribute requirement", details)
     if failed:
-        return MetricResult("A", 0.0, f"{len(failed)} of {len(checks)} requirements fail: "
-                            + "; ".join(c["why"] for c in failed), details)
+        return MetricResult(
+            "A",
+            0.0,
+            f"{len(failed)} of {len(checks)} requirements fail: " + "; ".join(c["why"] for c in failed),
+            details,
+        )
     return MetricResult("A", 1.0, f"all {len(checks)} requirements hold", details)
 
 
@@ -122,33 +137,59 @@ def _checks_for(place_id: str, case: CaseSpec, reference: PredictedAnswer, world
     wanted = case.constraints
     place = world.place(place_id)
     if place is None:
-        return [{"requirement": "known place", "place_id": place_id, "ok": False,
-                 "why": f"{place_id} is not a place of this city"}]
+        return [
+            {
+                "requirement": "known place",
+                "place_id": place_id,
+                "ok": False,
+                "why": f"{place_id} is not a place of this city",
+            }
+        ]
     out = []
     if wanted.get("place_types"):
         ok = type_matches(place, wanted["place_types"], wanted.get("cuisines") or ())
-        out.append(_check("place_type", place_id, ok, f"{place_id} is a {place.get('place_type')!r}, the query "
-                                                      f"accepts {', '.join(wanted['place_types'])}"))
+        out.append(
+            _check(
+                "place_type",
+                place_id,
+                ok,
+                f"{place_id} is a {place.get('place_type')!r}, the query accepts {', '.join(wanted['place_types'])}",
+            )
+        )
     elif wanted.get("place_type"):
         kind = str(place.get("place_type") or "")
         ok = str(wanted["place_type"]).lower() in kind.lower()
-        out.append(_check("place_type", place_id, ok, f"{place_id} is a {kind!r}, the query asks for "
-                                                      f"{wanted['place_type']!r}"))
+        out.append(
+            _check("place_type", place_id, ok, f"{place_id} is a {kind!r}, the query asks for {wanted['place_type']!r}")
+        )
     if wanted.get("min_rating") is not None:
         rating = to_float(place.get("rating"))
         ok = rating is not None and rating >= float(wanted["min_rating"])
-        out.append(_check("min_rating", place_id, ok, f"{place_id} is rated {rating}, the query asks for at least "
-                                                      f"{wanted['min_rating']}"))
+        out.append(
+            _check(
+                "min_rating",
+                place_id,
+                ok,
+                f"{place_id} is rated {rating}, the query asks for at least {wanted['min_rating']}",
+            )
+        )
     if wanted.get("max_cost") is not None:
         cost = to_float(place.get("cost"))
         ok = cost is not None and cost <= float(wanted["max_cost"])
-        out.append(_check("max_cost", place_id, ok, f"{place_id} costs {cost}, the query allows at most "
-                                                    f"{wanted['max_cost']}"))
+        out.append(
+            _check("max_cost", place_id, ok, f"{place_id} costs {cost}, the query allows at most {wanted['max_cost']}")
+        )
     if wanted.get("radius_m") is not None and wanted.get("center"):
         far = world.distance_m(wanted["center"], place_id)
         ok = far is not None and far <= float(wanted["radius_m"])
-        out.append(_check("radius_m", place_id, ok, f"{place_id} is {_metres(far)} from {wanted['center']}, the "
-                                                    f"query allows {wanted['radius_m']} m"))
+        out.append(
+            _check(
+                "radius_m",
+                place_id,
+                ok,
+                f"{place_id} is {_metres(far)} from {wanted['center']}, the query allows {wanted['radius_m']} m",
+            )
+        )
     if wanted.get("route_buffer_m") is not None:
         out.append(_buffer_check(place_id, wanted, reference, world))
     return out
@@ -161,9 +202,14 @@ def _buffer_check(place_id: str, wanted: dict, reference: PredictedAnswer, world
         return _check("route_buffer_m", place_id, False, "the reference has no start and end to build the route")
     off = world.route_distance_m(place_id, reference.start, reference.end, vehicle)
     ok = off is not None and off <= float(wanted["route_buffer_m"])
-    return _check("route_buffer_m", place_id, ok, f"{place_id} is {_metres(off)} off the {vehicle} route "
-                                                  f"{reference.start} -> {reference.end}, the query allows "
-                                                  f"{wanted['route_buffer_m']} m")
+    return _check(
+        "route_buffer_m",
+        place_id,
+        ok,
+        f"{place_id} is {_metres(off)} off the {vehicle} route "
+        f"{reference.start} -> {reference.end}, the query allows "
+        f"{wanted['route_buffer_m']} m",
+    )
 
 
 def _check(requirement: str, place_id: str, ok: bool, why: str) -> dict:

@@ -1,4 +1,5 @@
 """Small helpers the metric modules share."""
+
 from __future__ import annotations
 
 from judging.answers import PredictedAnswer, normalise_answer
@@ -14,8 +15,12 @@ def nothing_submitted(name: str, predicted: PredictedAnswer | None = None, /, **
     """The result of an outcome metric when the agent never called submit_answer, or submitted an
     answer that cannot be read at all (``predicted.invalid`` says why)."""
     if predicted is not None and predicted.invalid:
-        return MetricResult(name, 0.0, f"the answer is invalid ({predicted.invalid}), so nothing can match the "
-                            "reference", {**details, "invalid": predicted.invalid})
+        return MetricResult(
+            name,
+            0.0,
+            f"the answer is invalid ({predicted.invalid}), so nothing can match the reference",
+            {**details, "invalid": predicted.invalid},
+        )
     return MetricResult(name, 0.0, "no answer was submitted, so nothing can match the reference", details)
 
 

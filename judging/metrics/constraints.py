@@ -12,6 +12,7 @@ the buffer along a route, and the implicit need of an L2 case (the chosen place 
 the facts that meet the need, ``fact.keys``).
 SC from rules = checks passed / checks made.
 """
+
 from __future__ import annotations
 
 from datetime import datetime, timedelta
@@ -55,8 +56,11 @@ def constraint_checks(case: CaseSpec, predicted: PredictedAnswer, world: Constra
         # Checked whenever the reference answer states it: an answer that leaves it out fails the check.
         if c.get(key) and (reference.get(key) or predicted.total_distance_m is not None or getattr(predicted, key)):
             got = getattr(predicted, key)
-            add(key, got == str(c[key]).strip().lower(),
-                f"{key} {got!r}, the question asks for {c[key]!r}" if got else f"the answer gives no {key}")
+            add(
+                key,
+                got == str(c[key]).strip().lower(),
+                f"{key} {got!r}, the question asks for {c[key]!r}" if got else f"the answer gives no {key}",
+            )
     for a, b in c.get("before", []):
         broken = order_violations(predicted.visit_order, [(a, b)])
         seen = a in predicted.visit_order and b in predicted.visit_order
@@ -69,17 +73,26 @@ def constraint_checks(case: CaseSpec, predicted: PredictedAnswer, world: Constra
     for pid in chosen:
         place = world.place(pid) or {}
         if c.get("min_rating") is not None:
-            add("rating", (place.get("rating") or 0) >= c["min_rating"],
-                f"{pid} rating {place.get('rating')} (at least {c['min_rating']})")
+            add(
+                "rating",
+                (place.get("rating") or 0) >= c["min_rating"],
+                f"{pid} rating {place.get('rating')} (at least {c['min_rating']})",
+            )
         if c.get("max_cost") is not None:
             cost = place.get("cost")
             add("cost", cost is not None and cost <= c["max_cost"], f"{pid} cost {cost} (at most {c['max_cost']})")
         if c.get("place_types"):
-            add("place type", type_matches(place, c["place_types"], c.get("cuisines") or ()),
-                f"{pid} is {place.get('place_type')!r}; the question accepts {', '.join(c['place_types'])}")
+            add(
+                "place type",
+                type_matches(place, c["place_types"], c.get("cuisines") or ()),
+                f"{pid} is {place.get('place_type')!r}; the question accepts {', '.join(c['place_types'])}",
+            )
         elif c.get("place_type"):
-            add("place type", c["place_type"].lower() in (place.get("place_type") or "").lower(),
-                f"{pid} is {place.get('place_type')!r}")
+            add(
+                "place type",
+                c["place_type"].lower() in (place.get("place_type") or "").lower(),
+                f"{pid} is {place.get('place_type')!r}",
+            )
         if c.get("open_at"):
             add(*_open_for(place, pid, datetime.fromisoformat(c["open_at"]), c.get("open_for_min", 0)))
         if c.get("radius_m") and c.get("center"):
@@ -108,14 +121,21 @@ def _open_for(place: dict, pid: str, start: datetime, minutes: int) -> tuple[str
     return ("open at" if not minutes else "open for the stay"), not closed, detail
 
 
-def _open_state_at(case: CaseSpec, predicted: PredictedAnswer, world: ConstraintWorld, pid: str,
-                   when: datetime) -> tuple[str, bool, str]:
+def _open_state_at(
+    case: CaseSpec, predicted: PredictedAnswer, world: ConstraintWorld, pid: str, when: datetime
+) -> tuple[str, bool, str]:
     """A yes/no answer about whether the place is open at ``when`` (the question's moment) agrees with its hours."""
     said = as_bool(predicted.value, case.question, "opentime_week") if predicted.has_value else None
     truth = is_open_at((world.place(pid) or {}).get("opentime_week") or "", when)
     ok = said is not None and truth is not None and said is truth
-    return "open state at", ok, (f"{pid} at {when:%a %H:%M}: the hours say {'open' if truth else 'closed'}, "
-                                 f"the answer says {'no reading' if said is None else 'open' if said else 'closed'}")
+    return (
+        "open state at",
+        ok,
+        (
+            f"{pid} at {when:%a %H:%M}: the hours say {'open' if truth else 'closed'}, "
+            f"the answer says {'no reading' if said is None else 'open' if said else 'closed'}"
+        ),
+    )
 
 
 def _open_on_arrival(c: dict, predicted: PredictedAnswer, world: ConstraintWorld) -> tuple[str, bool, str]:
@@ -143,17 +163,24 @@ def semantic_constraint_rules(case: CaseSpec, predicted: PredictedAnswer, world:
         return MetricResult("SC", 0.0, f"{why}, so no constraint is met.", source="rules")
     checks = constraint_checks(case, predicted, world)
     if not checks:
-        return MetricResult("SC", None, "The case has no machine-checkable constraint and no judge scored it.",
-                            {"calculable": False}, source="rules")
+        return MetricResult(
+            "SC",
+            None,
+            "The case has no machine-checkable constraint and no judge scored it.",
+            {"calculable": False},
+            source="rules",
+        )
     passed = sum(ch["ok"] for ch in checks)
     failed = [f"{ch['check']}: {ch['detail']}" for ch in checks if not ch["ok"]]
-    explanation = f"{passed} of {len(checks)} constraint checks pass" + (f"; failed: {'; '.join(failed)}"
-                                                                          if failed else ".")
+    explanation = f"{passed} of {len(checks)} constraint checks pass" + (
+        f"; failed: {'; '.join(failed)}" if failed else "."
+    )
     return MetricResult("SC", passed / len(checks), explanation, {"checks": checks}, source="rules")
 
 
 @metric("SC", kind="outcome", judge="semantic_constraint")
-def semantic_constraint(case: CaseSpec, predicted: PredictedAnswer, trajectory: Trajectory | None, *,
-                        world: ConstraintWorld) -> MetricResult:
+def semantic_constraint(
+    case: CaseSpec, predicted: PredictedAnswer, trajectory: Trajectory | None, *, world: ConstraintWorld
+) -> MetricResult:
     """Semantic Constraint (SC): the judges' score when they give one, else the share of rule checks passed."""
     return semantic_constraint_rules(case, predicted, world)

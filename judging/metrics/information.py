@@ -20,6 +20,7 @@ E is built from the case:
   when a routing result goes from a to b with the case's vehicle and mode.
 Failed calls observe nothing; submit_answer is not an observation.
 """
+
 from __future__ import annotations
 
 import json
@@ -35,8 +36,9 @@ from .registry import metric
 
 
 @metric("IG", kind="process")
-def information_grounding(case: CaseSpec, predicted: PredictedAnswer, trajectory: Trajectory | None = None,
-                          *, world=None) -> MetricResult:
+def information_grounding(
+    case: CaseSpec, predicted: PredictedAnswer, trajectory: Trajectory | None = None, *, world=None
+) -> MetricResult:
     """Information Grounding (eq. 5, normalised by the required evidence): IG = |observed ∩ E| / |E|."""
     required = required_evidence(case)
     if not required:
@@ -96,9 +98,14 @@ def _mentions(place_id: str):
 
 def _routed(a: str, b: str, vehicle: str | None, mode: str | None):
     def test(records: list[dict]) -> bool:
-        return any(_place_id(r.get("start")) == a and _place_id(r.get("end")) == b
-                   and (vehicle is None or r.get("vehicle") == vehicle) and (mode is None or r.get("mode") == mode)
-                   for r in records)
+        return any(
+            _place_id(r.get("start")) == a
+            and _place_id(r.get("end")) == b
+            and (vehicle is None or r.get("vehicle") == vehicle)
+            and (mode is None or r.get("mode") == mode)
+            for r in records
+        )
+
     return test
 
 

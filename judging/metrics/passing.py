@@ -7,6 +7,7 @@ applies but is absent from the results, or an SC of None, is missing: the verdic
 undecided (None) unless something already failed. An SC marked ``calculable: False`` (the
 case has no machine-checkable constraint and no judge scored it) is skipped like PIoU.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -18,8 +19,9 @@ DEFAULT_ALPHA = 0.9
 _ONE = 1 - 1e-9  # "equals 1" allowing for float rounding only
 
 
-def pass_verdict(results: dict[str, MetricResult], alpha: float = DEFAULT_ALPHA, *,
-                 applicable: Iterable[str] | None = None) -> MetricResult:
+def pass_verdict(
+    results: dict[str, MetricResult], alpha: float = DEFAULT_ALPHA, *, applicable: Iterable[str] | None = None
+) -> MetricResult:
     """The case's pass as a MetricResult named ``pass_rate``: 1 passed, 0 failed, None undecided.
 
     Args:
@@ -41,20 +43,31 @@ def pass_verdict(results: dict[str, MetricResult], alpha: float = DEFAULT_ALPHA,
             missing.append(name)
         elif result.value is not None and not _holds(name, result.value, alpha):
             failed[name] = result.value
-    details = {"alpha": alpha, "failed": failed, "missing": missing,
-               "checked": {n: results[n].value for n in (*OUTCOME_METRICS, "SC") if n in names and n in results}}
+    details = {
+        "alpha": alpha,
+        "failed": failed,
+        "missing": missing,
+        "checked": {n: results[n].value for n in (*OUTCOME_METRICS, "SC") if n in names and n in results},
+    }
     if failed:
-        parts = [f"SC {_show(v)} is not above {alpha}" if n == "SC" else f"{n} is {_show(v)}, not 1"
-                 for n, v in failed.items()]
+        parts = [
+            f"SC {_show(v)} is not above {alpha}" if n == "SC" else f"{n} is {_show(v)}, not 1"
+            for n, v in failed.items()
+        ]
         return MetricResult("pass_rate", 0.0, "fails: " + "; ".join(parts), details)
     if missing:
         return MetricResult("pass_rate", None, f"undecided: {', '.join(missing)} applies but was not scored", details)
-    return MetricResult("pass_rate", 1.0, "passes: every applicable outcome metric is 1"
-                        + (f" and SC exceeds {alpha}" if "SC" in names else ""), details)
+    return MetricResult(
+        "pass_rate",
+        1.0,
+        "passes: every applicable outcome metric is 1" + (f" and SC exceeds {alpha}" if "SC" in names else ""),
+        details,
+    )
 
 
-def passes(results: dict[str, MetricResult], alpha: float = DEFAULT_ALPHA, *,
-           applicable: Iterable[str] | None = None) -> tuple[bool, str]:
+def passes(
+    results: dict[str, MetricResult], alpha: float = DEFAULT_ALPHA, *, applicable: Iterable[str] | None = None
+) -> tuple[bool, str]:
     """Whether the case passes at ``alpha``, and why (an undecided case does not pass)."""
     verdict = pass_verdict(results, alpha, applicable=applicable)
     return verdict.value == 1.0, verdict.explanation

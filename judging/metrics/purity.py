@@ -1,4 +1,5 @@
 """Reasoning Purity (RP): a judge metric, scored by the 'fetched before cited' check when no judge scores it."""
+
 from __future__ import annotations
 
 from judging.answers import PredictedAnswer
@@ -10,7 +11,8 @@ from .world import World
 
 
 @metric("RP", kind="process", judge="reasoning_purity")
-def reasoning_purity(case: CaseSpec, predicted: PredictedAnswer, trajectory: Trajectory | None, *,
-                     world: World) -> MetricResult:
+def reasoning_purity(
+    case: CaseSpec, predicted: PredictedAnswer, trajectory: Trajectory | None, *, world: World
+) -> MetricResult:
     """Reasoning Purity (RP): the judges' score when they give one, else the share of cited items that were fetched."""
     return reasoning_purity_grounding(predicted, trajectory)

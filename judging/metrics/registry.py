@@ -5,6 +5,7 @@ A judge metric (SC, RP) names the judge role that scores it when judges are conf
 function is the rule check that scores it otherwise. The name is what rows store, so a score
 can be traced back to the function that made it.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -46,6 +47,7 @@ def metric(name: str, *, kind: Kind, judge: str | None = None) -> Callable[[Call
     Raises:
         ValueError: when ``name`` is already registered.
     """
+
     def register(func: Callable) -> Callable:
         summary = (func.__doc__ or "").strip().splitlines()[0] if func.__doc__ else ""
         METRICS.add(name, MetricSpec(name=name, func=func, kind=kind, summary=summary, judge=judge))

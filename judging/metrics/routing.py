@@ -1,4 +1,5 @@
 """Routing Deviation (eq. 3), once for distance and once for time."""
+
 from __future__ import annotations
 
 from judging.answers import PredictedAnswer, to_float
@@ -40,19 +41,25 @@ def routing_deviation(case: CaseSpec, predicted: PredictedAnswer, *, field: str,
         reason = f"{field} {actual:g} vs reference {expected:g} is off by {abs(actual - expected) / expected:.1%}"
     value = iou * closeness
     details.update(piou=iou, closeness=closeness)
-    return MetricResult(name, value, f"{reason}; {name} = PIoU {ratio_text(iou)} × {ratio_text(closeness)} = "
-                        f"{ratio_text(value)}", details)
+    return MetricResult(
+        name,
+        value,
+        f"{reason}; {name} = PIoU {ratio_text(iou)} × {ratio_text(closeness)} = {ratio_text(value)}",
+        details,
+    )
 
 
 @metric("RD_distance", kind="outcome")
-def routing_deviation_distance(case: CaseSpec, predicted: PredictedAnswer, trajectory: Trajectory | None = None,
-                               *, world=None) -> MetricResult:
+def routing_deviation_distance(
+    case: CaseSpec, predicted: PredictedAnswer, trajectory: Trajectory | None = None, *, world=None
+) -> MetricResult:
     """Routing Deviation (eq. 3) on total_distance_m."""
     return routing_deviation(case, predicted, field="total_distance_m", name="RD_distance")
 
 
 @metric("RD_time", kind="outcome")
-def routing_deviation_time(case: CaseSpec, predicted: PredictedAnswer, trajectory: Trajectory | None = None,
-                           *, world=None) -> MetricResult:
+def routing_deviation_time(
+    case: CaseSpec, predicted: PredictedAnswer, trajectory: Trajectory | None = None, *, world=None
+) -> MetricResult:
     """Routing Deviation (eq. 3) on total_time_s."""
     return routing_deviation(case, predicted, field="total_time_s", name="RD_time")

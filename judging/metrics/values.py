@@ -18,6 +18,7 @@ The reference answer says which field of the place record the value comes from
 Everything else compares as text, case- and whitespace-insensitively. The accepted and refused
 forms are listed with examples in docs/metrics.md.
 """
+
 from __future__ import annotations
 
 import re
@@ -33,8 +34,24 @@ from judging.answers import to_float
 NUMBER_TOLERANCE = 0.05
 WEEK = datetime(2026, 12, 7)  # the Monday of the week the benchmark's time-dependent questions are about
 
-_YES = {"yes", "yeah", "yep", "yup", "true", "y", "1", "correct", "affirmative", "sure", "certainly", "definitely",
-        "indeed", "absolutely", "ja", "kyllä"}
+_YES = {
+    "yes",
+    "yeah",
+    "yep",
+    "yup",
+    "true",
+    "y",
+    "1",
+    "correct",
+    "affirmative",
+    "sure",
+    "certainly",
+    "definitely",
+    "indeed",
+    "absolutely",
+    "ja",
+    "kyllä",
+}
 _NO = {"no", "nope", "nah", "false", "n", "0", "incorrect", "negative", "nej", "ei"}
 # States a yes/no question of the benchmark asks about, and whether each is the question's "yes". A state
 # word followed by a moment ("opens at 12:00", "closes at 18:00") tells a time, not the state then; "open
@@ -45,18 +62,32 @@ _OPENING_STATES = (
     (re.compile(r"\b(?:closed|closes|shut|shuts)\b" + _AT_A_TIME), False),
 )
 _BUDGET_STATES = (
-    (re.compile(r"\b(?:enough|covers?|covered|sufficient|suffices?|affordable|afford|fits?|within|under|below|"
-                r"less than)\b"), True),
-    (re.compile(r"\b(?:insufficient|exceeds?|exceeded|over budget|over the budget|too (?:much|expensive)|short by|"
-                r"(?:eur|euros?|€) short|more than|above)\b"), False),
+    (
+        re.compile(
+            r"\b(?:enough|covers?|covered|sufficient|suffices?|affordable|afford|fits?|within|under|below|"
+            r"less than)\b"
+        ),
+        True,
+    ),
+    (
+        re.compile(
+            r"\b(?:insufficient|exceeds?|exceeded|over budget|over the budget|too (?:much|expensive)|short by|"
+            r"(?:eur|euros?|€) short|more than|above)\b"
+        ),
+        False,
+    ),
 )
 _STATES = {"opentime_week": _OPENING_STATES, "cost": _BUDGET_STATES}
 _CLOSE_UNTIL = re.compile(r"\b(?:doesn't|does not|won't|will not|don't|do not) (?:close|shut) (until|till|before)\b")
-_NEGATION = re.compile(r"\b(?:not|never|no longer|no|isn't|aren't|won't|wouldn't|doesn't|don't|didn't|wasn't|"
-                       r"can't|cannot|isnt|wont|doesnt|dont|neither|nor)\s+(?:\w+\s+){0,2}$")
+_NEGATION = re.compile(
+    r"\b(?:not|never|no longer|no|isn't|aren't|won't|wouldn't|doesn't|don't|didn't|wasn't|"
+    r"can't|cannot|isnt|wont|doesnt|dont|neither|nor)\s+(?:\w+\s+){0,2}$"
+)
 # An answer that hedges is no answer: a careful grader does not pick a side for it.
-_HEDGE = re.compile(r"\b(?:maybe|perhaps|possibly|unlikely|hardly|barely|not sure|unsure|don't know|do not know|"
-                    r"don't think|do not think|can't tell|cannot tell|unclear|depends|might|may or may not)\b")
+_HEDGE = re.compile(
+    r"\b(?:maybe|perhaps|possibly|unlikely|hardly|barely|not sure|unsure|don't know|do not know|"
+    r"don't think|do not think|can't tell|cannot tell|unclear|depends|might|may or may not)\b"
+)
 _CLOSED_QUESTION = re.compile(r"\b(?:is|are|will|would|was)\b[^?.!]*\b(?:closed|shut)\b", re.IGNORECASE)
 _WORD = re.compile(r"[a-zäöå0-9']+")
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u2032": "'", "`": "'"})
@@ -99,14 +130,15 @@ def as_bool(value: Any, question: str = "", field: str = "") -> bool | None:
     closed_question = not alternatives and bool(_CLOSED_QUESTION.search(asked))
     first = words[0] in _YES and not (len(words) > 1 and words[1] in ("not", "no"))
     first_no = (words[0] in _NO and not (len(words) > 1 and words[1] == "longer")) or (
-        words[0] in _YES and len(words) > 1 and words[1] in ("not", "no"))
+        words[0] in _YES and len(words) > 1 and words[1] in ("not", "no")
+    )
     if (first or first_no) and not alternatives:
         return first
     text = _CLOSE_UNTIL.sub(r"stays open \1", text)  # "doesn't close until 18:00": open until then
     readings = set()
     for pattern, positive in _STATES.get(field, _OPENING_STATES + _BUDGET_STATES):
         for match in pattern.finditer(text):
-            negated = bool(_NEGATION.search(text[max(0, match.start() - 40):match.start()]))
+            negated = bool(_NEGATION.search(text[max(0, match.start() - 40) : match.start()]))
             state = positive != negated
             readings.add(not state if closed_question else state)
     if len(readings) == 1:
@@ -145,8 +177,11 @@ def values_equal(predicted: Any, expected: Any, *, field: str = "", question: st
     if "opentime_week" in keys:
         return same_clock_time(predicted, expected) if _clock(expected) else same_hours(predicted, expected)
     if "address" in keys:
-        return same_postcode(predicted, expected) if re.fullmatch(r"\d{5}", expected.strip()) else \
-            same_address(predicted, expected)
+        return (
+            same_postcode(predicted, expected)
+            if re.fullmatch(r"\d{5}", expected.strip())
+            else same_address(predicted, expected)
+        )
     if any(key.startswith("tag:") for key in keys):
         return _items(predicted) == _items(expected)
     return False
@@ -154,8 +189,13 @@ def values_equal(predicted: Any, expected: Any, *, field: str = "", question: st
 
 def _label_off(text: str) -> str:
     """The text without a leading label ("Address:", "Cuisine -"), article, or trailing full stop."""
-    text = re.sub(r"^\s*(?:the\s+)?(?:address|street address|category|type|place type|cuisine|opening hours|hours|"
-                  r"open(?:ing)? times?)\s*(?:is|are)?\s*[:\-–]\s*", "", text.strip(), flags=re.I)
+    text = re.sub(
+        r"^\s*(?:the\s+)?(?:address|street address|category|type|place type|cuisine|opening hours|hours|"
+        r"open(?:ing)? times?)\s*(?:is|are)?\s*[:\-–]\s*",
+        "",
+        text.strip(),
+        flags=re.I,
+    )
     text = re.sub(r"^\s*(?:it(?:'s| is)\s+)?(?:an?|the)\s+", "", text, flags=re.I)
     return text.strip().rstrip(".!").strip()
 
@@ -166,11 +206,13 @@ _TYPE_SEPARATORS = re.compile(r"\s*(?:[|>/›→:»]|\s-\s|\s–\s)\s*")
 def same_place_type(predicted: str, expected: str) -> bool:
     """The leaf of the reference's type path, or the whole path, with any of the usual separators
     (``| > / › →``), the top level in brackets after the leaf, "and" for "&", a leading article."""
+
     def parts(text: str) -> list[str]:
         text = _label_off(text)
         bracketed = re.fullmatch(r"(.+?)\s*\((.+)\)", text)
         pieces = [bracketed.group(2), bracketed.group(1)] if bracketed else _TYPE_SEPARATORS.split(text)
         return [" ".join(fold(p).replace("&", " and ").split()) for p in pieces if p.strip()]
+
     mine, truth = parts(predicted), parts(expected.replace("|", " | "))
     return bool(mine) and (mine == truth or mine == truth[-1:])
 
@@ -215,7 +257,7 @@ def same_address(predicted: str, expected: str) -> bool:
 
 
 def _contains(words: list[str], run: list[str]) -> bool:
-    return any(words[i:i + len(run)] == run for i in range(len(words) - len(run) + 1))
+    return any(words[i : i + len(run)] == run for i in range(len(words) - len(run) + 1))
 
 
 def same_postcode(predicted: str, expected: str) -> bool:
@@ -223,8 +265,9 @@ def same_postcode(predicted: str, expected: str) -> bool:
     return len(set(codes)) == 1 and codes[0] == expected.strip()
 
 
-_CLOCK = re.compile(r"(?<![\d.:])(\d{1,2})(?:[:.h](\d{2}))?(?::\d{2})?\s*(a\.?m\.?|p\.?m\.?|o'?clock)?(?![\d.:])",
-                    re.IGNORECASE)
+_CLOCK = re.compile(
+    r"(?<![\d.:])(\d{1,2})(?:[:.h](\d{2}))?(?::\d{2})?\s*(a\.?m\.?|p\.?m\.?|o'?clock)?(?![\d.:])", re.IGNORECASE
+)
 _NAMED_TIMES = {"noon": (12, 0), "midday": (12, 0), "midnight": (0, 0)}
 
 
@@ -238,7 +281,7 @@ def _clock(text: Any) -> tuple[int, int] | None:
         hour, minute, suffix = match.groups()
         h, m = int(hour), int(minute or 0)
         suffix = (suffix or "").lower().replace(".", "")
-        if not minute and not suffix and not re.search(r"\b(?:at|by|until|till|from)\s+$", text[:match.start()], re.I):
+        if not minute and not suffix and not re.search(r"\b(?:at|by|until|till|from)\s+$", text[: match.start()], re.I):
             continue  # a bare number is not a time
         if suffix.startswith("p") and h < 12:
             h += 12
@@ -254,11 +297,30 @@ def same_clock_time(predicted: Any, expected: str) -> bool:
     return mine is not None and mine == _clock(expected)
 
 
-_DAYS = {"monday": "Mo", "mon": "Mo", "tuesday": "Tu", "tues": "Tu", "tue": "Tu", "wednesday": "We", "wed": "We",
-         "thursday": "Th", "thurs": "Th", "thur": "Th", "thu": "Th", "friday": "Fr", "fri": "Fr", "saturday": "Sa",
-         "sat": "Sa", "sunday": "Su", "sun": "Su"}
-_ALWAYS = re.compile(r"^(?:open\s+)?(?:24/7|24 ?h(?:ours)?(?: a day)?(?:,? 7 days a week)?|always(?: open)?|"
-                     r"round the clock|around the clock)$", re.I)
+_DAYS = {
+    "monday": "Mo",
+    "mon": "Mo",
+    "tuesday": "Tu",
+    "tues": "Tu",
+    "tue": "Tu",
+    "wednesday": "We",
+    "wed": "We",
+    "thursday": "Th",
+    "thurs": "Th",
+    "thur": "Th",
+    "thu": "Th",
+    "friday": "Fr",
+    "fri": "Fr",
+    "saturday": "Sa",
+    "sat": "Sa",
+    "sunday": "Su",
+    "sun": "Su",
+}
+_ALWAYS = re.compile(
+    r"^(?:open\s+)?(?:24/7|24 ?h(?:ours)?(?: a day)?(?:,? 7 days a week)?|always(?: open)?|"
+    r"round the clock|around the clock)$",
+    re.I,
+)
 
 
 def _as_hours(text: str) -> str:
@@ -268,8 +330,12 @@ def _as_hours(text: str) -> str:
     text = re.sub(r"\s*\n\s*", "; ", text)
     if _ALWAYS.match(text.strip()):
         return "24/7"
-    text = re.sub(r"\b(" + "|".join(sorted(_DAYS, key=len, reverse=True)) + r")\b\.?",
-                  lambda m: _DAYS[m.group(1).lower()], text, flags=re.I)
+    text = re.sub(
+        r"\b(" + "|".join(sorted(_DAYS, key=len, reverse=True)) + r")\b\.?",
+        lambda m: _DAYS[m.group(1).lower()],
+        text,
+        flags=re.I,
+    )
     text = re.sub(r"(?<![\d:])(\d{1,2})\s*-\s*(\d{1,2})(?![\d:])", r"\1:00-\2:00", text)
     return re.sub(r"\s*-\s*", "-", text)
 
@@ -318,6 +384,5 @@ def _items(value: Any) -> frozenset[str] | None:
         parts = [str(x) for x in value]
     else:
         return None
-    items = frozenset("".join(w for w in re.split(r"[\s\-]+", fold(p).strip(" .")) if w not in _GENERIC)
-                      for p in parts)
+    items = frozenset("".join(w for w in re.split(r"[\s\-]+", fold(p).strip(" .")) if w not in _GENERIC) for p in parts)
     return frozenset(i for i in items if i) or None

@@ -3,6 +3,7 @@
 Keeping it a protocol keeps judging pure: tests pass a small fake, the benchmark passes one
 backed by the environment's database and road network.
 """
+
 from __future__ import annotations
 
 from typing import Protocol

@@ -1,5 +1,6 @@
 """The REST API: each resource, the visibility rules per role, token auth for writes, and the key
 never in a response."""
+
 from __future__ import annotations
 
 import json
@@ -15,8 +16,13 @@ from tests.api.data import SECRET, finished_run
 
 pytestmark = pytest.mark.django_db
 
-SUBMISSION = {"name": "token model", "model": "openai/gpt-4o-mini", "api_base": "http://127.0.0.1:9/v1",
-              "api_key": SECRET, "concurrency": 2}
+SUBMISSION = {
+    "name": "token model",
+    "model": "openai/gpt-4o-mini",
+    "api_base": "http://127.0.0.1:9/v1",
+    "api_key": SECRET,
+    "concurrency": 2,
+}
 
 
 def ids(response) -> set[int]:
@@ -24,6 +30,7 @@ def ids(response) -> set[int]:
 
 
 # --- releases and cases ---------------------------------------------------------------------------
+
 
 def test_releases_are_listed_for_anyone_with_their_case_counts(world, as_user):
     response = as_user().get("/api/v1/releases/")
@@ -63,12 +70,15 @@ def test_cases_filter_by_category_and_refuse_an_unknown_one_naming_the_allowed(w
     routing = as_user().get("/api/v1/releases/api-public/cases/?category=routing").json()["results"]
     assert {c["category"] for c in routing} == {"routing"} and len(routing) == 2
     bad = as_user().get("/api/v1/releases/api-public/cases/?category=teleport")
-    assert bad.status_code == 400 and "place_perception, nearby_discovery, routing, trip_design" in bad.json()[
-        "category"][0]
+    assert (
+        bad.status_code == 400
+        and "place_perception, nearby_discovery, routing, trip_design" in bad.json()["category"][0]
+    )
     assert as_user().get("/api/v1/releases/api-public/cases/nope/").status_code == 404
 
 
 # --- runs -------------------------------------------------------------------------------------------
+
 
 def test_smoke_tests_are_listed_only_for_their_submitter_and_staff(world, as_user):
     public_runs = {world.evaluation.id, world.hidden_run.id}
@@ -115,6 +125,7 @@ def test_scores_give_table_2_and_3_and_each_trajectorys_metric_values(world, as_
 
 # --- trajectories ---------------------------------------------------------------------------------
 
+
 def test_trajectories_of_a_run_and_one_with_its_steps(world, as_user):
     rows = as_user().get(f"/api/v1/trajectories/?run={world.evaluation.id}").json()["results"]
     assert len(rows) == 6 and all(r["n_steps"] == 2 and r["run"] == world.evaluation.id for r in rows)
@@ -130,8 +141,9 @@ def test_trajectories_of_a_run_and_one_with_its_steps(world, as_user):
 
 def test_smoke_trajectories_are_only_for_their_submitter(world, as_user):
     smoke_rows = world.smoke.trajectories.values_list("id", flat=True)
-    assert not set(smoke_rows) & {r["id"] for r in as_user(world.other).get(
-        "/api/v1/trajectories/?limit=500").json()["results"]}
+    assert not set(smoke_rows) & {
+        r["id"] for r in as_user(world.other).get("/api/v1/trajectories/?limit=500").json()["results"]
+    }
     assert as_user(world.other).get(f"/api/v1/trajectories/{smoke_rows[0]}/").status_code == 404
     assert as_user(world.owner).get(f"/api/v1/trajectories/{smoke_rows[0]}/").status_code == 200
 
@@ -146,6 +158,7 @@ def test_score_details_of_a_hidden_release_are_only_for_curators(world, as_user)
 
 
 # --- leaderboard ----------------------------------------------------------------------------------
+
 
 def test_the_leaderboard_lists_evaluation_runs_never_smoke_tests(world, as_user):
     board = as_user(world.owner).get("/api/v1/leaderboard/?release=api-public").json()
@@ -164,6 +177,7 @@ def test_the_leaderboard_defaults_to_the_newest_public_release_with_runs(world, 
 
 
 # --- writes: submitting a model ---------------------------------------------------------------------
+
 
 def test_writes_need_a_signed_in_user(world):
     response = APIClient().post("/api/v1/runs/", SUBMISSION, format="json")
@@ -201,24 +215,26 @@ def test_a_token_submits_a_model_and_gets_its_smoke_run_without_the_key(world, s
 
 def test_a_submission_with_bad_fields_gets_each_problem_named_and_never_the_key(world, as_user, settings):
     settings.ALLOW_PRIVATE_ENDPOINTS = False
-    response = as_user(world.other).post("/api/v1/runs/", {
-        **SUBMISSION, "model": "notaprovider/x", "api_base": "http://127.0.0.1:9/v1", "params": {"api_key": "x"}},
-        format="json")
+    response = as_user(world.other).post(
+        "/api/v1/runs/",
+        {**SUBMISSION, "model": "notaprovider/x", "api_base": "http://127.0.0.1:9/v1", "params": {"api_key": "x"}},
+        format="json",
+    )
     errors = response.json()
     assert response.status_code == 400
     assert "not a litellm provider" in errors["model"][0]
     assert "loopback" in errors["api_base"][0] and "ALLOW_PRIVATE_ENDPOINTS" in errors["api_base"][0]
     assert "params may not set api_key" in errors["params"][0]
     assert SECRET not in response.content.decode()
-    bad_types = as_user(world.other).post("/api/v1/runs/", {**SUBMISSION, "concurrency": 0, "release": "nope"},
-                                          format="json")
+    bad_types = as_user(world.other).post(
+        "/api/v1/runs/", {**SUBMISSION, "concurrency": 0, "release": "nope"}, format="json"
+    )
     assert bad_types.status_code == 400 and set(bad_types.json()) == {"concurrency", "release"}
     assert not EvaluationRun.objects.filter(purpose="smoke", created_by=world.other).exists()
 
 
 def test_a_submission_with_a_bad_tool_budget_gets_400_naming_tool_budget_and_its_range(world, as_user):
-    response = as_user(world.other).post("/api/v1/runs/", {**SUBMISSION, "config": {"tool_budget": 500}},
-                                         format="json")
+    response = as_user(world.other).post("/api/v1/runs/", {**SUBMISSION, "config": {"tool_budget": 500}}, format="json")
     assert response.status_code == 400
     assert response.json() == {"config": {"tool_budget": ["must be a whole number from 1 to 200, got 500"]}}
     unknown = as_user(world.other).post("/api/v1/runs/", {**SUBMISSION, "config": {"max_steps": 5}}, format="json")
@@ -227,11 +243,15 @@ def test_a_submission_with_a_bad_tool_budget_gets_400_naming_tool_budget_and_its
 
 
 def test_a_submissions_settings_go_to_its_smoke_run_and_the_rest_keep_their_defaults(world, as_user):
-    response = as_user(world.other).post("/api/v1/runs/", {**SUBMISSION, "config": {"tool_budget": 50}},
-                                         format="json")
+    response = as_user(world.other).post("/api/v1/runs/", {**SUBMISSION, "config": {"tool_budget": 50}}, format="json")
     assert response.status_code == 201, response.content
-    assert response.json()["config"] == {"tool_budget": 50, "trials": 1, "temperature": 0.0, "seed": 0,
-                                         "timeout_s": 600.0}
+    assert response.json()["config"] == {
+        "tool_budget": 50,
+        "trials": 1,
+        "temperature": 0.0,
+        "seed": 0,
+        "timeout_s": 600.0,
+    }
 
 
 def test_submissions_past_the_daily_limit_get_429_with_retry_after(world, as_user, settings):
@@ -242,14 +262,22 @@ def test_submissions_past_the_daily_limit_get_429_with_retry_after(world, as_use
     assert again.status_code == 429 and 0 < int(again["Retry-After"]) <= 24 * 3600
     assert "you may submit again after" in again.json()["detail"]
     staff = as_user(world.staff)
-    assert all(staff.post("/api/v1/runs/", {**SUBMISSION, "name": f"staff {i}"}, format="json").status_code == 201
-               for i in range(2))
+    assert all(
+        staff.post("/api/v1/runs/", {**SUBMISSION, "name": f"staff {i}"}, format="json").status_code == 201
+        for i in range(2)
+    )
 
 
 def test_no_response_anywhere_holds_the_key(world, as_user):
-    urls = ["/api/v1/runs/", f"/api/v1/runs/{world.evaluation.id}/", f"/api/v1/runs/{world.smoke.id}/",
-            f"/api/v1/runs/{world.evaluation.id}/scores/", f"/api/v1/trajectories/?run={world.evaluation.id}",
-            "/api/v1/leaderboard/", "/api/schema/"]
+    urls = [
+        "/api/v1/runs/",
+        f"/api/v1/runs/{world.evaluation.id}/",
+        f"/api/v1/runs/{world.smoke.id}/",
+        f"/api/v1/runs/{world.evaluation.id}/scores/",
+        f"/api/v1/trajectories/?run={world.evaluation.id}",
+        "/api/v1/leaderboard/",
+        "/api/schema/",
+    ]
     for reader in (None, world.owner, world.staff):
         for url in urls:
             response = as_user(reader).get(url)
@@ -261,8 +289,17 @@ def test_no_response_anywhere_holds_the_key(world, as_user):
 
 # --- bounded queries, schema and docs -------------------------------------------------------------
 
-@pytest.mark.parametrize("url", ["/api/v1/releases/", "/api/v1/releases/api-public/cases/", "/api/v1/runs/",
-                                 "/api/v1/trajectories/", "/api/v1/leaderboard/?release=api-public"])
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/api/v1/releases/",
+        "/api/v1/releases/api-public/cases/",
+        "/api/v1/runs/",
+        "/api/v1/trajectories/",
+        "/api/v1/leaderboard/?release=api-public",
+    ],
+)
 def test_list_endpoints_use_a_bounded_number_of_queries(world, as_user, url, django_assert_max_num_queries):
     for i in range(6):  # more rows must not mean more queries
         finished_run(world.public, name=f"extra {i}")
@@ -283,8 +320,9 @@ def test_the_schema_is_openapi_3_and_the_docs_page_serves_its_own_assets(client)
 def test_a_nul_character_in_a_query_parameter_is_a_clear_400(client):
     response = client.get("/api/v1/leaderboard/?release=a%00b")
     assert response.status_code == 400
-    assert response.json()["detail"] == ("query parameter 'release' contains a NUL character (0x00), "
-                                         "which is not allowed")
+    assert response.json()["detail"] == (
+        "query parameter 'release' contains a NUL character (0x00), which is not allowed"
+    )
     page = client.get("/cases/?q=%00")
     assert page.status_code == 400 and b"query parameter 'q' contains a NUL character" in page.content
 

@@ -1,5 +1,6 @@
 """Bad JSON sent to the API: a 400 naming the field, never a server error (a NUL, NaN, a huge number,
 a body nested 100,000 deep)."""
+
 from __future__ import annotations
 
 import json
@@ -8,8 +9,14 @@ import pytest
 
 from benchmark.endpoints.models import ModelEndpoint
 
-SUBMISSION = {"name": "input model", "model": "openai/gpt-4o-mini", "api_base": "http://127.0.0.1:9/v1",
-              "api_key": "sk-input-test", "concurrency": 2, "release": "api-public"}
+SUBMISSION = {
+    "name": "input model",
+    "model": "openai/gpt-4o-mini",
+    "api_base": "http://127.0.0.1:9/v1",
+    "api_key": "sk-input-test",
+    "concurrency": 2,
+    "release": "api-public",
+}
 
 
 def post_raw(client, body: str):
@@ -18,18 +25,21 @@ def post_raw(client, body: str):
 
 
 def test_a_nul_in_params_is_a_400_naming_the_field(world, as_user):
-    response = as_user(world.other).post("/api/v1/runs/", {**SUBMISSION, "params": {"stop": "end\x00"}},
-                                         format="json")
+    response = as_user(world.other).post("/api/v1/runs/", {**SUBMISSION, "params": {"stop": "end\x00"}}, format="json")
     assert response.status_code == 400
     assert response.json() == {"params": ["params.stop contains a NUL character (not allowed)"]}
     assert not ModelEndpoint.objects.filter(name="input model").exists()
 
 
-@pytest.mark.parametrize("value, field, reason", [
-    ("NaN", "params.temperature", "is NaN"),
-    ("-Infinity", "params.temperature", "is Infinity"),
-    ("1" + "0" * 5000, "params.temperature", "is a number with 5,001 digits"),
-], ids=["nan", "infinity", "5000-digit"])
+@pytest.mark.parametrize(
+    "value, field, reason",
+    [
+        ("NaN", "params.temperature", "is NaN"),
+        ("-Infinity", "params.temperature", "is Infinity"),
+        ("1" + "0" * 5000, "params.temperature", "is a number with 5,001 digits"),
+    ],
+    ids=["nan", "infinity", "5000-digit"],
+)
 def test_nan_infinity_and_huge_numbers_are_a_400_naming_the_field(world, as_user, value, field, reason):
     body = json.dumps({**SUBMISSION, "params": {"temperature": 0}})
     body = body.replace('"temperature": 0', f'"temperature": {value}')  # what json.dumps would refuse to write

@@ -1,4 +1,5 @@
 """/api/v1/endpoints/: a user lists, removes the key of, and deletes their own endpoints (issue 13)."""
+
 from __future__ import annotations
 
 import pytest

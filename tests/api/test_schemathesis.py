@@ -10,6 +10,7 @@ match the schema.
 (schemathesis' lazy ``from_fixture`` loader does not work with pytest 9, hence the schema is
 loaded when the module is collected; that needs no database.)
 """
+
 from __future__ import annotations
 
 import pytest
@@ -47,8 +48,12 @@ def existing(world, path: str) -> dict[str, object]:
     """Path parameter values that name real rows."""
     case = world.public.entries.select_related("case").first().case
     trajectory = world.evaluation.trajectories.first()
-    return {"name": world.public.name, "release_name": world.public.name, "case_id": case.case_id,
-            "id": trajectory.id if path.startswith("/api/v1/trajectories/") else world.evaluation.id}
+    return {
+        "name": world.public.name,
+        "release_name": world.public.name,
+        "case_id": case.case_id,
+        "id": trajectory.id if path.startswith("/api/v1/trajectories/") else world.evaluation.id,
+    }
 
 
 @schema.parametrize()

@@ -6,6 +6,7 @@ Chinese restaurant nearer than the "Asian restaurant" gold, a second holder of a
 that makes a better trip, a visit-order rule the best order already keeps. No database: the
 verifier's solvers run on the world they are given.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -17,11 +18,20 @@ from benchmark.cases.document import CaseDocument
 from environment.routing import RoadNetwork
 from tests.factories import grid_roads, node_coord
 
-KINDS = {"bar": "Food & Beverages|Bar", "pub": "Food & Beverages|Pub", "cafe": "Food & Beverages|Coffee House",
-         "office": "Business|Office", "library": "Culture|Library", "museum": "Culture|Museum",
-         "chinese": "Food & Beverages|Chinese Restaurant", "asian": "Food & Beverages|Asian Restaurant",
-         "artshop": "Shopping|Art Shop", "gallery": "Culture|Art Gallery", "park": "Scenery Spot|Park",
-         "electronics": "Shopping|Electronics Store"}
+KINDS = {
+    "bar": "Food & Beverages|Bar",
+    "pub": "Food & Beverages|Pub",
+    "cafe": "Food & Beverages|Coffee House",
+    "office": "Business|Office",
+    "library": "Culture|Library",
+    "museum": "Culture|Museum",
+    "chinese": "Food & Beverages|Chinese Restaurant",
+    "asian": "Food & Beverages|Asian Restaurant",
+    "artshop": "Shopping|Art Shop",
+    "gallery": "Culture|Art Gallery",
+    "park": "Scenery Spot|Park",
+    "electronics": "Shopping|Electronics Store",
+}
 
 
 def world(*specs, facts=None) -> AuditWorld:
@@ -29,8 +39,21 @@ def world(*specs, facts=None) -> AuditWorld:
     places = []
     for pid, name, kind, i, j, *hours in specs:
         lon, lat = node_coord(i, j)
-        places.append(Place(pid, name, "", KINDS[kind], f"Testikatu {pid[1:]}, 00100 Helsinki",
-                            hours[0] if hours else "", 4.2, 12, "", lon + 0.00004, lat + 0.00002))
+        places.append(
+            Place(
+                pid,
+                name,
+                "",
+                KINDS[kind],
+                f"Testikatu {pid[1:]}, 00100 Helsinki",
+                hours[0] if hours else "",
+                4.2,
+                12,
+                "",
+                lon + 0.00004,
+                lat + 0.00002,
+            )
+        )
     network = RoadNetwork.build(grid_roads(), [(p.place_id, p.lon, p.lat) for p in places])
     return AuditWorld(city_name="fixture", city_version="v1", places=places, facts=facts or {}, network=network)
 
@@ -86,23 +109,35 @@ def test_the_runner_up_must_be_clearly_farther():
     assert solve(w, query, pick(w, "N2")) == "runner-up within margin"
 
 
-TRIP = (("N10", "Kirjasto Alku", "library", 0, 0), ("N11", "Museo Loppu", "museum", 0, 4),
-        ("N12", "Kahvila Väli", "cafe", 0, 2))
+TRIP = (
+    ("N10", "Kirjasto Alku", "library", 0, 0),
+    ("N11", "Museo Loppu", "museum", 0, 4),
+    ("N12", "Kahvila Väli", "cafe", 0, 2),
+)
 
 
 def trip_answer(w: AuditWorld, order: list[str]) -> dict:
     legs = [w.roads.leg(a, b, "walking", "distance") for a, b in zip(order, order[1:])]
-    return {"optimal_order": [{**pick(w, pid), "visit_order": i + 1} for i, pid in enumerate(order)],
-            "total_distance_m": round(sum(d for d, _ in legs), 1), "total_time_s": round(sum(t for _, t in legs), 1)}
+    return {
+        "optimal_order": [{**pick(w, pid), "visit_order": i + 1} for i, pid in enumerate(order)],
+        "total_distance_m": round(sum(d for d, _ in legs), 1),
+        "total_time_s": round(sum(t for _, t in legs), 1),
+    }
 
 
 def test_another_holder_of_the_wanted_fact_with_a_better_plan_refuses_the_trip():
     holder_far = ("N20", "Korgi Kahvila", "cafe", 4, 4)
     holder_on_the_way = ("N21", "Toinen Korgi", "cafe", 1, 3)
-    w = world(*TRIP, holder_far, holder_on_the_way,
-              facts={"N20": {"corgi_cafe"}, "N21": {"corgi_cafe"}})
-    query = {"kind": "trip", "start": "N10", "end": "N11", "stops": ["N12"], "vehicle": "walking",
-             "mode": "distance", "implied": [{"noun": None, "need": "corgi_cafe"}]}
+    w = world(*TRIP, holder_far, holder_on_the_way, facts={"N20": {"corgi_cafe"}, "N21": {"corgi_cafe"}})
+    query = {
+        "kind": "trip",
+        "start": "N10",
+        "end": "N11",
+        "stops": ["N12"],
+        "vehicle": "walking",
+        "mode": "distance",
+        "implied": [{"noun": None, "need": "corgi_cafe"}],
+    }
     far_plan = trip_answer(w, ["N10", "N12", "N20", "N11"])
     assert solve(w, query, far_plan) == "better rival"
     near_plan = trip_answer(w, ["N10", "N12", "N21", "N11"])
@@ -111,18 +146,35 @@ def test_another_holder_of_the_wanted_fact_with_a_better_plan_refuses_the_trip()
 
 def test_a_holder_of_a_fact_that_meets_the_same_need_is_a_rival_too():
     # "see the whole city spread out below me" (great_view) is also met by a rooftop terrace.
-    w = world(*TRIP, ("N20", "Näköala", "cafe", 4, 4), ("N21", "Kattoterassi", "cafe", 1, 3),
-              facts={"N20": {"great_view"}, "N21": {"rooftop_terrace"}})
-    query = {"kind": "trip", "start": "N10", "end": "N11", "stops": ["N12"], "vehicle": "walking",
-             "mode": "distance", "implied": [{"noun": None, "need": "great_view"}]}
+    w = world(
+        *TRIP,
+        ("N20", "Näköala", "cafe", 4, 4),
+        ("N21", "Kattoterassi", "cafe", 1, 3),
+        facts={"N20": {"great_view"}, "N21": {"rooftop_terrace"}},
+    )
+    query = {
+        "kind": "trip",
+        "start": "N10",
+        "end": "N11",
+        "stops": ["N12"],
+        "vehicle": "walking",
+        "mode": "distance",
+        "implied": [{"noun": None, "need": "great_view"}],
+    }
     assert solve(w, query, trip_answer(w, ["N10", "N12", "N20", "N11"])) == "better rival"
 
 
 def test_an_order_rule_the_best_order_already_keeps_does_not_bind():
     w = world(*TRIP, ("N13", "Puisto Pieni", "park", 0, 3))
     best = ["N10", "N12", "N13", "N11"]
-    query = {"kind": "trip", "start": "N10", "end": "N11", "stops": ["N12", "N13"], "vehicle": "walking",
-             "mode": "distance"}
+    query = {
+        "kind": "trip",
+        "start": "N10",
+        "end": "N11",
+        "stops": ["N12", "N13"],
+        "vehicle": "walking",
+        "mode": "distance",
+    }
     assert solve(w, query, trip_answer(w, best)) is None
     assert solve(w, {**query, "before": [["N12", "N13"]]}, trip_answer(w, best)) == "rule does not bind"
     ruled = {**query, "before": [["N13", "N12"]]}  # a rule that rules the best order out binds

@@ -31,16 +31,33 @@ def change_url(case):
 
 def edit_form(case, **changes):
     data = {f: getattr(case, f) for f in ("type", "category", "level", "city_name", "city_version", "question")}
-    for field in ("answer", "reference_path", "engine_path", "required_evidence", "constraints", "uniqueness",
-                  "provenance"):
+    for field in (
+        "answer",
+        "reference_path",
+        "engine_path",
+        "required_evidence",
+        "constraints",
+        "uniqueness",
+        "provenance",
+    ):
         data[field] = json.dumps(getattr(case, field))
     return data | changes
 
 
 def test_curators_group_holds_the_case_permissions():
     codenames = set(Group.objects.get(name="Curators").permissions.values_list("codename", flat=True))
-    assert codenames == {"add_case", "change_case", "view_case", "curate_case", "add_release", "view_release",
-                         "add_humanscore", "change_humanscore", "view_humanscore", "delete_humanscore"}
+    assert codenames == {
+        "add_case",
+        "change_case",
+        "view_case",
+        "curate_case",
+        "add_release",
+        "view_release",
+        "add_humanscore",
+        "change_humanscore",
+        "view_humanscore",
+        "delete_humanscore",
+    }
 
 
 def test_curator_change_page_shows_the_map_data_and_readable_documents(curator_client, grid_city):
@@ -49,8 +66,9 @@ def test_curator_change_page_shows_the_map_data_and_readable_documents(curator_c
     html = page.content.decode()
     assert page.status_code == 200
     assert 'id="case-map"' in html and "leaflet/leaflet.js" in html
-    data = json.loads(re.search(r'<script id="case-map-data" type="application/json">(.*?)</script>', html,
-                                re.S).group(1))
+    data = json.loads(
+        re.search(r'<script id="case-map-data" type="application/json">(.*?)</script>', html, re.S).group(1)
+    )
     kinds = [f["properties"]["kind"] for f in data["features"]]
     assert kinds == ["place", "place", "place", "route", "route"]
     assert "<li>place_search <code>{&quot;query_name&quot;:&quot;Kahvila Koira&quot;}</code></li>" in html
@@ -67,8 +85,7 @@ def test_untrusted_answer_text_is_escaped(curator_client):
 
 def test_curator_edit_goes_through_the_audit_history(curator_client):
     case = case_create(document=routing_document())
-    response = curator_client.post(change_url(case), edit_form(case, question="Better wording?",
-                                                               edit_reason="typo"))
+    response = curator_client.post(change_url(case), edit_form(case, question="Better wording?", edit_reason="typo"))
     assert response.status_code == 302
     case.refresh_from_db()
     event = case.events.last()
@@ -90,25 +107,28 @@ def test_validate_action_reports_successes_and_failure_reasons(curator_client, v
     bad = case_create(document=routing_document())
     verification.failing[bad.case_id] = ["note 42 does not support the answer"]
     assert 'value="validate_cases"' in curator_client.get(CHANGELIST).content.decode()
-    page = curator_client.post(CHANGELIST, {"action": "validate_cases", "_selected_action": [good.pk, bad.pk]},
-                               follow=True)
+    page = curator_client.post(
+        CHANGELIST, {"action": "validate_cases", "_selected_action": [good.pk, bad.pk]}, follow=True
+    )
     html = page.content.decode()
     assert f"Validated 1: {good.case_id}" in html
     assert f"Not validated: {bad.case_id}: note 42 does not support the answer" in html
-    assert dict(Case.objects.values_list("case_id", "status")) == {good.case_id: "validated",
-                                                                   bad.case_id: "draft"}
+    assert dict(Case.objects.values_list("case_id", "status")) == {good.case_id: "validated", bad.case_id: "draft"}
 
 
 def test_reject_action_asks_for_a_reason_first(curator_client):
     case = case_create(document=routing_document())
     ask = curator_client.post(CHANGELIST, {"action": "reject_cases", "_selected_action": [case.pk]})
     assert ask.status_code == 200 and 'name="reason"' in ask.content.decode()
-    empty = curator_client.post(CHANGELIST, {"action": "reject_cases", "_selected_action": [case.pk],
-                                             "apply": "Reject", "reason": ""})
+    empty = curator_client.post(
+        CHANGELIST, {"action": "reject_cases", "_selected_action": [case.pk], "apply": "Reject", "reason": ""}
+    )
     assert empty.status_code == 200
     assert Case.objects.get(pk=case.pk).status == "draft"
-    done = curator_client.post(CHANGELIST, {"action": "reject_cases", "_selected_action": [case.pk],
-                                            "apply": "Reject", "reason": "two places match"})
+    done = curator_client.post(
+        CHANGELIST,
+        {"action": "reject_cases", "_selected_action": [case.pk], "apply": "Reject", "reason": "two places match"},
+    )
     assert done.status_code == 302
     case.refresh_from_db()
     assert (case.status, case.rejection_reason) == ("rejected", "two places match")
@@ -129,8 +149,9 @@ def test_non_curator_staff_can_view_but_not_change_or_curate(viewer_client, veri
     assert page.status_code == 200 and 'name="question"' not in page.content.decode()
     assert viewer_client.post(change_url(case), edit_form(case, question="Hijacked?")).status_code == 403
     viewer_client.post(CHANGELIST, {"action": "validate_cases", "_selected_action": [case.pk]})
-    viewer_client.post(CHANGELIST, {"action": "reject_cases", "_selected_action": [case.pk], "apply": "1",
-                                    "reason": "no"})
+    viewer_client.post(
+        CHANGELIST, {"action": "reject_cases", "_selected_action": [case.pk], "apply": "1", "reason": "no"}
+    )
     case.refresh_from_db()
     assert (case.question, case.status, case.rejection_reason) == (original_question, "draft", "")
     assert case.events.count() == 1 and verification.calls == []
@@ -157,41 +178,61 @@ def test_hidden_release_answers_are_for_curators_only(client, verification):
 
 def test_curator_freezes_a_release_in_the_admin_and_cannot_change_it(curator_client, verification):
     cases = [case_validate(case=case_create(document=routing_document()), actor=None) for _ in range(2)]
-    response = curator_client.post("/admin/cases/release/add/", {
-        "name": "admin-v1", "split": "public", "description": "from the admin",
-        "freeze_cases": [c.pk for c in cases]})
+    response = curator_client.post(
+        "/admin/cases/release/add/",
+        {"name": "admin-v1", "split": "public", "description": "from the admin", "freeze_cases": [c.pk for c in cases]},
+    )
     assert response.status_code == 302
     release = Release.objects.get(name="admin-v1")
     assert release.entries.count() == 2 and release.created_by.username == "cura"
     listing = curator_client.get("/admin/cases/release/").content.decode()
     assert release.content_hash[:12] in listing
-    assert curator_client.post(f"/admin/cases/release/{release.pk}/change/",
-                               {"name": "renamed", "split": "hidden"}).status_code == 403
-    again = curator_client.post("/admin/cases/release/add/", {
-        "name": "admin-v1", "split": "public", "freeze_cases": [cases[0].pk]})
+    assert (
+        curator_client.post(
+            f"/admin/cases/release/{release.pk}/change/", {"name": "renamed", "split": "hidden"}
+        ).status_code
+        == 403
+    )
+    again = curator_client.post(
+        "/admin/cases/release/add/", {"name": "admin-v1", "split": "public", "freeze_cases": [cases[0].pk]}
+    )
     assert again.status_code == 200 and "never reused" in again.content.decode()
 
 
 def test_freezing_a_hidden_release_in_the_admin_warns_of_cases_already_public(curator_client, verification):
     cases = [case_validate(case=case_create(document=routing_document()), actor=None) for _ in range(2)]
     release_freeze(name="admin-public", split="public", cases=cases[:1], audit=False)
-    response = curator_client.post("/admin/cases/release/add/", {
-        "name": "admin-hidden", "split": "hidden", "freeze_cases": [c.pk for c in cases]}, follow=True)
+    response = curator_client.post(
+        "/admin/cases/release/add/",
+        {"name": "admin-hidden", "split": "hidden", "freeze_cases": [c.pk for c in cases]},
+        follow=True,
+    )
     page = response.content.decode()
     assert Release.objects.get(name="admin-hidden").entries.count() == 2
     assert "1 case(s) of hidden release admin-hidden are already in a public release" in page
-    message = page[page.index("1 case(s) of hidden release"):]
-    message = message[:message.index("<")]
+    message = page[page.index("1 case(s) of hidden release") :]
+    message = message[: message.index("<")]
     assert f"{cases[0].case_id} (in admin-public)" in message and cases[1].case_id not in message
 
 
 def test_curator_adds_a_case_in_the_admin_as_a_draft_with_a_created_event(curator_client):
     doc = routing_document()
-    data = {f: getattr(doc, f) for f in ("case_id", "type", "category", "level", "city_name", "city_version",
-                                         "question")}
+    data = {
+        f: getattr(doc, f) for f in ("case_id", "type", "category", "level", "city_name", "city_version", "question")
+    }
     dumped = doc.model_dump(mode="json")
-    data |= {f: json.dumps(dumped[f]) for f in ("answer", "reference_path", "engine_path", "required_evidence",
-                                                "constraints", "uniqueness", "provenance")}
+    data |= {
+        f: json.dumps(dumped[f])
+        for f in (
+            "answer",
+            "reference_path",
+            "engine_path",
+            "required_evidence",
+            "constraints",
+            "uniqueness",
+            "provenance",
+        )
+    }
     assert curator_client.post("/admin/cases/case/add/", data).status_code == 302
     case = Case.objects.get(case_id=doc.case_id)
     assert case.status == "draft" and case.answer == doc.answer

@@ -26,8 +26,11 @@ def test_case_map_geojson_has_numbered_places_and_routed_legs(grid_city):
     data = case_map_geojson(case)
     places = [f for f in data["features"] if f["properties"]["kind"] == "place"]
     legs = [f for f in data["features"] if f["properties"]["kind"] == "route"]
-    assert [(p["properties"]["number"], p["properties"]["place_id"]) for p in places] == [(1, "N1"), (2, "N4"),
-                                                                                      (3, "N5")]
+    assert [(p["properties"]["number"], p["properties"]["place_id"]) for p in places] == [
+        (1, "N1"),
+        (2, "N4"),
+        (3, "N5"),
+    ]
     assert places[0]["geometry"]["coordinates"] == pytest.approx([24.94005, 60.17003])
     assert [(leg["properties"]["from"], leg["properties"]["to"]) for leg in legs] == [("N1", "N4"), ("N4", "N5")]
     assert all(leg["geometry"]["type"] == "LineString" and len(leg["geometry"]["coordinates"]) >= 2 for leg in legs)

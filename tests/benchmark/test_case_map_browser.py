@@ -4,6 +4,7 @@ The page comes from the Django test client and its static files from the staticf
 finders (served to the browser through request interception), so the test needs no live
 server and no network: tile requests fail, as they would offline.
 """
+
 from urllib.parse import urlparse
 
 import pytest
@@ -13,8 +14,14 @@ from benchmark.cases.services import case_create
 from tests.benchmark.factories import routing_document, staff_user
 
 pytestmark = pytest.mark.django_db
-LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-               "--disable-component-update", "--disable-sync"]
+LAUNCH_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def test_case_change_page_draws_numbered_markers_and_the_route(client, grid_city):

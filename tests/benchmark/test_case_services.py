@@ -37,8 +37,11 @@ def test_case_update_records_old_and_new_values_with_the_reason(curator):
     case.refresh_from_db()
     event = case.events.last()
     assert case.question == "Where is Museo Kivi?"
-    assert (event.action, event.changes, event.reason) == ("edited", {"question": [old, "Where is Museo Kivi?"]},
-                                                          "clearer")
+    assert (event.action, event.changes, event.reason) == (
+        "edited",
+        {"question": [old, "Where is Museo Kivi?"]},
+        "clearer",
+    )
 
 
 def test_case_update_without_a_real_change_records_nothing(curator):
@@ -108,8 +111,11 @@ def test_case_reverify_sends_a_failing_validated_case_back_to_draft(curator, ver
     assert case.status == "draft"
     assert case.verification["failures"] == ["place N4 no longer exists"]
     event = case.events.last()
-    assert (event.action, event.changes["status"], event.reason) == ("reverified", ["validated", "draft"],
-                                                                    "place N4 no longer exists")
+    assert (event.action, event.changes["status"], event.reason) == (
+        "reverified",
+        ["validated", "draft"],
+        "place N4 no longer exists",
+    )
 
 
 def test_case_reverify_keeps_a_passing_case_validated(curator, verification):
@@ -128,5 +134,7 @@ def test_duplicate_as_draft_makes_a_new_draft_and_records_it_on_both(curator, ve
     assert first.provenance["duplicated_from"] == case.case_id
     assert first.events.get().action == "duplicated"
     assert [e.changes for e in case.events.filter(action="duplicated")] == [
-        {"copy": [None, first.case_id]}, {"copy": [None, second.case_id]}]
+        {"copy": [None, first.case_id]},
+        {"copy": [None, second.case_id]},
+    ]
     assert Case.objects.get(pk=case.pk).status == "validated"

@@ -1,4 +1,5 @@
 """The data engine on the real Helsinki build: distribution, verification, determinism, tampering."""
+
 import io
 import re
 
@@ -84,7 +85,9 @@ def test_l2_questions_never_name_the_hidden_fact(generated):
         assert spec.label.split(":", 1)[1].strip().lower() not in question, document.case_id
         assert fact["key"].replace("_", " ") not in question
         assert not any(re.search(rf"\b{re.escape(word.lower())}\b", question) for word in spec.evidence), (
-            document.case_id, document.question)
+            document.case_id,
+            document.question,
+        )
 
 
 def tampered(document: CaseDocument, **changes) -> CaseDocument:
@@ -126,8 +129,10 @@ def test_a_gold_that_is_not_the_best_in_the_city_is_caught(generated):
     failures = verify_case(tampered(document, uniqueness=far)).failures
     assert any(f.startswith("independent check: rival meets the question") for f in failures), failures
     strict = {**document.uniqueness, "query": {**query, "noun": "museum"}}
-    assert any("is not a museum" in f or "does not say 'museum'" in f
-               for f in verify_case(tampered(document, uniqueness=strict)).failures)
+    assert any(
+        "is not a museum" in f or "does not say 'museum'" in f
+        for f in verify_case(tampered(document, uniqueness=strict)).failures
+    )
 
 
 def test_a_case_without_a_query_is_refused(generated):
@@ -161,22 +166,56 @@ def test_a_duplicate_question_is_caught(generated):
 
 def test_generate_cases_command_stores_drafts_and_validates(helsinki):
     out = io.StringIO()
-    call_command("generate_cases", "--cell", "place_L0", "--cell", "routing_L0", "--count", "3", "--seed", "11",
-                 "--no-progress", "--validate", stdout=out)
+    call_command(
+        "generate_cases",
+        "--cell",
+        "place_L0",
+        "--cell",
+        "routing_L0",
+        "--count",
+        "3",
+        "--seed",
+        "11",
+        "--no-progress",
+        "--validate",
+        stdout=out,
+    )
     text = out.getvalue()
     assert "place_L0" in text and "routing_L0" in text and "Validated 3 cases; 0 failed" in text
     stored = Case.objects.filter(case_id__startswith="helsinki-e2-s11-")
     assert stored.count() == 3 and set(stored.values_list("status", flat=True)) == {"validated"}
     again = io.StringIO()
-    call_command("generate_cases", "--cell", "place_L0", "--cell", "routing_L0", "--count", "3", "--seed", "11",
-                 "--no-progress", stdout=again)
+    call_command(
+        "generate_cases",
+        "--cell",
+        "place_L0",
+        "--cell",
+        "routing_L0",
+        "--count",
+        "3",
+        "--seed",
+        "11",
+        "--no-progress",
+        stdout=again,
+    )
     assert "kept 3 (reviewed; 0 differ from this generation)" in again.getvalue()
     # A reviewed case that no longer matches what the engine writes is kept as it is, and counted.
     changed = stored.order_by("case_id").first()
     Case.objects.filter(pk=changed.pk).update(question=changed.question + " Thanks!")
     third = io.StringIO()
-    call_command("generate_cases", "--cell", "place_L0", "--cell", "routing_L0", "--count", "3", "--seed", "11",
-                 "--no-progress", stdout=third)
+    call_command(
+        "generate_cases",
+        "--cell",
+        "place_L0",
+        "--cell",
+        "routing_L0",
+        "--count",
+        "3",
+        "--seed",
+        "11",
+        "--no-progress",
+        stdout=third,
+    )
     assert "kept 3 (reviewed; 1 differ from this generation)" in third.getvalue()
     assert Case.objects.get(pk=changed.pk).question.endswith(" Thanks!")
 
@@ -206,8 +245,10 @@ def test_questions_use_the_right_articles_and_no_leftover_slots(generated):
 def test_a_name_ending_in_a_full_stop_gets_no_second_one():
     from benchmark.cases.engine.question_phrasing import fill
 
-    assert fill("I have to visit {a}. Then {b}...", a="Virgin Oil Co.", b="home") == \
-        "I have to visit Virgin Oil Co. Then home..."
+    assert (
+        fill("I have to visit {a}. Then {b}...", a="Virgin Oil Co.", b="home")
+        == "I have to visit Virgin Oil Co. Then home..."
+    )
 
 
 def test_every_question_bank_uses_only_slots_the_recipes_fill():
@@ -217,9 +258,48 @@ def test_every_question_bank_uses_only_slots_the_recipes_fill():
     import benchmark.cases.engine.wording.trip as trip
     from benchmark.cases.engine.question_phrasing import slot_names
 
-    known = {"n", "day", "nouns", "options", "all", "x", "y", "o", "d", "b", "time", "date", "by", "going", "Going",
-             "go", "delay", "dwell", "people_a", "people_b", "a", "plan_a", "Plan_a", "plan_b", "budget", "noun",
-             "a_noun", "want", "need", "R", "D", "errand", "best", "Best", "goal", "s", "e", "w", "Rule", "X"}
+    known = {
+        "n",
+        "day",
+        "nouns",
+        "options",
+        "all",
+        "x",
+        "y",
+        "o",
+        "d",
+        "b",
+        "time",
+        "date",
+        "by",
+        "going",
+        "Going",
+        "go",
+        "delay",
+        "dwell",
+        "people_a",
+        "people_b",
+        "a",
+        "plan_a",
+        "Plan_a",
+        "plan_b",
+        "budget",
+        "noun",
+        "a_noun",
+        "want",
+        "need",
+        "R",
+        "D",
+        "errand",
+        "best",
+        "Best",
+        "goal",
+        "s",
+        "e",
+        "w",
+        "Rule",
+        "X",
+    }
     for module in (place, nearby, routing, trip):
         for name, bank in vars(module).items():
             if name.isupper():
@@ -237,8 +317,10 @@ def two_workers(helsinki, django_db_blocker):
     counts = {("place_perception", "L0"): 2, ("routing", "L1"): 1, ("trip_design", "L1"): 1}
     with django_db_blocker.unblock():
         ctx = city_context("helsinki")
-        return (generate_cases(context=ctx, seed=13, counts=counts, workers=1)[0],
-                generate_cases(context=ctx, seed=13, counts=counts, workers=2)[0])
+        return (
+            generate_cases(context=ctx, seed=13, counts=counts, workers=1)[0],
+            generate_cases(context=ctx, seed=13, counts=counts, workers=2)[0],
+        )
 
 
 def test_cells_written_in_two_processes_are_the_same_cases(two_workers):
@@ -248,8 +330,9 @@ def test_cells_written_in_two_processes_are_the_same_cases(two_workers):
 
 def test_question_stats_prints_skeletons_per_cell(generated):
     for document in generated[0]:
-        Case.objects.update_or_create(case_id=document.case_id, defaults={
-            **document.model_dump(mode="json", exclude={"case_id"})})
+        Case.objects.update_or_create(
+            case_id=document.case_id, defaults={**document.model_dump(mode="json", exclude={"case_id"})}
+        )
     out = io.StringIO()
     call_command("question_stats", stdout=out)
     lines = out.getvalue().splitlines()
@@ -264,10 +347,16 @@ def test_freezing_refuses_a_case_the_independent_verifier_rejects(generated):
     from benchmark.cases.services import case_create, release_freeze
 
     good = by_type(generated[0], "routing_L0")
-    bad = tampered(by_type(generated[0], "nearby_L0"), case_id="tampered-nearby", status="validated",
-                   uniqueness={"query": {**by_type(generated[0], "nearby_L0").uniqueness["query"], "rank": "only"}})
-    cases = [case_create(document=good.model_copy(update={"case_id": "frozen-good", "status": "validated"})),
-             case_create(document=bad)]
+    bad = tampered(
+        by_type(generated[0], "nearby_L0"),
+        case_id="tampered-nearby",
+        status="validated",
+        uniqueness={"query": {**by_type(generated[0], "nearby_L0").uniqueness["query"], "rank": "only"}},
+    )
+    cases = [
+        case_create(document=good.model_copy(update={"case_id": "frozen-good", "status": "validated"})),
+        case_create(document=bad),
+    ]
     with pytest.raises(ValidationError, match="1 case.s. fail the independent verifier: tampered-nearby"):
         release_freeze(name="audit-refusal", split="public", cases=cases)
     assert release_freeze(name="audit-ok", split="public", cases=cases[:1]).entries.count() == 1

@@ -1,4 +1,5 @@
 """The home page is the leaderboard; it keeps the built cities' summary in its City box."""
+
 import pytest
 
 pytestmark = pytest.mark.django_db

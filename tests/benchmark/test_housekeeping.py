@@ -1,4 +1,5 @@
 """The housekeeping sweep (benchmark/runs/housekeeping.py), in process: what it re-queues, gives up on, completes."""
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -22,14 +23,25 @@ def release(grid_city):
     return release_freeze(name="housekeeping", split="public", cases=[case], audit=False)
 
 
-def a_run(release, *, agent: str = "reference", status: str = EvaluationRun.RUNNING, trajectory: str,
-          claimed_ago_s: float = 3600, attempts: int = 1) -> EvaluationRun:
+def a_run(
+    release,
+    *,
+    agent: str = "reference",
+    status: str = EvaluationRun.RUNNING,
+    trajectory: str,
+    claimed_ago_s: float = 3600,
+    attempts: int = 1,
+) -> EvaluationRun:
     from benchmark.runs.services import run_create
 
     run = run_create(agent="reference", release=release)
     EvaluationRun.objects.filter(id=run.id).update(agent=agent, status=status)
-    run.trajectories.update(status=trajectory, attempts=attempts, claimed_by="task-1",
-                            claimed_at=timezone.now() - timedelta(seconds=claimed_ago_s))
+    run.trajectories.update(
+        status=trajectory,
+        attempts=attempts,
+        claimed_by="task-1",
+        claimed_at=timezone.now() - timedelta(seconds=claimed_ago_s),
+    )
     return run
 
 
@@ -49,19 +61,24 @@ def test_a_case_out_of_claims_is_recorded_as_timed_out_and_its_run_completed(rel
     trajectory = run.trajectories.get()
     assert report.abandoned == [trajectory.id] and report.runs_finished == [run.id]
     assert trajectory.status == Trajectory.DONE and trajectory.ended == "timeout" and trajectory.passed is False
-    assert trajectory.error == (f"gave up after 3 attempts: each ended without a result (its worker died, or the "
-                                f"task passed its {settings.EVALUATION_TIME_LIMIT} s hard time limit)")
+    assert trajectory.error == (
+        f"gave up after 3 attempts: each ended without a result (its worker died, or the "
+        f"task passed its {settings.EVALUATION_TIME_LIMIT} s hard time limit)"
+    )
     assert trajectory.scores["error"]["value"] is None
     run.refresh_from_db()
     assert run.status == EvaluationRun.COMPLETED and run.aggregates["table2"]["overall"]["value"] == 0.0
 
 
-@pytest.mark.parametrize("kwargs", [
-    {"trajectory": Trajectory.RUNNING, "claimed_ago_s": 5},  # a live worker's lease
-    {"trajectory": Trajectory.RUNNING, "status": EvaluationRun.CANCELLED},  # cancelled runs stay as they are
-    {"trajectory": Trajectory.RUNNING, "agent": "external"},  # self-driven: never queued for workers
-    {"trajectory": Trajectory.QUEUED},  # waiting for a worker: its task is in the queue
-])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"trajectory": Trajectory.RUNNING, "claimed_ago_s": 5},  # a live worker's lease
+        {"trajectory": Trajectory.RUNNING, "status": EvaluationRun.CANCELLED},  # cancelled runs stay as they are
+        {"trajectory": Trajectory.RUNNING, "agent": "external"},  # self-driven: never queued for workers
+        {"trajectory": Trajectory.QUEUED},  # waiting for a worker: its task is in the queue
+    ],
+)
 def test_the_sweep_leaves_alone_what_is_not_a_dead_workers_case(release, kwargs):
     run = a_run(release, **kwargs)
     before = run.trajectories.get()
@@ -78,11 +95,14 @@ def test_a_run_whose_last_case_ended_is_completed_once(release):
     assert housekeeping_sweep().runs_finished == []
 
 
-def test_queued_cases_whose_message_was_lost_get_their_task_again(release, django_capture_on_commit_callbacks,
-                                                                  settings):
+def test_queued_cases_whose_message_was_lost_get_their_task_again(
+    release, django_capture_on_commit_callbacks, settings
+):
     # A queue of this test's own on the broker, empty: the message is gone.
-    settings.CELERY_TASK_ROUTES = {**settings.CELERY_TASK_ROUTES,
-                                   "benchmark.tasks.trajectory_task": {"queue": "housekeeping-lost-probe"}}
+    settings.CELERY_TASK_ROUTES = {
+        **settings.CELERY_TASK_ROUTES,
+        "benchmark.tasks.trajectory_task": {"queue": "housekeeping-lost-probe"},
+    }
     run = a_run(release, trajectory=Trajectory.QUEUED)
     EvaluationRun.objects.filter(id=run.id).update(started_at=timezone.now() - timedelta(hours=1))
     assert broker_messages_waiting(queue="housekeeping-lost-probe") == 0

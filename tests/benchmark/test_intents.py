@@ -1,4 +1,5 @@
 """Implicit intents (level L2): coverage of the vocabulary and the no-literal-match rules."""
+
 from __future__ import annotations
 
 import pytest
@@ -65,12 +66,33 @@ def test_no_duplicates_across_keys():
 
 def test_negative_facts_are_avoided():
     avoid = {k for k, i in INTENTS.items() if i.polarity == "avoid"}
-    for key in ("slow_service", "unfriendly_staff", "noisy_evenings", "tourist_trap",
-                "long_wait_times", "weak_coffee", "small_portions", "dated_interior",
-                "cold_inside_winter", "hard_to_find_entrance", "weekend_queues", "high_prices",
-                "limited_stock", "crowded_at_lunch", "windy_exposed", "card_only_no_cash",
-                "thin_walls"):
+    for key in (
+        "slow_service",
+        "unfriendly_staff",
+        "noisy_evenings",
+        "tourist_trap",
+        "long_wait_times",
+        "weak_coffee",
+        "small_portions",
+        "dated_interior",
+        "cold_inside_winter",
+        "hard_to_find_entrance",
+        "weekend_queues",
+        "high_prices",
+        "limited_stock",
+        "crowded_at_lunch",
+        "windy_exposed",
+        "card_only_no_cash",
+        "thin_walls",
+    ):
         assert key in avoid, key
-    for key in ("corgi_cafe", "reading_sofa", "free_umbrella_borrowing", "quiet_for_studying",
-                "friendly_staff", "fast_service", "great_view"):
+    for key in (
+        "corgi_cafe",
+        "reading_sofa",
+        "free_umbrella_borrowing",
+        "quiet_for_studying",
+        "friendly_staff",
+        "fast_service",
+        "great_view",
+    ):
         assert INTENTS[key].polarity == "seek", key

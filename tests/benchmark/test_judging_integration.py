@@ -1,4 +1,5 @@
 """Judges wired into scoring: the DB cache, the rules fallback, human scores and calibration."""
+
 import io
 import json
 
@@ -28,11 +29,13 @@ def trip_case(generated_cases):
 def test_judged_sc_is_cached_in_the_database(trip_case):
     with FakeOpenAI([verdict(0.95)]) as fake:
         judges = [JudgeConfig(name="j1", model="openai/judge-one", api_base=fake.url, api_key="sk-test")]
-        first = answer_score(document=trip_case, answer=trip_case.answer, trajectory=None, judges=judges,
-                             cache=DatabaseJudgeCache())
+        first = answer_score(
+            document=trip_case, answer=trip_case.answer, trajectory=None, judges=judges, cache=DatabaseJudgeCache()
+        )
         asked = len(fake.requests)
-        again = answer_score(document=trip_case, answer=trip_case.answer, trajectory=None, judges=judges,
-                             cache=DatabaseJudgeCache())
+        again = answer_score(
+            document=trip_case, answer=trip_case.answer, trajectory=None, judges=judges, cache=DatabaseJudgeCache()
+        )
     assert first["SC"].source == "judges" and first["SC"].value == 0.95
     assert again["SC"].value == 0.95 and len(fake.requests) == asked  # the re-score asked nobody
     assert JudgeRecord.objects.filter(model="openai/judge-one", role="semantic_constraint").exists()
@@ -53,8 +56,14 @@ def test_curators_enter_human_scores_and_others_cannot(client, trip_case):
     curator = User.objects.create_user("cur", password="pw", is_staff=True)
     curator.groups.add(Group.objects.get(name="Curators"))
     staff = User.objects.create_user("staff", password="pw", is_staff=True)
-    form = {"case": case.pk, "metric": "SC", "answer": json.dumps(trip_case.answer), "trajectory": "{}",
-            "score": "0.75", "note": "checked by hand"}
+    form = {
+        "case": case.pk,
+        "metric": "SC",
+        "answer": json.dumps(trip_case.answer),
+        "trajectory": "{}",
+        "score": "0.75",
+        "note": "checked by hand",
+    }
     client.force_login(staff)
     assert client.post("/admin/runs/humanscore/add/", form).status_code == 403
     client.force_login(curator)

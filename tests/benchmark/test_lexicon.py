@@ -1,4 +1,5 @@
 """Place nouns, errands and implicit needs: what a question's words accept, and which needs fit which places."""
+
 from __future__ import annotations
 
 import pytest
@@ -13,20 +14,23 @@ def place(place_type: str, name: str = "Paikka", tag: str = "") -> dict:
     return {"place_type": place_type, "name": name, "tag": tag}
 
 
-@pytest.mark.parametrize(("noun", "record", "verdict"), [
-    ("bar", place("Food & Beverages|Pub"), ACCEPT),
-    ("bar", place("Entertainment|Nightclub"), MIGHT),
-    ("bar", place("Food & Beverages|Coffee House", name="Espresso Bar Aamu"), MIGHT),
-    ("bar", place("Food & Beverages|Coffee House"), None),
-    ("asian_restaurant", place("Food & Beverages|Sushi Restaurant"), ACCEPT),
-    ("asian_restaurant", place("Food & Beverages|Restaurant", tag="Cuisine: Korean"), ACCEPT),
-    ("asian_restaurant", place("Food & Beverages|Italian Restaurant"), None),
-    ("art_gallery", place("Shopping|Art Shop"), ACCEPT),
-    ("art_gallery", place("Culture|Museum"), MIGHT),
-    ("restaurant", place("Food & Beverages|Pizzeria"), ACCEPT),
-    ("restaurant", place("Food & Beverages|Fast Food"), MIGHT),
-    ("cafe", place("Food & Beverages|Bakery"), MIGHT),
-])
+@pytest.mark.parametrize(
+    ("noun", "record", "verdict"),
+    [
+        ("bar", place("Food & Beverages|Pub"), ACCEPT),
+        ("bar", place("Entertainment|Nightclub"), MIGHT),
+        ("bar", place("Food & Beverages|Coffee House", name="Espresso Bar Aamu"), MIGHT),
+        ("bar", place("Food & Beverages|Coffee House"), None),
+        ("asian_restaurant", place("Food & Beverages|Sushi Restaurant"), ACCEPT),
+        ("asian_restaurant", place("Food & Beverages|Restaurant", tag="Cuisine: Korean"), ACCEPT),
+        ("asian_restaurant", place("Food & Beverages|Italian Restaurant"), None),
+        ("art_gallery", place("Shopping|Art Shop"), ACCEPT),
+        ("art_gallery", place("Culture|Museum"), MIGHT),
+        ("restaurant", place("Food & Beverages|Pizzeria"), ACCEPT),
+        ("restaurant", place("Food & Beverages|Fast Food"), MIGHT),
+        ("cafe", place("Food & Beverages|Bakery"), MIGHT),
+    ],
+)
 def test_a_noun_accepts_what_a_careful_reader_would(noun, record, verdict):
     assert NOUN[noun].match(record) == verdict
 
@@ -37,9 +41,18 @@ def test_nouns_for_a_place_go_from_specific_to_broad():
     assert {"japanese_restaurant", "asian_restaurant"} <= set(keys)
 
 
-@pytest.mark.parametrize(("word", "article"), [("Asian restaurant", "an"), ("art gallery", "an"), ("hour", "an"),
-                                               ("university", "a"), ("café", "a"), ("Indian restaurant", "an"),
-                                               ("European shop", "a")])
+@pytest.mark.parametrize(
+    ("word", "article"),
+    [
+        ("Asian restaurant", "an"),
+        ("art gallery", "an"),
+        ("hour", "an"),
+        ("university", "a"),
+        ("café", "a"),
+        ("Indian restaurant", "an"),
+        ("European shop", "a"),
+    ],
+)
 def test_indefinite_articles_follow_the_sound(word, article):
     assert indefinite(word) == article
 

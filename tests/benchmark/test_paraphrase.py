@@ -1,4 +1,5 @@
 """Question paraphrasing through litellm against a local fake OpenAI-compatible server."""
+
 import pytest
 
 from benchmark.cases.engine.paraphrase import Paraphraser, keeps_meaning
@@ -43,8 +44,9 @@ def test_generation_paraphrases_through_litellm_and_records_the_original(helsink
     plain, _ = generate_cases(context=ctx, seed=3, counts={("nearby_discovery", "L0"): 2})
     with FakeOpenAI([rephrase]) as fake:
         paraphraser = Paraphraser(model="openai/fake-paraphraser", api_base=fake.url, api_key="sk-test")
-        docs, reports = generate_cases(context=ctx, seed=3, counts={("nearby_discovery", "L0"): 2},
-                                       paraphraser=paraphraser)
+        docs, reports = generate_cases(
+            context=ctx, seed=3, counts={("nearby_discovery", "L0"): 2}, paraphraser=paraphraser
+        )
     assert [d.question for d in docs] == ["Please help: " + d.question for d in plain]
     assert [d.provenance["paraphrase"]["original"] for d in docs] == [d.question for d in plain]
     assert all(r["temperature"] == 0.7 and r["model"] == "fake-paraphraser" for r in fake.requests)
@@ -57,7 +59,11 @@ def test_a_rejected_paraphrase_keeps_the_original_question(helsinki):
     ctx = city_context("helsinki")
     plain, _ = generate_cases(context=ctx, seed=3, counts={("routing", "L0"): 1})
     with FakeOpenAI([drop_names]) as fake:
-        docs, reports = generate_cases(context=ctx, seed=3, counts={("routing", "L0"): 1},
-                                       paraphraser=Paraphraser(model="openai/fake", api_base=fake.url, api_key="k"))
+        docs, reports = generate_cases(
+            context=ctx,
+            seed=3,
+            counts={("routing", "L0"): 1},
+            paraphraser=Paraphraser(model="openai/fake", api_base=fake.url, api_key="k"),
+        )
     assert docs[0].question == plain[0].question and "paraphrase" not in docs[0].provenance
     assert any(reason.startswith("paraphrase rejected") for r in reports for reason in r.discards)

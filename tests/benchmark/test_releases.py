@@ -110,8 +110,11 @@ def test_import_updates_an_existing_case_and_records_the_changes(tmp_path, curat
     case.refresh_from_db()
     assert result.updated == [doc.case_id] and case.question == "A new wording?"
     event = case.events.last()
-    assert (event.action, event.actor, event.changes) == ("imported", curator,
-                                                          {"question": [doc.question, "A new wording?"]})
+    assert (event.action, event.actor, event.changes) == (
+        "imported",
+        curator,
+        {"question": [doc.question, "A new wording?"]},
+    )
 
 
 def test_import_error_names_the_line_and_the_field(tmp_path):
@@ -137,6 +140,7 @@ def test_import_as_release_refuses_drafts_and_writes_nothing(tmp_path):
 
 
 # ------------------------------------------------------------------ commands
+
 
 def test_export_and_import_commands_round_trip(tmp_path, curator, verification, capsys):
     validated_cases(2, curator)
@@ -198,7 +202,9 @@ def test_freezing_a_hidden_release_warns_of_cases_already_public(curator, verifi
     assert "2 case(s) of hidden release hidden-v1 are already in a public release" in warning
     assert f"{cases[1].case_id} (in public-v1)" in warning and cases[0].case_id not in warning
     assert release_exposure(release=Release.objects.get(name="hidden-v1")) == {
-        cases[1].case_id: ["public-v1"], cases[2].case_id: ["public-v1"]}
+        cases[1].case_id: ["public-v1"],
+        cases[2].case_id: ["public-v1"],
+    }
 
 
 def test_freezing_a_public_release_warns_of_cases_of_a_hidden_one_and_fresh_cases_do_not(curator, verification):

@@ -1,4 +1,5 @@
 """Scoring answers on real generated cases: the reference path scores perfectly; mistakes cost."""
+
 import io
 import json
 
@@ -18,8 +19,16 @@ def replay(document) -> Trajectory:
     steps = []
     for index, step in enumerate(document.reference_path):
         call = call_tool("agent", step.tool, step.arguments, city=document.city_name)
-        steps.append(Step(index=index, tool=step.tool, arguments=step.arguments, observation=call.observation(),
-                          input_tokens=100, output_tokens=10))
+        steps.append(
+            Step(
+                index=index,
+                tool=step.tool,
+                arguments=step.arguments,
+                observation=call.observation(),
+                input_tokens=100,
+                output_tokens=10,
+            )
+        )
     return Trajectory(steps=steps, final_answer=document.answer)
 
 
@@ -37,8 +46,9 @@ def test_the_reference_path_and_answer_pass_every_case_with_full_grounding(gener
 def test_reversing_a_trip_costs_order_consistency_and_the_pass(generated_cases):
     document = next(d for d in generated_cases[0] if d.type == "trip_L1")
     answer = json.loads(json.dumps(document.answer))
-    answer["optimal_order"] = [{**stop, "visit_order": i + 1}
-                               for i, stop in enumerate(reversed(answer["optimal_order"]))]
+    answer["optimal_order"] = [
+        {**stop, "visit_order": i + 1} for i, stop in enumerate(reversed(answer["optimal_order"]))
+    ]
     results = answer_score(document=document, answer=answer, trajectory=replay(document))
     assert results["OC"].value < 1 and results["pass_rate"].value == 0.0
 
@@ -73,12 +83,19 @@ def test_score_command_prints_every_metric(generated_cases, tmp_path):
     document = next(d for d in generated_cases[0] if d.type == "routing_L1")
     (tmp_path / "case.json").write_text(document.to_json())
     (tmp_path / "answer.json").write_text(json.dumps(document.answer))
-    steps = [{"tool": s.tool, "arguments": s.arguments, "observation": s.observation}
-             for s in replay(document).steps]
+    steps = [{"tool": s.tool, "arguments": s.arguments, "observation": s.observation} for s in replay(document).steps]
     (tmp_path / "trajectory.json").write_text(json.dumps(steps))
     out = io.StringIO()
-    call_command("score", "--case", str(tmp_path / "case.json"), "--answer", str(tmp_path / "answer.json"),
-                 "--trajectory", str(tmp_path / "trajectory.json"), stdout=out)
+    call_command(
+        "score",
+        "--case",
+        str(tmp_path / "case.json"),
+        "--answer",
+        str(tmp_path / "answer.json"),
+        "--trajectory",
+        str(tmp_path / "trajectory.json"),
+        stdout=out,
+    )
     printed = json.loads(out.getvalue())
     assert printed["case_id"] == document.case_id
     assert printed["metrics"]["pass_rate"]["value"] == 1.0
@@ -94,13 +111,14 @@ def test_score_command_reads_a_value_alone_and_an_absurd_answer_without_a_traceb
     def score(answer) -> dict:
         (tmp_path / "answer.json").write_text(json.dumps(answer))
         out = io.StringIO()
-        call_command("score", "--case", str(tmp_path / "case.json"), "--answer", str(tmp_path / "answer.json"),
-                     stdout=out)
+        call_command(
+            "score", "--case", str(tmp_path / "case.json"), "--answer", str(tmp_path / "answer.json"), stdout=out
+        )
         return json.loads(out.getvalue())["metrics"]
 
     alone = score({"answer": document.answer["answer"]})
     assert alone["A"]["value"] == 1.0 and alone["PIoU"]["value"] is None and alone["pass_rate"]["value"] == 1.0
-    absurd = score({"answer": 10 ** 400})
+    absurd = score({"answer": 10**400})
     assert absurd["A"]["value"] == 0.0 and "invalid" in absurd["A"]["explanation"]
 
 
@@ -113,9 +131,9 @@ def _deletions(answer):
                 yield {**answer, key: inner}
     elif isinstance(answer, list):
         for i, item in enumerate(answer):
-            yield answer[:i] + answer[i + 1:]
+            yield answer[:i] + answer[i + 1 :]
             for inner in _deletions(item):
-                yield answer[:i] + [inner] + answer[i + 1:]
+                yield answer[:i] + [inner] + answer[i + 1 :]
 
 
 def test_deleting_any_field_of_the_reference_answer_never_scores_higher(generated_cases):
@@ -132,7 +150,13 @@ def test_deleting_any_field_of_the_reference_answer_never_scores_higher(generate
                     continue
                 top = best[name].value
                 assert top is not None and result.value <= top + 1e-9, (
-                    document.case_id, name, derived, result.value, top, result.explanation)
+                    document.case_id,
+                    name,
+                    derived,
+                    result.value,
+                    top,
+                    result.explanation,
+                )
             checked += 1
     assert checked > 200
 

@@ -1,4 +1,5 @@
 """build_city: determinism, atomic rebuilds, versions, bad input, and the JSONL corpus importer."""
+
 import hashlib
 import io
 from pathlib import Path
@@ -44,11 +45,14 @@ def test_if_stale_skips_an_identical_build():
 def test_version_depends_on_inputs_and_seed():
     pbf = default_pbf()
     assert city_version(pbf=pbf, seed=0, scale=1, corpus_jsonl=None) == city_version(
-        pbf=pbf, seed=0, scale=1, corpus_jsonl=None)
+        pbf=pbf, seed=0, scale=1, corpus_jsonl=None
+    )
     assert city_version(pbf=pbf, seed=0, scale=1, corpus_jsonl=None) != city_version(
-        pbf=pbf, seed=1, scale=1, corpus_jsonl=None)
+        pbf=pbf, seed=1, scale=1, corpus_jsonl=None
+    )
     assert city_version(pbf=TINY, seed=0, scale=1, corpus_jsonl=None) != city_version(
-        pbf=pbf, seed=0, scale=1, corpus_jsonl=None)
+        pbf=pbf, seed=0, scale=1, corpus_jsonl=None
+    )
 
 
 def test_the_bundled_extract_is_the_recorded_file():

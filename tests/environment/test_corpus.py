@@ -1,4 +1,5 @@
 """The synthetic social corpus writer and the JSONL importer (pure Python, no database)."""
+
 from __future__ import annotations
 
 import json
@@ -15,19 +16,51 @@ from environment.build.corpus.vocab import ALL_SPECS, LONG_TERM, SHORT_TERM, STA
 from environment.build.records import PlaceRecord
 
 TYPES = [
-    ("Food & Beverages|Coffee House", 85), ("Food & Beverages|Restaurant", 213),
-    ("Food & Beverages|Fast Food", 54), ("Food & Beverages|Pub", 51), ("Food & Beverages|Bar", 22),
-    ("Food & Beverages|Bakery", 14), ("Shopping|Clothing Store", 200), ("Shopping|Gift Shop", 60),
-    ("Shopping|Bookstore", 30), ("Shopping|Other Shop", 96), ("Business|Office", 218),
-    ("Accommodation|Hotel", 29), ("Culture|Museum", 35), ("Culture|Library", 30),
-    ("Scenery Spot|Tourist Attraction", 50), ("Scenery Spot|Park", 31),
-    ("Sports & Recreation|Fitness Centre", 10), ("Beauty & Personal Care|Hairdresser", 73),
-    ("Healthcare|Dentist", 13), ("Public Service|Pharmacy", 43), ("Finance|Bank", 37),
-    ("Education|University", 7), ("Transport|Parking", 31), ("Crafts|Jeweller", 6),
-    ("Entertainment|Cinema", 21), ("Mystery Type|Thing", 0),
+    ("Food & Beverages|Coffee House", 85),
+    ("Food & Beverages|Restaurant", 213),
+    ("Food & Beverages|Fast Food", 54),
+    ("Food & Beverages|Pub", 51),
+    ("Food & Beverages|Bar", 22),
+    ("Food & Beverages|Bakery", 14),
+    ("Shopping|Clothing Store", 200),
+    ("Shopping|Gift Shop", 60),
+    ("Shopping|Bookstore", 30),
+    ("Shopping|Other Shop", 96),
+    ("Business|Office", 218),
+    ("Accommodation|Hotel", 29),
+    ("Culture|Museum", 35),
+    ("Culture|Library", 30),
+    ("Scenery Spot|Tourist Attraction", 50),
+    ("Scenery Spot|Park", 31),
+    ("Sports & Recreation|Fitness Centre", 10),
+    ("Beauty & Personal Care|Hairdresser", 73),
+    ("Healthcare|Dentist", 13),
+    ("Public Service|Pharmacy", 43),
+    ("Finance|Bank", 37),
+    ("Education|University", 7),
+    ("Transport|Parking", 31),
+    ("Crafts|Jeweller", 6),
+    ("Entertainment|Cinema", 21),
+    ("Mystery Type|Thing", 0),
 ]
-WORDS = ["Kappeli", "Fazer", "Regatta", "Aleksi", "Sininen", "Pikku", "Helmi", "Kulma", "Töölö",
-         "Ekberg", "Strindberg", "Löyly", "Sävy", "Andante", "Kuu", "Lasipalatsi"]
+WORDS = [
+    "Kappeli",
+    "Fazer",
+    "Regatta",
+    "Aleksi",
+    "Sininen",
+    "Pikku",
+    "Helmi",
+    "Kulma",
+    "Töölö",
+    "Ekberg",
+    "Strindberg",
+    "Löyly",
+    "Sävy",
+    "Andante",
+    "Kuu",
+    "Lasipalatsi",
+]
 
 
 def _fake_places(count_scale: float, seed: int = 7) -> list[PlaceRecord]:
@@ -36,10 +69,19 @@ def _fake_places(count_scale: float, seed: int = 7) -> list[PlaceRecord]:
         for _ in range(max(1, round(n * count_scale))):
             i = len(out) + 1
             name = f"{rng.choice(['Café', 'Ravintola', 'Kauppa', 'Hotel', 'Studio'])} {rng.choice(WORDS)} {i}"
-            out.append(PlaceRecord(
-                place_id=f"N{1000 + i}", osm_type="node", osm_id=1000 + i, name=name,
-                place_type=place_type, lon=24.93 + rng.random() * 0.03, lat=60.16 + rng.random() * 0.012,
-                address=f"Mannerheimintie {i % 60 + 1}, Helsinki", alias=rng.choice(["", "", "Kap | Kappis"])))
+            out.append(
+                PlaceRecord(
+                    place_id=f"N{1000 + i}",
+                    osm_type="node",
+                    osm_id=1000 + i,
+                    name=name,
+                    place_type=place_type,
+                    lon=24.93 + rng.random() * 0.03,
+                    lat=60.16 + rng.random() * 0.012,
+                    address=f"Mannerheimintie {i % 60 + 1}, Helsinki",
+                    alias=rng.choice(["", "", "Kap | Kappis"]),
+                )
+            )
     return out
 
 
@@ -87,8 +129,10 @@ def test_generate_corpus_is_deterministic(small_places, small_corpus, tmp_path):
 def test_removing_a_place_leaves_other_places_notes_alone(small_places, small_corpus):
     removed = small_places[5].place_id
     smaller = generate_corpus([p for p in small_places if p.place_id != removed], seed=3)
-    keep = lambda corpus: [n for n in corpus.notes  # noqa: E731
-                           if n.place_id not in (None, removed) and n.kind != "multi"]
+
+    def keep(corpus):
+        return [n for n in corpus.notes if n.place_id not in (None, removed) and n.kind != "multi"]
+
     assert keep(smaller) == keep(small_corpus)
     assert [f for f in smaller.facts] == [f for f in small_corpus.facts if f.place_id != removed]
 
@@ -241,13 +285,36 @@ def test_jsonl_round_trip_is_identical(small_places, small_corpus, tmp_path):
 
 
 def _line(**overrides):
-    row = {"note_id": "5de25964000000000100bc82", "place_id": "N1001", "mentioned_place_ids": ["N1001"],
-           "title": "Corgis!", "desc": "Two corgis came to our table.", "time": "2025-03-01T10:00:00+00:00",
-           "liked_count": 3, "collected_count": 1, "share_count": 0, "tag_list": "helsinki,corgi",
-           "comments": [{"comment_id": "5de25964000000000100bc83", "time": "2025-03-02T10:00:00Z",
-                         "content": "so cute", "like_count": 1}],
-           "facts": [{"place_id": "N1001", "kind": "static", "key": "corgi_cafe", "label": "Pets: Corgi cafe",
-                      "valid_from": None, "valid_until": None}]}
+    row = {
+        "note_id": "5de25964000000000100bc82",
+        "place_id": "N1001",
+        "mentioned_place_ids": ["N1001"],
+        "title": "Corgis!",
+        "desc": "Two corgis came to our table.",
+        "time": "2025-03-01T10:00:00+00:00",
+        "liked_count": 3,
+        "collected_count": 1,
+        "share_count": 0,
+        "tag_list": "helsinki,corgi",
+        "comments": [
+            {
+                "comment_id": "5de25964000000000100bc83",
+                "time": "2025-03-02T10:00:00Z",
+                "content": "so cute",
+                "like_count": 1,
+            }
+        ],
+        "facts": [
+            {
+                "place_id": "N1001",
+                "kind": "static",
+                "key": "corgi_cafe",
+                "label": "Pets: Corgi cafe",
+                "valid_from": None,
+                "valid_until": None,
+            }
+        ],
+    }
     row.update(overrides)
     return json.dumps(row)
 
@@ -263,24 +330,31 @@ def test_jsonl_import_of_a_real_style_file(small_places, tmp_path):
     assert corpus.memories["N1001"].social_tags == "Pets: Corgi cafe"
 
 
-@pytest.mark.parametrize("bad, field", [
-    ("{not json", "not valid JSON"),
-    (_line(place_id="N999999", mentioned_place_ids=["N999999"]), "place_id"),
-    (_line(mentioned_place_ids=["N1001", "X1"]), "mentioned_place_ids"),
-    (_line(time="2025-03-01 10:00"), "time"),
-    (_line(liked_count=-1), "liked_count"),
-    (_line(share_count=True), "share_count"),
-    (_line(kind="rumour"), "kind"),
-    (_line(colour="red"), "colour"),
-    (json.dumps({"note_id": "x1"}), "title"),
-    (_line(comments=[{"comment_id": "c1", "time": "2025-03-02T10:00:00Z", "content": "hi"}]),
-     "comments[0].like_count"),
-    (_line(facts=[{"place_id": "N1001", "kind": "rumour", "key": "corgi_cafe", "label": "x"}]), "facts[0].kind"),
-    (_line(facts=[{"place_id": "N1002", "kind": "static", "key": "corgi_cafe", "label": "x"}]),
-     "facts[0].place_id"),
-    (_line(facts=[{"place_id": "N1001", "kind": "static", "key": "Corgi Cafe", "label": "x"}]), "facts[0].key"),
-    (_line(note_id="5de25964000000000100bc82"), "note_id"),  # repeats line 1
-])
+@pytest.mark.parametrize(
+    "bad, field",
+    [
+        ("{not json", "not valid JSON"),
+        (_line(place_id="N999999", mentioned_place_ids=["N999999"]), "place_id"),
+        (_line(mentioned_place_ids=["N1001", "X1"]), "mentioned_place_ids"),
+        (_line(time="2025-03-01 10:00"), "time"),
+        (_line(liked_count=-1), "liked_count"),
+        (_line(share_count=True), "share_count"),
+        (_line(kind="rumour"), "kind"),
+        (_line(colour="red"), "colour"),
+        (json.dumps({"note_id": "x1"}), "title"),
+        (
+            _line(comments=[{"comment_id": "c1", "time": "2025-03-02T10:00:00Z", "content": "hi"}]),
+            "comments[0].like_count",
+        ),
+        (_line(facts=[{"place_id": "N1001", "kind": "rumour", "key": "corgi_cafe", "label": "x"}]), "facts[0].kind"),
+        (
+            _line(facts=[{"place_id": "N1002", "kind": "static", "key": "corgi_cafe", "label": "x"}]),
+            "facts[0].place_id",
+        ),
+        (_line(facts=[{"place_id": "N1001", "kind": "static", "key": "Corgi Cafe", "label": "x"}]), "facts[0].key"),
+        (_line(note_id="5de25964000000000100bc82"), "note_id"),  # repeats line 1
+    ],
+)
 def test_jsonl_errors_name_line_and_field(small_places, tmp_path, bad, field):
     path = tmp_path / "bad.jsonl"
     path.write_text(_line() + "\n" + bad + "\n", encoding="utf-8")

@@ -1,4 +1,5 @@
 """The tool gateway: validation, structured errors, recording, and no leaked stack traces."""
+
 import json
 
 import pytest
@@ -10,10 +11,24 @@ from environment.tools.spec import tool
 
 pytestmark = pytest.mark.django_db
 
-AGENT_TOOLS = ["place_search", "place_detail", "nearby_search", "routing", "search_notes", "note_detail",
-               "submit_answer"]
-ENGINE_TOOLS = ["place_search", "nearby_search", "routing", "sample_place", "multi_stop_routing", "search_notes",
-                "submit_answer"]
+AGENT_TOOLS = [
+    "place_search",
+    "place_detail",
+    "nearby_search",
+    "routing",
+    "search_notes",
+    "note_detail",
+    "submit_answer",
+]
+ENGINE_TOOLS = [
+    "place_search",
+    "nearby_search",
+    "routing",
+    "sample_place",
+    "multi_stop_routing",
+    "search_notes",
+    "submit_answer",
+]
 
 
 def test_toolsets_match_the_papers_tables_7_and_8():
@@ -71,8 +86,7 @@ def test_recorder_receives_every_call_with_latency_and_version(grid_ctx):
     call_tool("agent", "place_detail", {"place_id": "N1"}, context=grid_ctx, recorder=seen.append)
     call_tool("agent", "place_detail", {"place_id": "nope"}, context=grid_ctx, recorder=seen.append)
     assert [c.ok for c in seen] == [True, False]
-    assert all(c.latency_ms >= 0 and c.tool_version == "1.0" and c.city_version == grid_ctx.city_version
-               for c in seen)
+    assert all(c.latency_ms >= 0 and c.tool_version == "1.0" and c.city_version == grid_ctx.city_version for c in seen)
     assert seen[1].error_kind == "not_found"
 
 
@@ -83,8 +97,7 @@ def test_missing_city_is_a_readable_error(settings):
 
 
 def test_submit_answer_accepts_objects_and_json_strings_only(grid_ctx):
-    ok = call_tool("agent", "submit_answer", {"result": {"name": "Kahvila Koira", "place_id": "N1"}},
-                   context=grid_ctx)
+    ok = call_tool("agent", "submit_answer", {"result": {"name": "Kahvila Koira", "place_id": "N1"}}, context=grid_ctx)
     assert ok.result == {"status": "submitted", "result": {"name": "Kahvila Koira", "place_id": "N1"}}
     from_text = call_tool("agent", "submit_answer", {"result": '[{"place_id": "N1"}]'}, context=grid_ctx)
     assert from_text.result["result"] == [{"place_id": "N1"}]

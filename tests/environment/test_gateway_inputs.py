@@ -4,6 +4,7 @@ A NUL, NaN, Infinity, a huge number, deep nesting or overlong text in an argumen
 error that names the argument, and the call is still recorded in the tool call log: the
 recorded arguments are repaired so that the insert cannot fail.
 """
+
 from __future__ import annotations
 
 import io
@@ -38,21 +39,29 @@ def call_and_record(grid_ctx, tool: str, arguments):
 
 # ---------------------------------------------------------------- through the gateway, recorded
 
+
 def test_a_nul_in_an_argument_is_an_error_naming_it_and_the_call_is_recorded(grid_ctx):
     call, row = call_and_record(grid_ctx, "place_search", {"query_name": "Kahvila\x00Koira"})
 
-    assert call.error == {"kind": "invalid_parameter", "parameter": "query_name",
-                          "message": "argument 'query_name' contains a NUL character (not allowed)",
-                          "allowed": "REQUIRED: Place name in local language"}
+    assert call.error == {
+        "kind": "invalid_parameter",
+        "parameter": "query_name",
+        "message": "argument 'query_name' contains a NUL character (not allowed)",
+        "allowed": "REQUIRED: Place name in local language",
+    }
     assert row.error == call.error and row.error_kind == "invalid_parameter"
     assert row.arguments == {"query_name": "Kahvila\ufffdKoira"}  # repaired, so the insert succeeded
 
 
-@pytest.mark.parametrize("value, reason", [
-    (math.nan, "is NaN (not a JSON number; not allowed)"),
-    (math.inf, "is Infinity (not a JSON number; not allowed)"),
-    (10**5000, "is a number with more than 18 digits (not allowed)"),
-], ids=["nan", "infinity", "5000-digit"])
+@pytest.mark.parametrize(
+    "value, reason",
+    [
+        (math.nan, "is NaN (not a JSON number; not allowed)"),
+        (math.inf, "is Infinity (not a JSON number; not allowed)"),
+        (10**5000, "is a number with more than 18 digits (not allowed)"),
+    ],
+    ids=["nan", "infinity", "5000-digit"],
+)
 def test_nan_infinity_and_huge_numbers_are_errors_naming_the_argument_and_recorded(grid_ctx, value, reason):
     call, row = call_and_record(grid_ctx, "nearby_search", {"center": "N4", "radius_meters": value})
 
@@ -94,8 +103,11 @@ def test_a_nul_or_nan_inside_an_answer_given_as_json_text_is_an_error_naming_it(
     assert nan.error["message"] == "argument 'result.total_time_s' is NaN (not a JSON number; not allowed)"
 
 
-@pytest.mark.parametrize("keyword", ["(" * 600 + "koira" + ")" * 600, "NOT " * 2000 + "koira",
-                                     "(" * 17 + "koira" + ")" * 17], ids=["600-parentheses", "2000-nots", "17"])
+@pytest.mark.parametrize(
+    "keyword",
+    ["(" * 600 + "koira" + ")" * 600, "NOT " * 2000 + "koira", "(" * 17 + "koira" + ")" * 17],
+    ids=["600-parentheses", "2000-nots", "17"],
+)
 def test_deeply_nested_keyword_logic_is_an_error_naming_the_keyword(grid_ctx, keyword):
     call, _ = call_and_record(grid_ctx, "search_notes", {"keyword": keyword})
     assert call.error["kind"] == "invalid_parameter" and call.error["parameter"] == "keyword"
@@ -109,6 +121,7 @@ def test_a_tool_name_with_a_nul_is_recorded(grid_ctx):
 
 # ---------------------------------------------------------------- the call_tool command
 
+
 def run_command(*args) -> tuple[int, dict]:
     out = io.StringIO()
     try:
@@ -119,12 +132,16 @@ def run_command(*args) -> tuple[int, dict]:
     return code, json.loads(out.getvalue())
 
 
-@pytest.mark.parametrize("arguments, parameter, reason", [
-    ('{"query_name": "Kahvila\\u0000"}', "query_name", "contains a NUL character"),
-    ('{"query_name": "Kahvila", "min_rating": NaN}', "min_rating", "is NaN"),
-    ('{"query_name": "Kahvila", "max_cost": Infinity}', "max_cost", "is Infinity"),
-    ('{"query_name": "Kahvila", "min_rating": 1' + "0" * 5000 + "}", "min_rating", "is a number with 5,001 digits"),
-], ids=["nul", "nan", "infinity", "5000-digit"])
+@pytest.mark.parametrize(
+    "arguments, parameter, reason",
+    [
+        ('{"query_name": "Kahvila\\u0000"}', "query_name", "contains a NUL character"),
+        ('{"query_name": "Kahvila", "min_rating": NaN}', "min_rating", "is NaN"),
+        ('{"query_name": "Kahvila", "max_cost": Infinity}', "max_cost", "is Infinity"),
+        ('{"query_name": "Kahvila", "min_rating": 1' + "0" * 5000 + "}", "min_rating", "is a number with 5,001 digits"),
+    ],
+    ids=["nul", "nan", "infinity", "5000-digit"],
+)
 def test_call_tool_prints_an_error_naming_the_argument(grid_city, arguments, parameter, reason):
     code, result = run_command("place_search", arguments, "--city", "gridtown")
     assert code == 1 and result["error"]["parameter"] == parameter

@@ -1,4 +1,5 @@
 """The real Helsinki build in PostGIS: counts, the corpus, hidden facts and what agents can see."""
+
 import json
 from collections import Counter
 
@@ -91,8 +92,9 @@ def test_search_notes_runs_over_comments_too(helsinki, helsinki_ctx):
 def test_routing_between_helsinki_places_of_each_vehicle(helsinki_ctx):
     a, b = "N247416118", "N2270234283"  # Jääpuiston kahvila, Musiikkitalon kahvila
     for vehicle in ("walking", "cycling", "driving"):
-        call = call_tool("agent", "routing", {"start_place_id": a, "end_place_id": b, "vehicle": vehicle},
-                         context=helsinki_ctx)
+        call = call_tool(
+            "agent", "routing", {"start_place_id": a, "end_place_id": b, "vehicle": vehicle}, context=helsinki_ctx
+        )
         assert call.ok and call.result["total_distance_m"] > 100, (vehicle, call.error)
         assert call.result["steps"][-1]["instruction"].startswith("Arrive")
 
@@ -106,8 +108,9 @@ def test_places_never_snap_into_underground_tunnels(helsinki, helsinki_ctx):
     for pid in Place.objects.filter(city=helsinki).values_list("place_id", flat=True):
         assert net.snap(pid, "walking").node_id in surface, pid
     # Cafe Kuppi & Muffini sits above Kamppi's service tunnels; its neighbours are a short walk away.
-    around = call_tool("agent", "nearby_search", {"center": "N2548994901", "radius_meters": 40},
-                       context=helsinki_ctx).result["results"]
+    around = call_tool(
+        "agent", "nearby_search", {"center": "N2548994901", "radius_meters": 40}, context=helsinki_ctx
+    ).result["results"]
     assert around
     for neighbour in around:
         route = net.route("N2548994901", neighbour["place_id"], vehicle="walking", mode="distance")

@@ -1,5 +1,6 @@
 """The input hygiene checks (environment/inputs.py): each problem named by its JSON path, and a
 storable copy of what must be kept; iterative, so no input is too deep for them."""
+
 from __future__ import annotations
 
 import json
@@ -17,11 +18,19 @@ def nested(depth: int, leaf="x"):
 
 # ---------------------------------------------------------------- the checks themselves
 
+
 def test_check_json_names_the_path_of_each_problem():
-    problems = check_json({"query": "a\x00b", "x": [1, {"y": math.nan}], "big": 10**30, "s": "\ud800"},
-                          field="arguments", limits=TOOL_ARGUMENTS)
+    problems = check_json(
+        {"query": "a\x00b", "x": [1, {"y": math.nan}], "big": 10**30, "s": "\ud800"},
+        field="arguments",
+        limits=TOOL_ARGUMENTS,
+    )
     assert [(p.path, p.parameter) for p in problems] == [
-        ("arguments.query", "query"), ("arguments.x[1].y", "x"), ("arguments.big", "big"), ("arguments.s", "s")]
+        ("arguments.query", "query"),
+        ("arguments.x[1].y", "x"),
+        ("arguments.big", "big"),
+        ("arguments.s", "s"),
+    ]
     assert problems[0].reason == "contains a NUL character (not allowed)"
     assert "NaN" in problems[1].reason and "18 digits" in problems[2].reason and "surrogate" in problems[3].reason
 
@@ -44,12 +53,21 @@ def test_parse_json_refuses_a_100000_deep_text_and_a_5000_digit_number_naming_th
 
 
 def test_storable_repairs_what_postgresql_refuses_and_notes_it():
-    value, notes = storable({"q": "a\x00b", "n": math.inf, "big": 10**5000, "k\x00": 1, "long": "y" * 20_000},
-                            field="arguments", limits=TOOL_ARGUMENTS)
+    value, notes = storable(
+        {"q": "a\x00b", "n": math.inf, "big": 10**5000, "k\x00": 1, "long": "y" * 20_000},
+        field="arguments",
+        limits=TOOL_ARGUMENTS,
+    )
     assert value["q"] == "a\ufffdb" and value["n"] == "Infinity" and "5,001 digits" in value["big"]
     assert "k\ufffd" in value and value["long"].startswith("y" * 10_000) and "10,000 more" in value["long"]
     assert len(notes) == 5 and {n.split(":")[0] for n in notes} == {
-        "arguments.q", "arguments.n", "arguments.big", 'arguments["k\\u0000"]', "arguments.long"}
+        "arguments.q",
+        "arguments.n",
+        "arguments.big",
+        'arguments["k\\u0000"]',
+        "arguments.long",
+    }
     text, text_notes = clean_text("ok\x00", field="steps[0].model_text", max_chars=100)
-    assert text == "ok\ufffd" and text_notes == ["steps[0].model_text: 1 NUL or surrogate character (not storable) "
-                                                 "replaced with U+FFFD"]
+    assert text == "ok\ufffd" and text_notes == [
+        "steps[0].model_text: 1 NUL or surrogate character (not storable) replaced with U+FFFD"
+    ]

@@ -32,8 +32,9 @@ def test_lowercase_operators_are_words():
 def test_tsquery_sql_uses_parameters_only():
     sql, params = to_tsquery_sql(parse_keywords("a' OR (b NOT c)"))
     assert "'a'" not in sql and params == ["a'", "b", "c"]
-    assert sql == ("(plainto_tsquery('english', %s) || (plainto_tsquery('english', %s) && "
-                   "(!!plainto_tsquery('english', %s))))")
+    assert sql == (
+        "(plainto_tsquery('english', %s) || (plainto_tsquery('english', %s) && (!!plainto_tsquery('english', %s))))"
+    )
 
 
 @pytest.mark.parametrize(

@@ -3,6 +3,7 @@
 The server runs as a real subprocess (``manage.py mcp_server``) against the test database,
 where the session fixture ``grid_city`` has committed the small grid city "gridtown".
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -38,13 +39,15 @@ BAD_CALLS = {
 
 # ---------------------------------------------------------------- server processes
 
+
 def _manage_args(toolset: str, transport: str, *extra: str) -> list[str]:
     return ["manage.py", "mcp_server", "--toolset", toolset, "--transport", transport, "--city", CITY, *extra]
 
 
 def _stdio_params(toolset: str) -> StdioServerParameters:
-    return StdioServerParameters(command=sys.executable, args=_manage_args(toolset, "stdio"), env=child_env(),
-                                 cwd=str(REPO))
+    return StdioServerParameters(
+        command=sys.executable, args=_manage_args(toolset, "stdio"), env=child_env(), cwd=str(REPO)
+    )
 
 
 @pytest.fixture(scope="module")
@@ -56,6 +59,7 @@ def http_url(grid_city):
 
 
 # ---------------------------------------------------------------- one session per transport
+
 
 async def _agent_session(server) -> dict:
     """List the tools, call each agent tool once and make the bad calls; return what came back."""
@@ -94,6 +98,7 @@ def agent_session(request, grid_city, django_db_blocker):
 
 
 # ---------------------------------------------------------------- agent toolset
+
 
 def test_lists_the_agent_tools_in_order_with_the_papers_descriptions(agent_session):
     tools = agent_session["tools"]
@@ -134,8 +139,17 @@ def test_place_search_and_nearby_search_return_light_place_lists(agent_session):
 
 def test_place_detail_has_the_detail_fields_and_no_social_memory(agent_session):
     detail = agent_session["calls"]["place_detail"].structured_content
-    assert set(detail) == {"place_id", "name", "place_type", "address", "opentime_week", "rating", "cost", "tag",
-                           "alias"}
+    assert set(detail) == {
+        "place_id",
+        "name",
+        "place_type",
+        "address",
+        "opentime_week",
+        "rating",
+        "cost",
+        "tag",
+        "alias",
+    }
     assert detail["name"] == "Hotel Aurora" and "long_mem" not in detail
 
 
@@ -159,7 +173,8 @@ def test_bad_calls_are_error_results_naming_the_parameter(agent_session):
     unknown = agent_session["bad"]["unknown_place"]
     assert unknown.is_error is True
     assert unknown.structured_content["error"] == {
-        "kind": "not_found", "parameter": "place_id",
+        "kind": "not_found",
+        "parameter": "place_id",
         "message": "no place with place_id 'N999'; use an id from place_search or nearby_search",
     }
     assert json.loads(unknown.content[0].text) == unknown.structured_content
@@ -178,11 +193,13 @@ def test_calls_over_mcp_are_recorded_in_the_tool_call_log(agent_session):
 
 # ---------------------------------------------------------------- engine toolset
 
+
 async def _engine_session(server) -> tuple:
     async with Client(server) as client:
         listing = await client.list_tools()
-        route = await client.call_tool("multi_stop_routing",
-                                       {"stop_ids": ["N1", "N4", "N5"], "start_id": "N1", "vehicle": "walking"})
+        route = await client.call_tool(
+            "multi_stop_routing", {"stop_ids": ["N1", "N4", "N5"], "start_id": "N1", "vehicle": "walking"}
+        )
         too_few = await client.call_tool("multi_stop_routing", {"stop_ids": ["N1"]})
     return listing.tools, route, too_few
 
@@ -202,6 +219,7 @@ def test_engine_toolset_over_stdio_lists_its_tools_and_plans_multi_stop_routes(g
 
 
 # ---------------------------------------------------------------- in process
+
 
 def test_a_city_that_is_not_built_is_an_error_not_the_default_city(grid_city):
     from environment.mcp_server import build_server

@@ -3,6 +3,7 @@
 Each bad argument comes back as a tool error naming the argument, never as a database error,
 and every call, refused or not, is in the tool call log.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -35,8 +36,12 @@ EXPECTED = {  # label -> (parameter, the start of the message)
 
 
 async def _session() -> dict:
-    params = StdioServerParameters(command=sys.executable, env=child_env(), cwd=str(REPO), args=[
-        "manage.py", "mcp_server", "--toolset", "agent", "--transport", "stdio", "--city", "gridtown"])
+    params = StdioServerParameters(
+        command=sys.executable,
+        env=child_env(),
+        cwd=str(REPO),
+        args=["manage.py", "mcp_server", "--toolset", "agent", "--transport", "stdio", "--city", "gridtown"],
+    )
     async with Client(params) as client:
         replies = {label: await client.call_tool(name, arguments) for label, (name, arguments) in BAD_CALLS.items()}
         replies["after"] = await client.call_tool("place_detail", {"place_id": "N4"})

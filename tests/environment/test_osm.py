@@ -1,4 +1,5 @@
 """The OSM reading stage: places and roads from the bundled Helsinki extract and tiny.osm."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -194,10 +195,19 @@ def test_drive_speed_from_maxspeed_or_class_default(tiny_roads):
     assert tiny_roads[107].drive_speed_mps == pytest.approx(100 / 3.6)
 
 
-@pytest.mark.parametrize(("raw", "kmh"), [
-    ("50", 50), ("30 mph", 48.28032), ("FI:urban", 50), ("FI:rural", 80), ("60 km/h", 60),
-    ("30;50", 30), ("signals", None), ("", None),
-])
+@pytest.mark.parametrize(
+    ("raw", "kmh"),
+    [
+        ("50", 50),
+        ("30 mph", 48.28032),
+        ("FI:urban", 50),
+        ("FI:rural", 80),
+        ("60 km/h", 60),
+        ("30;50", 30),
+        ("signals", None),
+        ("", None),
+    ],
+)
 def test_parse_maxspeed(raw, kmh):
     assert parse_maxspeed(raw) == (pytest.approx(kmh) if kmh is not None else None)
 
@@ -206,8 +216,7 @@ def test_place_type_falls_back_without_dropping_anything():
     assert place_type_for({"shop": "yes"}) == "Shopping|Other Shop"
     assert place_type_for({"shop": "funeral_directors"}) == "Shopping|Other Funeral Directors"
     assert place_type_for({"shop": "yes", "office": "company"}) == "Business|Office"
-    assert place_type_for({"amenity": "restaurant", "cuisine": "sushi"}) == (
-        "Food & Beverages|Sushi Restaurant")
+    assert place_type_for({"amenity": "restaurant", "cuisine": "sushi"}) == ("Food & Beverages|Sushi Restaurant")
     with pytest.raises(ValueError):
         place_type_for({"highway": "bus_stop"})
 

@@ -1,4 +1,5 @@
 """Registry: named plug-ins of one kind, unique names, readable errors, registration order."""
+
 import pytest
 
 from environment.registry_base import NotRegistered, Registry

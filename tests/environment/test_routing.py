@@ -1,4 +1,5 @@
 """Routing engine: exact semantics on hand-built networks, then checks on the bundled Helsinki roads."""
+
 from __future__ import annotations
 
 import json
@@ -20,11 +21,23 @@ def grid_node(r: int, c: int) -> tuple[int, tuple[float, float]]:
     return 100 + 10 * r + c, (LON0 + c * DLON, LAT0 + r * DLAT)
 
 
-def make_road(gid, name, cells, *, highway="residential", walk=True, cycle=(True, True),
-              drive=(True, True), speed=10.0) -> RoadRecord:
+def make_road(
+    gid, name, cells, *, highway="residential", walk=True, cycle=(True, True), drive=(True, True), speed=10.0
+) -> RoadRecord:
     nodes = [grid_node(r, c) for r, c in cells]
-    return RoadRecord(gid, name, highway, tuple(n for n, _ in nodes), tuple(p for _, p in nodes),
-                      walk, cycle[0], cycle[1], drive[0], drive[1], speed)
+    return RoadRecord(
+        gid,
+        name,
+        highway,
+        tuple(n for n, _ in nodes),
+        tuple(p for _, p in nodes),
+        walk,
+        cycle[0],
+        cycle[1],
+        drive[0],
+        drive[1],
+        speed,
+    )
 
 
 def place_at(pid, r, c, north_m=0.0):
@@ -178,7 +191,10 @@ def test_steps_group_roads_and_name_turns(grid):
     route = grid.route("P00", "P22", vehicle="walking", mode="distance", avoid_way_ids=[11, 12, 2])
     # Only Row 0 east then Col 2 north remain: heading east, north is a left turn.
     assert [s["instruction"] for s in route.steps] == [
-        "Head east on Row 0", "Turn left onto Col 2", "Arrive at destination"]
+        "Head east on Row 0",
+        "Turn left onto Col 2",
+        "Arrive at destination",
+    ]
     assert route.steps[0]["way_ids"] == [1]
     assert sum(s["distance_m"] for s in route.steps) == pytest.approx(route.total_distance_m, abs=0.15)
 
@@ -198,9 +214,17 @@ def test_same_input_gives_identical_output():
     dumps = []
     for _ in range(2):
         net = RoadNetwork.build(grid_roads(), places)
-        dumps.append(json.dumps([net.route(a, b, vehicle=v, mode=m).to_dict()
-                                 for a in net.place_ids for b in net.place_ids
-                                 for v in VEHICLES for m in MODES]))
+        dumps.append(
+            json.dumps(
+                [
+                    net.route(a, b, vehicle=v, mode=m).to_dict()
+                    for a in net.place_ids
+                    for b in net.place_ids
+                    for v in VEHICLES
+                    for m in MODES
+                ]
+            )
+        )
     assert dumps[0] == dumps[1]
 
 
@@ -222,8 +246,10 @@ def helsinki():
 
 def independent_haversine(p, q) -> float:
     (lon1, lat1), (lon2, lat2) = p, q
-    a = (math.sin(math.radians(lat2 - lat1) / 2) ** 2 + math.cos(math.radians(lat1))
-         * math.cos(math.radians(lat2)) * math.sin(math.radians(lon2 - lon1) / 2) ** 2)
+    a = (
+        math.sin(math.radians(lat2 - lat1) / 2) ** 2
+        + math.cos(math.radians(lat1)) * math.cos(math.radians(lat2)) * math.sin(math.radians(lon2 - lon1) / 2) ** 2
+    )
     return 2 * EARTH_R * math.asin(math.sqrt(a))
 
 
@@ -244,8 +270,12 @@ def networkx_graph(roads, vehicle: str) -> nx.DiGraph:
             for a, b, ok in ((u, v, fwd), (v, u, bwd)):
                 if ok and a != b:
                     old = graph.get_edge_data(a, b, {})
-                    graph.add_edge(a, b, metres=min(metres, old.get("metres", math.inf)),
-                                   seconds=min(metres / speed, old.get("seconds", math.inf)))
+                    graph.add_edge(
+                        a,
+                        b,
+                        metres=min(metres, old.get("metres", math.inf)),
+                        seconds=min(metres / speed, old.get("seconds", math.inf)),
+                    )
     return graph
 
 
@@ -289,8 +319,15 @@ def test_helsinki_driving_honours_a_one_way_street(helsinki):
     roads, places, net = helsinki
     graph = net.graphs["driving"]
     in_largest = {int(n) for n in graph.node_ids[graph.in_largest]}
-    oneways = [r for r in roads if r.drive_forward and not r.drive_backward and r.name
-               and r.node_ids[0] in in_largest and r.node_ids[-1] in in_largest]
+    oneways = [
+        r
+        for r in roads
+        if r.drive_forward
+        and not r.drive_backward
+        and r.name
+        and r.node_ids[0] in in_largest
+        and r.node_ids[-1] in in_largest
+    ]
     way = max(oneways, key=lambda r: (len(r.node_ids), r.gid))
     ends = [("ONEWAY_START", *way.coords[0]), ("ONEWAY_END", *way.coords[-1])]
     net2 = RoadNetwork.build(roads, places + ends)

@@ -1,4 +1,5 @@
 """environment.selectors, the reads other apps make of the world, on the grid city (real PostGIS)."""
+
 from __future__ import annotations
 
 import json
@@ -19,14 +20,32 @@ pytestmark = pytest.mark.django_db
 def other_city(grid_city):
     """A second city, built after the grid, holding a place N1 of its own and a note the grid lacks."""
     city = City.objects.create(name="othertown", version="other-1", seed=0, source="tests")
-    place = Place.objects.create(city=city, place_id="N1", osm_type="node", osm_id=1, name="Elsewhere Cafe",
-                                 place_type="Food & Beverages|Coffee House", top_type="Food & Beverages",
-                                 location=Point(25.5, 61.5, srid=4326))
-    Note.objects.create(city=city, note_id="other-note", place=place, kind="about", title="t", desc="d",
-                        time=datetime(2025, 1, 1, tzinfo=UTC), liked_count=0, collected_count=0, comment_count=0,
-                        share_count=0)
-    SocialFact.objects.create(place=place, kind=SocialFact.STATIC, key="other_key", label="Other",
-                              note_ids=["other-note"])
+    place = Place.objects.create(
+        city=city,
+        place_id="N1",
+        osm_type="node",
+        osm_id=1,
+        name="Elsewhere Cafe",
+        place_type="Food & Beverages|Coffee House",
+        top_type="Food & Beverages",
+        location=Point(25.5, 61.5, srid=4326),
+    )
+    Note.objects.create(
+        city=city,
+        note_id="other-note",
+        place=place,
+        kind="about",
+        title="t",
+        desc="d",
+        time=datetime(2025, 1, 1, tzinfo=UTC),
+        liked_count=0,
+        collected_count=0,
+        comment_count=0,
+        share_count=0,
+    )
+    SocialFact.objects.create(
+        place=place, kind=SocialFact.STATIC, key="other_key", label="Other", note_ids=["other-note"]
+    )
     return city
 
 
@@ -37,6 +56,7 @@ def grid_position(place_id: str) -> tuple[float, float]:
 
 
 # ------------------------------------------------------------------ cities
+
 
 def test_city_version_get_is_the_built_version_or_none(grid_city):
     assert selectors.city_version_get(name="gridtown") == grid_city.version
@@ -58,6 +78,7 @@ def test_city_rows_list_the_newest_build_first(grid_city, other_city):
 
 
 # ------------------------------------------------------------------ places
+
 
 def test_place_get_returns_the_visible_fields_only(grid_ctx):
     place = selectors.place_get(city_id=grid_ctx.city_id, place_id="N5")
@@ -118,17 +139,21 @@ def test_place_line_distance_measures_to_the_nearest_point_of_the_line(grid_ctx)
 
 # ------------------------------------------------------------------ hidden facts and notes
 
+
 @pytest.fixture
 def bookstore_facts(grid_ctx):
     """Two facts on the bookstore (N3), of a kind each, with known keys and notes."""
     place = Place.objects.get(city_id=grid_ctx.city_id, place_id="N3")
     notes = list(Note.objects.filter(city_id=grid_ctx.city_id).order_by("note_id").values_list("note_id", flat=True))
-    SocialFact.objects.create(place=place, kind=SocialFact.STATIC, key="test_reading_corner", label="Reading corner",
-                              note_ids=notes[:2])
-    SocialFact.objects.create(place=place, kind=SocialFact.SHORT_TERM, key="test_author_visit", label="Author visit",
-                              note_ids=notes[2:3])
-    SocialFact.objects.create(place=place, kind=SocialFact.LONG_TERM, key="test_reading_corner", label="Again",
-                              note_ids=notes[1:4])
+    SocialFact.objects.create(
+        place=place, kind=SocialFact.STATIC, key="test_reading_corner", label="Reading corner", note_ids=notes[:2]
+    )
+    SocialFact.objects.create(
+        place=place, kind=SocialFact.SHORT_TERM, key="test_author_visit", label="Author visit", note_ids=notes[2:3]
+    )
+    SocialFact.objects.create(
+        place=place, kind=SocialFact.LONG_TERM, key="test_reading_corner", label="Again", note_ids=notes[1:4]
+    )
     return notes
 
 
@@ -139,8 +164,9 @@ def test_fact_keys_hold_only_the_kinds_asked_for(grid_ctx, bookstore_facts, othe
     short = selectors.fact_keys(city_id=grid_ctx.city_id, kinds=["short_term"])
     assert "test_author_visit" in short["N3"] and "test_reading_corner" not in short["N3"]
     every = SocialFact.objects.filter(place__city_id=grid_ctx.city_id)
-    assert sum(map(len, selectors.fact_keys(city_id=grid_ctx.city_id, kinds=("static", "long_term", "short_term"))
-                   .values())) == len(set(every.values_list("place__place_id", "key")))
+    assert sum(
+        map(len, selectors.fact_keys(city_id=grid_ctx.city_id, kinds=("static", "long_term", "short_term")).values())
+    ) == len(set(every.values_list("place__place_id", "key")))
 
 
 def test_fact_exists_for_any_kind_at_that_place_only(grid_ctx, bookstore_facts):
@@ -151,8 +177,7 @@ def test_fact_exists_for_any_kind_at_that_place_only(grid_ctx, bookstore_facts):
 
 def test_fact_note_ids_join_the_notes_of_every_fact_with_the_key(grid_ctx, bookstore_facts):
     notes = bookstore_facts
-    assert selectors.fact_note_ids(city_id=grid_ctx.city_id, place_id="N3", key="test_reading_corner") == set(
-        notes[:4])
+    assert selectors.fact_note_ids(city_id=grid_ctx.city_id, place_id="N3", key="test_reading_corner") == set(notes[:4])
     assert selectors.fact_note_ids(city_id=grid_ctx.city_id, place_id="N3", key="no_such_key") == frozenset()
 
 
@@ -164,9 +189,11 @@ def test_note_ids_existing_keep_only_the_citys_notes(grid_ctx, other_city):
 
 # ------------------------------------------------------------------ roads
 
+
 def test_road_geometries_are_merged_per_class_in_class_order(grid_city):
-    rows = selectors.road_geometries_by_class(city_name="gridtown", classes={"major": ["primary"]}, rest="minor",
-                                              tolerance_deg=0.00002)
+    rows = selectors.road_geometries_by_class(
+        city_name="gridtown", classes={"major": ["primary"]}, rest="minor", tolerance_deg=0.00002
+    )
     assert [cls for cls, _ in rows] == ["major", "minor"]
     major, minor = (json.loads(geometry) for _, geometry in rows)
     assert major["type"] == "MultiLineString" and len(major["coordinates"]) == 1  # Column 4 Avenue
@@ -175,9 +202,12 @@ def test_road_geometries_are_merged_per_class_in_class_order(grid_city):
 
 
 def test_road_geometries_give_each_segment_to_the_first_class_listing_it(grid_city):
-    rows = selectors.road_geometries_by_class(city_name="gridtown", rest="z",
-                                              classes={"b": ["residential", "primary"], "a": ["residential"]},
-                                              tolerance_deg=0.00002)
+    rows = selectors.road_geometries_by_class(
+        city_name="gridtown",
+        rest="z",
+        classes={"b": ["residential", "primary"], "a": ["residential"]},
+        tolerance_deg=0.00002,
+    )
     assert [cls for cls, _ in rows] == ["b"]  # no segment is left for "a" or the rest
     rest_only = selectors.road_geometries_by_class(city_name="gridtown", classes={}, rest="all", tolerance_deg=0)
     assert [cls for cls, _ in rest_only] == ["all"] and len(json.loads(rest_only[0][1])["coordinates"]) == 10

@@ -1,4 +1,5 @@
 """manage.py tool_docs: docs/tools.md generated from the registry with computed examples."""
+
 import json
 import re
 
@@ -51,8 +52,10 @@ def test_examples_are_computed_from_the_city(tools_md):
     assert detail["place_id"] == call["place_id"] and detail["address"].startswith("Testikatu")
     note = _json_after(agent["note_detail"], "Example result:")
     assert note["note_id"] == _json_after(agent["note_detail"], "Example call:")["note_id"]
-    assert "`gridtown`" in tools_md and "| `query_name` | string | yes |  | REQUIRED: Place name in local language |" \
-        in tools_md
+    assert (
+        "`gridtown`" in tools_md
+        and "| `query_name` | string | yes |  | REQUIRED: Place name in local language |" in tools_md
+    )
     assert '"kind": "invalid_parameter"' in tools_md and '"parameter": "radius_meters"' in tools_md
 
 

@@ -1,4 +1,5 @@
 """search_notes and note_detail on the grid city's generated corpus (PostgreSQL full-text search)."""
+
 import pytest
 
 from environment.tools.gateway import call_tool

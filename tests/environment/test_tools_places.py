@@ -1,4 +1,5 @@
 """place_search, place_detail, nearby_search and sample_place on the grid city (real PostGIS)."""
+
 import math
 
 import pytest
@@ -123,8 +124,7 @@ def test_nearby_search_rejects_bad_radius(grid_ctx, radius):
 
 
 def test_nearby_search_along_a_route(grid_ctx):
-    call = agent(grid_ctx, "nearby_search", center={"start": "N6", "end": "N5", "vehicle": "walking"},
-                 radius_meters=60)
+    call = agent(grid_ctx, "nearby_search", center={"start": "N6", "end": "N5", "vehicle": "walking"}, radius_meters=60)
     assert call.ok
     found = ids(call)
     assert "N6" not in found and "N5" not in found

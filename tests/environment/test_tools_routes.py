@@ -1,4 +1,5 @@
 """routing and multi_stop_routing through the gateway on the grid city."""
+
 import itertools
 
 import pytest
@@ -69,8 +70,7 @@ def test_time_and_distance_modes_differ_for_driving(grid_ctx):
         ({"start_place_id": "X", "end_place_id": "N2"}, "not_found", "start_place_id"),
         ({"start_place_id": "N1", "end_place_id": "N2", "vehicle": "plane"}, "invalid_parameter", "vehicle"),
         ({"start_place_id": "N1", "end_place_id": "N2", "mode": "fast"}, "invalid_parameter", "mode"),
-        ({"start_place_id": "N1", "end_place_id": "N2", "avoid_way_ids": ["x"]}, "invalid_parameter",
-         "avoid_way_ids"),
+        ({"start_place_id": "N1", "end_place_id": "N2", "avoid_way_ids": ["x"]}, "invalid_parameter", "avoid_way_ids"),
         ({"start_place_id": "N1"}, "invalid_parameter", "end_place_id"),
     ],
 )
@@ -80,8 +80,12 @@ def test_routing_rejects_bad_input(grid_ctx, args, kind, parameter):
 
 
 def test_multi_stop_routing_lists_every_ordering_sorted(grid_ctx):
-    call = call_tool("engine", "multi_stop_routing", {"stop_ids": ["N1", "N3", "N5", "N7"], "vehicle": "walking",
-                                                      "mode": "distance"}, context=grid_ctx)
+    call = call_tool(
+        "engine",
+        "multi_stop_routing",
+        {"stop_ids": ["N1", "N3", "N5", "N7"], "vehicle": "walking", "mode": "distance"},
+        context=grid_ctx,
+    )
     orderings = call.result["orderings"]
     assert call.result["total_orderings"] == 24 and len(orderings) == 24
     totals = [o["total_distance_m"] for o in orderings]
@@ -89,15 +93,20 @@ def test_multi_stop_routing_lists_every_ordering_sorted(grid_ctx):
 
 
 def test_multi_stop_totals_equal_the_sum_of_routing_calls(grid_ctx):
-    call = call_tool("engine", "multi_stop_routing",
-                     {"stop_ids": ["N1", "N9", "N5", "N7"], "start_id": "N1", "end_id": "N7", "vehicle": "driving"},
-                     context=grid_ctx)
+    call = call_tool(
+        "engine",
+        "multi_stop_routing",
+        {"stop_ids": ["N1", "N9", "N5", "N7"], "start_id": "N1", "end_id": "N7", "vehicle": "driving"},
+        context=grid_ctx,
+    )
     assert call.result["total_orderings"] == 2
     for ordering in call.result["orderings"]:
         order = [p["place_id"] for p in ordering["order"]]
         assert order[0] == "N1" and order[-1] == "N7"
-        legs = [route(grid_ctx, start_place_id=a, end_place_id=b, vehicle="driving").result
-                for a, b in zip(order, order[1:])]
+        legs = [
+            route(grid_ctx, start_place_id=a, end_place_id=b, vehicle="driving").result
+            for a, b in zip(order, order[1:])
+        ]
         assert ordering["total_time_s"] == round(sum(leg["total_time_s"] for leg in legs), 1)
         assert ordering["total_distance_m"] == round(sum(leg["total_distance_m"] for leg in legs), 1)
 

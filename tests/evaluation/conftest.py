@@ -1,4 +1,5 @@
 """Fixtures for evaluation tests: a frozen release of generated cases, committed for other processes."""
+
 from __future__ import annotations
 
 import pytest
@@ -13,9 +14,12 @@ def eval_release(generated_cases, django_db_blocker):
     with django_db_blocker.unblock():
         _assert_test_database()
         _remove_eval_release()
-        cases = [case_create(document=document.model_copy(update={"status": "validated",
-                                                                   "case_id": "eval-" + document.case_id}))
-                 for document in generated_cases[0]]
+        cases = [
+            case_create(
+                document=document.model_copy(update={"status": "validated", "case_id": "eval-" + document.case_id})
+            )
+            for document in generated_cases[0]
+        ]
         release = release_freeze(name="eval-fixture", split="public", cases=cases)
     yield release
     with django_db_blocker.unblock():

@@ -3,6 +3,7 @@
 The MCP tests talk to ``manage.py serve_run_mcp`` over real HTTP with the SDK's client, like
 test_external_agents.py, and so work in autocommit on the committed release.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -62,6 +63,7 @@ Now answer the following question: {question}"""  # noqa: E501
 
 # ---------------------------------------------------------------- the text
 
+
 def test_the_scaffold_prompt_built_from_the_shared_block_is_the_recorded_figure_9_prompt():
     assert SYSTEM_PROMPT == FIGURE_9_PROMPT
     assert SYSTEM_PROMPT.split("\n---\n")[1] == ANSWER_FORMAT + "\n"  # the block is the part between the '---'s
@@ -86,6 +88,7 @@ def test_the_evaluation_docs_show_the_exact_block_and_every_categorys_fields():
 
 
 # ---------------------------------------------------------------- over MCP (run_url, autocommit_db: conftest.py)
+
 
 async def _first_case(url: str, token: str) -> tuple[str | None, dict]:
     http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=60)

@@ -1,4 +1,5 @@
 """bench_evaluation: a real run on real workers, timed from ready workers, with the CPU it cost."""
+
 from __future__ import annotations
 
 import re
@@ -16,19 +17,39 @@ from tests import processes
 BROKER = "redis://127.0.0.1:6379/9"  # a database of its own, so that no other worker takes the run's tasks
 
 
-def test_a_benchmark_runs_every_case_on_its_workers_and_reports_the_cpu_per_model_call(
-        eval_release, django_db_blocker):
+def test_a_benchmark_runs_every_case_on_its_workers_and_reports_the_cpu_per_model_call(eval_release, django_db_blocker):
     redis.Redis.from_url(BROKER).flushdb()
     env = processes.child_env(REDIS_URL=BROKER, ALLOW_PRIVATE_ENDPOINTS="1")
     done = subprocess.run(
-        [sys.executable, "manage.py", "bench_evaluation", "--release", eval_release.name, "--workers", "1",
-         "--pool", "threads", "--concurrency", "4", "--limit", "6"],
-        cwd=processes.REPO, env=env, capture_output=True, text=True, timeout=300)
+        [
+            sys.executable,
+            "manage.py",
+            "bench_evaluation",
+            "--release",
+            eval_release.name,
+            "--workers",
+            "1",
+            "--pool",
+            "threads",
+            "--concurrency",
+            "4",
+            "--limit",
+            "6",
+        ],
+        cwd=processes.REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     try:
         assert done.returncode == 0, done.stderr[-3000:]
         assert re.search(r"run \d+: 6 cases \(6 passed\) on 1 worker\(s\) x 4 \(threads\)", done.stdout)
-        cpu = re.search(r"CPU per model call: ([\d.]+) ms \(workers ([\d.]+), command \(endpoint\) ([\d.]+), "
-                        r"redis ([\d.]+), postgres ([\d.]+)\)", done.stdout)
+        cpu = re.search(
+            r"CPU per model call: ([\d.]+) ms \(workers ([\d.]+), command \(endpoint\) ([\d.]+), "
+            r"redis ([\d.]+), postgres ([\d.]+)\)",
+            done.stdout,
+        )
         assert cpu, done.stdout
         total, workers, endpoint, _, postgres = map(float, cpu.groups())
         assert workers > 0 and postgres > 0 and endpoint >= 0  # the workers' database backends were found
@@ -42,12 +63,15 @@ def test_a_benchmark_runs_every_case_on_its_workers_and_reports_the_cpu_per_mode
             ModelEndpoint.objects.filter(id__in=endpoints).delete()
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["--workers", "0"], "--workers must be 1 or more; got 0"),
-    (["--concurrency", "0"], "--concurrency must be 1 or more; got 0"),
-    (["--limit", "0"], "--limit must be 1 or more; got 0"),
-    (["--delay", "-1"], "--delay must be 0 or more seconds; got -1.0"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--workers", "0"], "--workers must be 1 or more; got 0"),
+        (["--concurrency", "0"], "--concurrency must be 1 or more; got 0"),
+        (["--limit", "0"], "--limit must be 1 or more; got 0"),
+        (["--delay", "-1"], "--delay must be 0 or more seconds; got -1.0"),
+    ],
+)
 def test_bad_benchmark_options_are_refused_naming_what_is_allowed(args, message):
     with pytest.raises(CommandError, match=re.escape(message)):
         call_command("bench_evaluation", "--release", "helsinki-v1", *args)

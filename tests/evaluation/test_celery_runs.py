@@ -1,4 +1,5 @@
 """Runs on real Celery workers (Redis broker): a worker killed mid-run loses nothing, duplicates nothing."""
+
 from __future__ import annotations
 
 import subprocess
@@ -46,7 +47,8 @@ def committed_run(eval_release, django_db_blocker):
 
 
 def test_a_worker_killed_mid_run_is_resumed_with_exactly_one_trajectory_per_case_and_trial(
-        broker, committed_run, django_db_blocker):
+    broker, committed_run, django_db_blocker
+):
     with django_db_blocker.unblock():
         _kill_drill(committed_run)
 
@@ -69,8 +71,11 @@ def _kill_drill(run):
     worker = start_worker()
     try:
         run_resume(run=run)
-        wait_for(lambda: EvaluationRun.objects.get(id=run.id).status == EvaluationRun.COMPLETED, 120,
-                 "the resumed run to complete")
+        wait_for(
+            lambda: EvaluationRun.objects.get(id=run.id).status == EvaluationRun.COMPLETED,
+            120,
+            "the resumed run to complete",
+        )
     finally:
         kill(worker)
     trajectories = list(run.trajectories.select_related("entry"))

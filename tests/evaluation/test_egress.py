@@ -3,6 +3,7 @@
 Every refused case asserts the listener it would have reached was never contacted; the key cases
 run with canary keys in the worker's environment and assert the canaries never leave.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -77,11 +78,30 @@ def listener():
 @pytest.fixture(autouse=True)
 def clean_environment(monkeypatch, settings):
     """No proxies, canary keys where litellm and the OpenAI SDK look for them, private endpoints off."""
-    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "all_proxy",
-                 "no_proxy", "OPENAI_BASE_URL", "OPENAI_API_BASE", "ANTHROPIC_API_BASE", "ANTHROPIC_BASE_URL"):
+    for name in (
+        "HTTP_PROXY",
+        "HTTPS_PROXY",
+        "ALL_PROXY",
+        "NO_PROXY",
+        "http_proxy",
+        "https_proxy",
+        "all_proxy",
+        "no_proxy",
+        "OPENAI_BASE_URL",
+        "OPENAI_API_BASE",
+        "ANTHROPIC_API_BASE",
+        "ANTHROPIC_BASE_URL",
+    ):
         monkeypatch.delenv(name, raising=False)
-    for name in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "HOSTED_VLLM_API_KEY", "OPENAI_ADMIN_KEY",
-                 "ANTHROPIC_AUTH_TOKEN", "TOGETHERAI_API_KEY", "MISTRAL_API_KEY"):
+    for name in (
+        "OPENAI_API_KEY",
+        "ANTHROPIC_API_KEY",
+        "HOSTED_VLLM_API_KEY",
+        "OPENAI_ADMIN_KEY",
+        "ANTHROPIC_AUTH_TOKEN",
+        "TOGETHERAI_API_KEY",
+        "MISTRAL_API_KEY",
+    ):
         monkeypatch.setenv(name, CANARY)
     settings.ALLOW_PRIVATE_ENDPOINTS = False
     settings.FIELD_ENCRYPTION_KEY = "egress test passphrase"
@@ -89,44 +109,68 @@ def clean_environment(monkeypatch, settings):
 
 def fake_dns(monkeypatch, answers: dict[str, list[str]]) -> None:
     """Hosts in ``answers`` resolve to those addresses; every other host as usual."""
+
     def getaddrinfo(host, port, *args, **kwargs):
         if host not in answers:
             return REAL_GETADDRINFO(host, port, *args, **kwargs)
-        return [(socket.AF_INET6 if ":" in a else socket.AF_INET, socket.SOCK_STREAM, 6, "", (a, port))
-                for a in answers[host]]
+        return [
+            (socket.AF_INET6 if ":" in a else socket.AF_INET, socket.SOCK_STREAM, 6, "", (a, port))
+            for a in answers[host]
+        ]
+
     monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
 
 
 def ask(model: str, api_base: str, api_key: str | None = KEY, params: dict | None = None) -> dict:
     """One model call through the model client (two attempts, a short timeout), closed afterwards."""
-    client = LLMClient(EndpointSpec(endpoint_id=None, model=model, api_base=api_base, api_key=api_key,
-                                    params=params or {}),
-                       retry=RetryPolicy(max_attempts=2, base_s=0.001, cap_s=0.01), timeout_s=5)
+    client = LLMClient(
+        EndpointSpec(endpoint_id=None, model=model, api_base=api_base, api_key=api_key, params=params or {}),
+        retry=RetryPolicy(max_attempts=2, base_s=0.001, cap_s=0.01),
+        timeout_s=5,
+    )
 
     async def go():
         try:
             return await client.complete(MESSAGES)
         finally:
             await client.aclose()
+
     return asyncio.run(go())
 
 
 def make(**changes) -> ModelEndpoint:
-    fields = {"name": "egress-model", "model": "openai/gpt-4o-mini", "api_base": "http://93.184.216.34/v1",
-              "api_key": KEY} | changes
+    fields = {
+        "name": "egress-model",
+        "model": "openai/gpt-4o-mini",
+        "api_base": "http://93.184.216.34/v1",
+        "api_key": KEY,
+    } | changes
     return endpoint_create(**fields)
 
 
 def anthropic_reply(_body: dict) -> dict:
-    return {"status": 200, "delay_s": 0.0, "body": {
-        "id": "msg_1", "type": "message", "role": "assistant", "model": "claude-x", "stop_reason": "end_turn",
-        "content": [{"type": "text", "text": "hello"}], "usage": {"input_tokens": 3, "output_tokens": 1}}}
+    return {
+        "status": 200,
+        "delay_s": 0.0,
+        "body": {
+            "id": "msg_1",
+            "type": "message",
+            "role": "assistant",
+            "model": "claude-x",
+            "stop_reason": "end_turn",
+            "content": [{"type": "text", "text": "hello"}],
+            "usage": {"input_tokens": 3, "output_tokens": 1},
+        },
+    }
 
 
 # --- keys: never the worker's own --------------------------------------------------------------------------
 
-@pytest.mark.parametrize("model, script", [("openai/x", reply("hello")), ("hosted_vllm/x", reply("hello")),
-                                           ("anthropic/claude-x", anthropic_reply)])
+
+@pytest.mark.parametrize(
+    "model, script",
+    [("openai/x", reply("hello")), ("hosted_vllm/x", reply("hello")), ("anthropic/claude-x", anthropic_reply)],
+)
 def test_a_keyless_endpoint_never_sends_the_workers_own_key(settings, model, script):
     settings.ALLOW_PRIVATE_ENDPOINTS = True
     with FakeOpenAI([script]) as fake:
@@ -168,8 +212,10 @@ def test_an_empty_key_is_refused_unless_the_user_says_the_server_takes_none(sett
 def test_a_keyless_endpoint_at_a_providers_own_service_is_refused_when_saved_and_when_called():
     with pytest.raises(ValidationError) as caught:
         make(model="gpt-4o-mini", api_base="", api_key="", no_key=True)
-    assert "an API key is required: openai's own service (https://api.openai.com/v1)" in (
-        caught.value.message_dict["api_key"][0])
+    assert (
+        "an API key is required: openai's own service (https://api.openai.com/v1)"
+        in (caught.value.message_dict["api_key"][0])
+    )
     with pytest.raises(ModelError, match="an API key is required"):
         ask("openai/gpt-4o-mini", "", api_key=None)
 
@@ -184,12 +230,20 @@ def test_the_command_line_without_a_key_is_a_keyless_server_so_it_needs_an_api_b
 
 # --- the URL actually contacted -----------------------------------------------------------------------------
 
+
 @pytest.mark.django_db
-@pytest.mark.parametrize("model, port", [("ollama/llama3", 11434), ("ollama_chat/llama3", 11434),
-                                         ("llamafile/x", 8080), ("lm_studio/x", 1234), ("xinference/x", 9997),
-                                         ("vllm/x", None)])
-def test_a_provider_whose_default_url_is_the_worker_is_refused_without_an_api_base(settings, listener, model,
-                                                                                     port):
+@pytest.mark.parametrize(
+    "model, port",
+    [
+        ("ollama/llama3", 11434),
+        ("ollama_chat/llama3", 11434),
+        ("llamafile/x", 8080),
+        ("lm_studio/x", 1234),
+        ("xinference/x", 9997),
+        ("vllm/x", None),
+    ],
+)
+def test_a_provider_whose_default_url_is_the_worker_is_refused_without_an_api_base(settings, listener, model, port):
     settings.ALLOW_PRIVATE_ENDPOINTS = True  # even so: the worker's own ports are not an endpoint
     with pytest.raises(ValidationError) as caught:
         make(model=model, api_base="")
@@ -242,12 +296,15 @@ def test_an_unsupported_provider_is_refused_with_the_alternatives():
 
 # --- redirects ---------------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("model", ["openai/x", "hosted_vllm/x"])
 def test_a_redirect_is_refused_not_followed(settings, listener, model):
     settings.ALLOW_PRIVATE_ENDPOINTS = True  # both listeners are local: the redirect alone must stop it
     target = listener()
-    redirect = (f"HTTP/1.1 307 Temporary Redirect\r\nLocation: {target.url}/v1/chat/completions\r\n"
-                "Content-Length: 0\r\nConnection: close\r\n\r\n").encode()
+    redirect = (
+        f"HTTP/1.1 307 Temporary Redirect\r\nLocation: {target.url}/v1/chat/completions\r\n"
+        "Content-Length: 0\r\nConnection: close\r\n\r\n"
+    ).encode()
     redirector = listener(redirect)
     with pytest.raises(ModelError) as caught:
         ask(model, f"{redirector.url}/v1")
@@ -258,11 +315,15 @@ def test_a_redirect_is_refused_not_followed(settings, listener, model):
 
 # --- params ------------------------------------------------------------------------------------------------
 
+
 @pytest.mark.django_db
 def test_params_that_route_elsewhere_are_refused_naming_them_and_what_is_allowed():
-    routing = {"fallbacks": [{"model": "openai/x", "api_base": "http://10.0.0.1/v1"}],
-               "model_list": [{"model_name": "x", "litellm_params": {"api_key": "k"}}],
-               "api_base": "http://10.0.0.1/v1", "temperature": 0.1}
+    routing = {
+        "fallbacks": [{"model": "openai/x", "api_base": "http://10.0.0.1/v1"}],
+        "model_list": [{"model_name": "x", "litellm_params": {"api_key": "k"}}],
+        "api_base": "http://10.0.0.1/v1",
+        "temperature": 0.1,
+    }
     with pytest.raises(ValidationError) as caught:
         make(params=routing)
     message = caught.value.message_dict["params"][0]
@@ -270,8 +331,14 @@ def test_params_that_route_elsewhere_are_refused_naming_them_and_what_is_allowed
     assert all(name in message for name in ALLOWED_PARAMS)
 
 
-@pytest.mark.parametrize("params", [{"fallbacks": [{"model": "openai/other", "api_base": "OTHER"}]},
-                                    {"base_url": "OTHER"}, {"extra_headers": {"Authorization": "Bearer OTHER"}}])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"fallbacks": [{"model": "openai/other", "api_base": "OTHER"}]},
+        {"base_url": "OTHER"},
+        {"extra_headers": {"Authorization": "Bearer OTHER"}},
+    ],
+)
 def test_params_that_route_elsewhere_are_refused_by_the_client_too(settings, listener, params):
     settings.ALLOW_PRIVATE_ENDPOINTS = True
     other = listener()
@@ -285,8 +352,13 @@ def test_params_that_route_elsewhere_are_refused_by_the_client_too(settings, lis
 @pytest.mark.django_db
 def test_a_stored_endpoint_from_before_the_checks_is_refused_at_run_time():
     with pytest.raises(ApiBaseNotAllowed, match="params may not set fallbacks"):
-        endpoint_route(model="openai/x", api_base="https://models.example.org/v1", api_key=KEY,
-                       params={"fallbacks": ["openai/y"]}, resolve=False)
+        endpoint_route(
+            model="openai/x",
+            api_base="https://models.example.org/v1",
+            api_key=KEY,
+            params={"fallbacks": ["openai/y"]},
+            resolve=False,
+        )
     with pytest.raises(ApiBaseNotAllowed, match="an API key is required"):
         endpoint_route(model="gpt-4o-mini", api_base="", api_key=None, resolve=False)
     route = endpoint_route(model="gpt-4o-mini", api_base="", api_key=KEY, resolve=False)
@@ -295,14 +367,18 @@ def test_a_stored_endpoint_from_before_the_checks_is_refused_at_run_time():
 
 # --- addresses: metadata always, rebinding at connect, proxies -----------------------------------------------
 
-@pytest.mark.parametrize("url, expected", [
-    ("http://169.254.169.254/latest/meta-data/", "is a link-local address (the cloud metadata service)"),
-    ("http://[fd00:ec2::254]/", "is the address of a cloud metadata service"),
-    ("http://100.100.100.200/latest/meta-data/", "is the address of a cloud metadata service"),
-    ("http://169.254.10.1:8000/v1", "is a link-local address"),
-    ("http://[fe80::1]/v1", "is a link-local address"),
-    ("http://[::ffff:169.254.169.254]/", "(IPv4 169.254.169.254 embedded in IPv6)"),
-])
+
+@pytest.mark.parametrize(
+    "url, expected",
+    [
+        ("http://169.254.169.254/latest/meta-data/", "is a link-local address (the cloud metadata service)"),
+        ("http://[fd00:ec2::254]/", "is the address of a cloud metadata service"),
+        ("http://100.100.100.200/latest/meta-data/", "is the address of a cloud metadata service"),
+        ("http://169.254.10.1:8000/v1", "is a link-local address"),
+        ("http://[fe80::1]/v1", "is a link-local address"),
+        ("http://[::ffff:169.254.169.254]/", "(IPv4 169.254.169.254 embedded in IPv6)"),
+    ],
+)
 def test_metadata_and_link_local_addresses_are_refused_even_with_private_endpoints_on(settings, url, expected):
     settings.ALLOW_PRIVATE_ENDPOINTS = True
     with pytest.raises(ValidationError) as caught:
@@ -321,7 +397,8 @@ def test_a_host_resolving_to_the_metadata_service_is_refused_at_connect(settings
         ask("openai/x", f"http://metadata.test:{local.port}/v1")
     assert local.contacted == 0
     assert "metadata.test resolves to 169.254.169.254, a link-local address (the cloud metadata service)" in str(
-        caught.value)
+        caught.value
+    )
 
 
 @pytest.mark.django_db
@@ -357,9 +434,15 @@ def test_behind_a_proxy_a_host_the_worker_cannot_resolve_is_left_to_the_proxy(mo
     with FakeOpenAI([reply("via the proxy")]) as proxy:
         monkeypatch.setenv("HTTP_PROXY", proxy.url.removesuffix("/v1"))
         fake_dns(monkeypatch, {})  # every outside name fails to resolve
-        monkeypatch.setattr(socket, "getaddrinfo", lambda host, *a, **k: (_ for _ in ()).throw(
-            socket.gaierror(socket.EAI_NONAME, "Name or service not known")) if host == "models.test"
-            else REAL_GETADDRINFO(host, *a, **k))
+        monkeypatch.setattr(
+            socket,
+            "getaddrinfo",
+            lambda host, *a, **k: (
+                (_ for _ in ()).throw(socket.gaierror(socket.EAI_NONAME, "Name or service not known"))
+                if host == "models.test"
+                else REAL_GETADDRINFO(host, *a, **k)
+            ),
+        )
         assert_api_base_allowed("http://models.test/v1")
         response = ask("openai/x", "http://models.test/v1")
         monkeypatch.delenv("HTTP_PROXY")
@@ -370,6 +453,7 @@ def test_behind_a_proxy_a_host_the_worker_cannot_resolve_is_left_to_the_proxy(mo
 
 
 # --- the run-time path of a stored endpoint ------------------------------------------------------------------
+
 
 def factory_client(endpoint: ModelEndpoint):
     from benchmark.runs.agents import RunConfig
@@ -391,17 +475,23 @@ def test_a_stored_keyless_endpoint_runs_with_the_placeholder_not_the_workers_key
                 return await client.complete(MESSAGES)
             finally:
                 await client.aclose()
+
         asyncio.run(go())
     assert fake.headers[0]["authorization"] == f"Bearer {NO_KEY}" and CANARY not in json.dumps(fake.headers)
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("fields, expected", [
-    ({"model": "gpt-4o-mini", "api_base": ""}, "an API key is required"),
-    ({"model": "ollama/llama3", "api_base": ""}, "provider 'ollama' cannot be used"),
-    ({"model": "openai/x", "api_base": "http://93.184.216.34/v1", "params": {"model_list": []}},
-     "params may not set model_list"),
-])
+@pytest.mark.parametrize(
+    "fields, expected",
+    [
+        ({"model": "gpt-4o-mini", "api_base": ""}, "an API key is required"),
+        ({"model": "ollama/llama3", "api_base": ""}, "provider 'ollama' cannot be used"),
+        (
+            {"model": "openai/x", "api_base": "http://93.184.216.34/v1", "params": {"model_list": []}},
+            "params may not set model_list",
+        ),
+    ],
+)
 def test_a_stored_endpoint_the_checks_refuse_does_not_get_a_client(fields, expected):
     stored = ModelEndpoint.objects.create(name="saved before the checks", **fields)
     with pytest.raises(ValueError, match=expected):  # ApiBaseNotAllowed, or the run-wide MissingApiKey

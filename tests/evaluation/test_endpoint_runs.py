@@ -1,4 +1,5 @@
 """A model endpoint evaluated end to end (litellm agent, real HTTP to a scripted endpoint), and replayed."""
+
 from __future__ import annotations
 
 import io
@@ -31,12 +32,24 @@ def endpoint(eval_release, django_db_blocker):
 
 
 def test_an_endpoint_run_passes_every_case_records_every_call_and_replays(
-        endpoint, eval_release, django_db_blocker, settings, monkeypatch, caplog):
+    endpoint, eval_release, django_db_blocker, settings, monkeypatch, caplog
+):
     settings.ALLOW_PRIVATE_ENDPOINTS = True
     monkeypatch.setenv("SCRIPTED_KEY", SECRET)
     with django_db_blocker.unblock():
-        text = evaluate("--model", "openai/scripted", "--api-base", endpoint.url, "--api-key-env", "SCRIPTED_KEY",
-                        "--release", eval_release.name, "--sync", "--concurrency", "2")
+        text = evaluate(
+            "--model",
+            "openai/scripted",
+            "--api-base",
+            endpoint.url,
+            "--api-key-env",
+            "SCRIPTED_KEY",
+            "--release",
+            eval_release.name,
+            "--sync",
+            "--concurrency",
+            "2",
+        )
         run = EvaluationRun.objects.order_by("-id").first()
         try:
             assert run.status == EvaluationRun.COMPLETED and "overall                 100.0%" in text
@@ -50,9 +63,13 @@ def test_an_endpoint_run_passes_every_case_records_every_call_and_replays(
             assert len(whole) > 1 and all(r["messages"][0]["role"] == "system" and r["tools"] for r in whole)
             assert [len(r["messages"]) for r in whole] == sorted({len(r["messages"]) for r in whole})
             scores = {t.entry_id: json.dumps(t.scores, sort_keys=True) for t in trajectories}
-            stored = json.dumps([list(calls.values_list("request", "response", "error")),
-                                 list(Step.objects.filter(trajectory__run=run).values_list("arguments", "observation")),
-                                 [t.scores for t in trajectories]])
+            stored = json.dumps(
+                [
+                    list(calls.values_list("request", "response", "error")),
+                    list(Step.objects.filter(trajectory__run=run).values_list("arguments", "observation")),
+                    [t.scores for t in trajectories],
+                ]
+            )
             assert SECRET not in stored and SECRET not in caplog.text
             assert SECRET not in run.endpoint.api_key_encrypted and run.endpoint.api_key_encrypted
 
@@ -65,12 +82,17 @@ def test_an_endpoint_run_passes_every_case_records_every_call_and_replays(
             for original in trajectories:
                 again = replay.trajectories.get(entry_id=original.entry_id, trial=original.trial)
                 assert list(again.steps.values_list("tool", "arguments", "observation")) == list(
-                    original.steps.values_list("tool", "arguments", "observation"))
+                    original.steps.values_list("tool", "arguments", "observation")
+                )
                 assert list(again.model_calls.values_list("sequence", "request", "response")) == list(
-                    original.model_calls.values_list("sequence", "request", "response"))
+                    original.model_calls.values_list("sequence", "request", "response")
+                )
         finally:
-            endpoints = list(EvaluationRun.objects.filter(release=eval_release, endpoint__isnull=False)
-                             .values_list("endpoint_id", flat=True))
+            endpoints = list(
+                EvaluationRun.objects.filter(release=eval_release, endpoint__isnull=False).values_list(
+                    "endpoint_id", flat=True
+                )
+            )
             EvaluationRun.objects.filter(release=eval_release, endpoint__isnull=False).delete()
             ModelEndpoint.objects.filter(id__in=endpoints).delete()
 
@@ -81,6 +103,5 @@ def test_a_private_endpoint_is_refused_unless_allowed(endpoint, eval_release, dj
 
     with django_db_blocker.unblock():
         with pytest.raises(CommandError, match="loopback"):
-            evaluate("--model", "openai/scripted", "--api-base", endpoint.url, "--release", eval_release.name,
-                     "--sync")
+            evaluate("--model", "openai/scripted", "--api-base", endpoint.url, "--release", eval_release.name, "--sync")
         assert Trajectory.objects.filter(run__release=eval_release, run__endpoint__isnull=False).count() == 0

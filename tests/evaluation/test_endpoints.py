@@ -1,4 +1,5 @@
 """Model endpoints: keys encrypted at rest, the request forgery guard, validation, the admin, log redaction."""
+
 import logging
 import socket
 
@@ -41,6 +42,7 @@ def make_endpoint(**changes):
 
 
 # --- encryption at rest -----------------------------------------------------------------------------
+
 
 def test_encrypted_secret_round_trips_and_the_token_does_not_contain_it():
     token = encrypt_secret(KEY)
@@ -106,28 +108,34 @@ def test_default_key_is_derived_from_secret_key(settings):
 
 # --- the request forgery guard ------------------------------------------------------------------------
 
-@pytest.mark.parametrize("url, expected", [
-    ("http://127.0.0.1:8000/v1", "api_base host 127.0.0.1 is a loopback address; private endpoints are disabled "
-                                 "(ALLOW_PRIVATE_ENDPOINTS)"),
-    ("http://10.1.2.3/v1", "api_base host 10.1.2.3 is a private address"),
-    ("http://172.16.0.9/v1", "api_base host 172.16.0.9 is a private address"),
-    ("http://192.168.1.20/v1", "api_base host 192.168.1.20 is a private address"),
-    ("http://169.254.169.254/latest/meta-data/", "169.254.169.254 is a link-local address (the cloud metadata"),
-    ("http://[::1]:8000/v1", "api_base host ::1 is a loopback address"),
-    ("https://[fc00::5]/v1", "api_base host fc00::5 is a unique-local address"),
-    ("http://[::ffff:127.0.0.1]/v1", "::ffff:127.0.0.1 is a loopback address (IPv4 127.0.0.1 embedded"),
-    ("http://[::ffff:10.0.0.1]/v1", "is a private address (IPv4 10.0.0.1 embedded"),
-    ("http://0.0.0.0:8000/v1", "is an unspecified address"),
-    ("http://2130706433/v1", "api_base host 2130706433 resolves to 127.0.0.1, a loopback address"),
-    ("http://localhost:8000/v1", "api_base host localhost resolves to"),
-    ("file:///etc/passwd", "api_base scheme 'file' is not allowed: use an http:// or https:// URL"),
-    ("ftp://example.com/models", "api_base scheme 'ftp' is not allowed"),
-    ("gopher://example.com/", "api_base scheme 'gopher' is not allowed"),
-    ("example.com/v1", "api_base URL has no scheme"),
-    ("http://user:pw@example.com/v1", "api_base host example.com: credentials in the URL (user:password@)"),
-    ("http:///v1", "api_base has no host"),
-    ("http://example.com\\@127.0.0.1/", "must not contain spaces, backslashes"),
-])
+
+@pytest.mark.parametrize(
+    "url, expected",
+    [
+        (
+            "http://127.0.0.1:8000/v1",
+            "api_base host 127.0.0.1 is a loopback address; private endpoints are disabled (ALLOW_PRIVATE_ENDPOINTS)",
+        ),
+        ("http://10.1.2.3/v1", "api_base host 10.1.2.3 is a private address"),
+        ("http://172.16.0.9/v1", "api_base host 172.16.0.9 is a private address"),
+        ("http://192.168.1.20/v1", "api_base host 192.168.1.20 is a private address"),
+        ("http://169.254.169.254/latest/meta-data/", "169.254.169.254 is a link-local address (the cloud metadata"),
+        ("http://[::1]:8000/v1", "api_base host ::1 is a loopback address"),
+        ("https://[fc00::5]/v1", "api_base host fc00::5 is a unique-local address"),
+        ("http://[::ffff:127.0.0.1]/v1", "::ffff:127.0.0.1 is a loopback address (IPv4 127.0.0.1 embedded"),
+        ("http://[::ffff:10.0.0.1]/v1", "is a private address (IPv4 10.0.0.1 embedded"),
+        ("http://0.0.0.0:8000/v1", "is an unspecified address"),
+        ("http://2130706433/v1", "api_base host 2130706433 resolves to 127.0.0.1, a loopback address"),
+        ("http://localhost:8000/v1", "api_base host localhost resolves to"),
+        ("file:///etc/passwd", "api_base scheme 'file' is not allowed: use an http:// or https:// URL"),
+        ("ftp://example.com/models", "api_base scheme 'ftp' is not allowed"),
+        ("gopher://example.com/", "api_base scheme 'gopher' is not allowed"),
+        ("example.com/v1", "api_base URL has no scheme"),
+        ("http://user:pw@example.com/v1", "api_base host example.com: credentials in the URL (user:password@)"),
+        ("http:///v1", "api_base has no host"),
+        ("http://example.com\\@127.0.0.1/", "must not contain spaces, backslashes"),
+    ],
+)
 def test_api_base_guard_refuses_internal_and_odd_urls_naming_host_and_reason(url, expected):
     with pytest.raises(ValidationError) as caught:
         check_api_base(url)
@@ -161,8 +169,11 @@ def fake_dns(monkeypatch, answers):
     def getaddrinfo(host, port, *args, **kwargs):
         if host not in answers:
             raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
-        return [(socket.AF_INET6 if ":" in a else socket.AF_INET, socket.SOCK_STREAM, 6, "", (a, port))
-                for a in answers[host]]
+        return [
+            (socket.AF_INET6 if ":" in a else socket.AF_INET, socket.SOCK_STREAM, 6, "", (a, port))
+            for a in answers[host]
+        ]
+
     monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
 
 
@@ -189,12 +200,19 @@ def test_request_time_guard_catches_a_host_whose_dns_changed_after_saving(monkey
 
 # --- validation -------------------------------------------------------------------------------------
 
+
 @pytest.mark.django_db
 def test_endpoint_create_names_every_invalid_field_and_what_is_allowed():
     with pytest.raises(ValidationError) as caught:
-        endpoint_create(name=" ", model="nonsense/x", api_base="http://10.0.0.1/v1", api_key="two words",
-                        params={"api_key": "x", "messages": [], "temperature": 0.1}, concurrency=0,
-                        requests_per_minute=0)
+        endpoint_create(
+            name=" ",
+            model="nonsense/x",
+            api_base="http://10.0.0.1/v1",
+            api_key="two words",
+            params={"api_key": "x", "messages": [], "temperature": 0.1},
+            concurrency=0,
+            requests_per_minute=0,
+        )
     errors = {field: " ".join(messages) for field, messages in caught.value.message_dict.items()}
     assert set(errors) == {"name", "model", "api_base", "params", "concurrency", "requests_per_minute", "api_key"}
     assert "name is required" in errors["name"]
@@ -208,15 +226,18 @@ def test_endpoint_create_names_every_invalid_field_and_what_is_allowed():
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("changes, field, expected", [
-    ({"model": ""}, "model", "model is required"),
-    ({"model": "my-local-model"}, "model", "is not a model name litellm knows"),
-    ({"params": [1, 2]}, "params", "params must be a JSON object"),
-    ({"params": {"aws_secret_access_key": "x"}}, "params", "credentials belong in the API key field"),
-    ({"concurrency": 257}, "concurrency", "from 1 to 256"),
-    ({"concurrency": True}, "concurrency", "from 1 to 256"),
-    ({"requests_per_minute": 100_001}, "requests_per_minute", "from 1 to 100000, or empty for no limit"),
-])
+@pytest.mark.parametrize(
+    "changes, field, expected",
+    [
+        ({"model": ""}, "model", "model is required"),
+        ({"model": "my-local-model"}, "model", "is not a model name litellm knows"),
+        ({"params": [1, 2]}, "params", "params must be a JSON object"),
+        ({"params": {"aws_secret_access_key": "x"}}, "params", "credentials belong in the API key field"),
+        ({"concurrency": 257}, "concurrency", "from 1 to 256"),
+        ({"concurrency": True}, "concurrency", "from 1 to 256"),
+        ({"requests_per_minute": 100_001}, "requests_per_minute", "from 1 to 100000, or empty for no limit"),
+    ],
+)
 def test_endpoint_create_refuses_bad_values(changes, field, expected):
     with pytest.raises(ValidationError) as caught:
         make_endpoint(**changes)
@@ -226,8 +247,9 @@ def test_endpoint_create_refuses_bad_values(changes, field, expected):
 
 @pytest.mark.django_db
 def test_endpoint_create_accepts_known_bare_names_and_limits():
-    endpoint = make_endpoint(model="gpt-4o-mini", api_base="", params={"temperature": 0.2}, concurrency=256,
-                             requests_per_minute=100_000)
+    endpoint = make_endpoint(
+        model="gpt-4o-mini", api_base="", params={"temperature": 0.2}, concurrency=256, requests_per_minute=100_000
+    )
     assert (endpoint.model, endpoint.api_base, endpoint.concurrency) == ("gpt-4o-mini", "", 256)
 
 
@@ -256,8 +278,7 @@ def test_endpoint_update_keeps_the_key_unless_told():
 def test_cli_endpoint_is_reused_per_model_and_base_and_takes_this_runs_key(settings):
     settings.ALLOW_PRIVATE_ENDPOINTS = True  # a local model server, as the demo runs
     first = endpoint_for_cli(model="hosted_vllm/qwen", api_base="http://127.0.0.1:8001/v1", api_key=KEY)
-    again = endpoint_for_cli(model="hosted_vllm/qwen", api_base="http://127.0.0.1:8001/v1", api_key=None,
-                             concurrency=2)
+    again = endpoint_for_cli(model="hosted_vllm/qwen", api_base="http://127.0.0.1:8001/v1", api_key=None, concurrency=2)
     assert again.pk == first.pk and again.concurrency == 2 and endpoint_api_key(again) is None
     other = endpoint_for_cli(model="hosted_vllm/qwen", api_base="http://127.0.0.1:8002/v1", api_key=None)
     assert other.pk != first.pk
@@ -271,9 +292,18 @@ def test_cli_endpoint_is_guarded_like_any_other(settings):
 
 # --- the admin ----------------------------------------------------------------------------------------
 
+
 def add_form(**changes):
-    return {"name": "admin-model", "model": "openai/gpt-4o-mini", "api_base": PUBLIC, "api_key": KEY,
-            "params": "{}", "concurrency": "4", "requests_per_minute": "", "owner": ""} | changes
+    return {
+        "name": "admin-model",
+        "model": "openai/gpt-4o-mini",
+        "api_base": PUBLIC,
+        "api_key": KEY,
+        "params": "{}",
+        "concurrency": "4",
+        "requests_per_minute": "",
+        "owner": "",
+    } | changes
 
 
 @pytest.mark.django_db
@@ -294,8 +324,9 @@ def test_admin_adds_an_endpoint_whose_key_is_never_rendered_back(admin_client, a
 @pytest.mark.django_db
 def test_admin_change_with_an_empty_key_keeps_the_stored_key(admin_client):
     endpoint = make_endpoint()
-    response = admin_client.post(f"{ADD_URL}{endpoint.pk}/change/",
-                                 add_form(name="fast-model", api_key="", concurrency="12"))
+    response = admin_client.post(
+        f"{ADD_URL}{endpoint.pk}/change/", add_form(name="fast-model", api_key="", concurrency="12")
+    )
     assert response.status_code == 302, response.content.decode()
     endpoint.refresh_from_db()
     assert endpoint.concurrency == 12 and endpoint_api_key(endpoint) == KEY
@@ -304,8 +335,7 @@ def test_admin_change_with_an_empty_key_keeps_the_stored_key(admin_client):
 @pytest.mark.django_db
 def test_admin_can_remove_the_key_and_the_list_then_says_no_key(admin_client):
     endpoint = make_endpoint()
-    admin_client.post(f"{ADD_URL}{endpoint.pk}/change/", add_form(name="fast-model", api_key="",
-                                                                  remove_api_key="on"))
+    admin_client.post(f"{ADD_URL}{endpoint.pk}/change/", add_form(name="fast-model", api_key="", remove_api_key="on"))
     endpoint.refresh_from_db()
     assert endpoint.api_key_encrypted == "" and "no key" in admin_client.get(ADD_URL).content.decode()
 
@@ -320,6 +350,7 @@ def test_admin_shows_the_guard_error_and_does_not_echo_the_key(admin_client):
 
 
 # --- log redaction ----------------------------------------------------------------------------------
+
 
 @pytest.fixture
 def redacted_caplog(caplog):
@@ -350,8 +381,9 @@ def test_log_filter_redacts_registered_secrets_key_patterns_and_tracebacks(redac
 @pytest.mark.django_db
 def test_a_key_decrypted_for_a_run_is_redacted_from_logs(redacted_caplog):
     key = "plain-looking-provider-key-77"
-    stored = ModelEndpoint.objects.create(name="stored", model="openai/gpt-4o-mini",
-                                          api_key_encrypted=encrypt_secret(key))
+    stored = ModelEndpoint.objects.create(
+        name="stored", model="openai/gpt-4o-mini", api_key_encrypted=encrypt_secret(key)
+    )
     endpoint_api_key(stored)
     logging.getLogger("tests.redaction").info("retrying with %s", key)
     assert key not in redacted_caplog.text and "retrying with [redacted]" in redacted_caplog.text

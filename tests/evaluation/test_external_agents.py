@@ -3,6 +3,7 @@
 No django_db mark: the release is committed (eval_release) and the server runs in another
 process, so these tests work in autocommit through django_db_blocker.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -26,6 +27,7 @@ from environment.tools.registry import tools_for
 
 # ---------------------------------------------------------------- fixtures (run_url, autocommit_db: conftest.py)
 
+
 @pytest.fixture
 def snapshots(autocommit_db, eval_release) -> dict[str, dict]:
     return {entry.snapshot["case_id"]: entry.snapshot for entry in eval_release.entries.all()}
@@ -42,20 +44,24 @@ def _text(result) -> str:
 
 # ---------------------------------------------------------------- external agents over MCP
 
+
 async def _solve(url: str, token: str, snapshots: dict) -> dict:
     """List the tools, take a case, ask for it again, replay its reference path, then ask for the next."""
     async with _client(url, token) as client:
         tools = [t.name for t in (await client.list_tools()).tools]
         case = (await client.call_tool("next_case", {})).structured_content
         again = (await client.call_tool("next_case", {})).structured_content
-        replies = [await client.call_tool(step["tool"], step["arguments"])
-                   for step in snapshots[case["case_id"]]["reference_path"]]
+        replies = [
+            await client.call_tool(step["tool"], step["arguments"])
+            for step in snapshots[case["case_id"]]["reference_path"]
+        ]
         after = (await client.call_tool("next_case", {})).structured_content
     return {"tools": tools, "case": case, "again": again, "replies": replies, "after": after}
 
 
 def test_an_external_agent_solves_a_case_over_http_and_the_server_records_every_step(
-        run_url, autocommit_db, eval_release, snapshots):
+    run_url, autocommit_db, eval_release, snapshots
+):
     run, token = external_run_create(release=eval_release, name="external http", limit=1)
     assert RunToken.objects.get(run=run).token_hash == token_hash(token)  # only the hash is stored
 
@@ -74,8 +80,9 @@ def test_an_external_agent_solves_a_case_over_http_and_the_server_records_every_
     assert trajectory.scores["pass_rate"]["value"] == 1.0
     path = snapshots[case["case_id"]]["reference_path"]
     steps = list(trajectory.steps.order_by("index"))
-    assert [(s.index, s.tool, s.arguments) for s in steps] == [(i, p["tool"], p["arguments"])
-                                                             for i, p in enumerate(path)]
+    assert [(s.index, s.tool, s.arguments) for s in steps] == [
+        (i, p["tool"], p["arguments"]) for i, p in enumerate(path)
+    ]
     for step, reference in zip(steps, path):  # the observation recorded is the one the case was written from
         assert step.latency_ms > 0
         if reference["observation_sha256"]:
@@ -86,8 +93,10 @@ def test_an_external_agent_solves_a_case_over_http_and_the_server_records_every_
 
 async def _refused(url: str, token: str | None) -> list:
     async with _client(url, token) as client:
-        return [await client.call_tool("next_case", {}),
-                await client.call_tool("place_search", {"query_name": "Kahvila"})]
+        return [
+            await client.call_tool("next_case", {}),
+            await client.call_tool("place_search", {"query_name": "Kahvila"}),
+        ]
 
 
 def test_a_wrong_or_missing_token_is_refused_with_a_clear_error(run_url, autocommit_db, eval_release):
@@ -110,8 +119,9 @@ async def _overspend(url: str, token: str, snapshots: dict) -> tuple[list, dict]
 
 
 def test_the_tool_budget_is_enforced_and_closes_the_case(run_url, autocommit_db, eval_release, snapshots):
-    run, token = external_run_create(release=eval_release, name="external budget", limit=1,
-                                     config=RunConfig(tool_budget=2))
+    run, token = external_run_create(
+        release=eval_release, name="external budget", limit=1, config=RunConfig(tool_budget=2)
+    )
 
     replies, after = asyncio.run(_overspend(run_url, token, snapshots))
 
@@ -126,8 +136,10 @@ def test_the_tool_budget_is_enforced_and_closes_the_case(run_url, autocommit_db,
 
 async def _in_process(server) -> tuple:
     async with Client(server) as client:
-        return (await client.call_tool("next_case", {}),
-                await client.call_tool("place_search", {"query_name": "Kahvila"}))
+        return (
+            await client.call_tool("next_case", {}),
+            await client.call_tool("place_search", {"query_name": "Kahvila"}),
+        )
 
 
 def test_without_request_headers_the_server_uses_the_token_it_was_started_with(autocommit_db, eval_release):
@@ -174,17 +186,32 @@ def test_the_external_run_command_prints_the_token_once_with_instructions(autoco
 
 # ---------------------------------------------------------------- uploads
 
+
 def _reference_line(snapshot: dict, trial: int = 0) -> dict:
     """What an agent that followed the reference path elsewhere would upload (observations from the gateway)."""
     trajectory, answer = [], None
     for step in snapshot["reference_path"]:
         call = call_tool("agent", step["tool"], step["arguments"], city=snapshot["city_name"])
-        trajectory.append({"tool": step["tool"], "arguments": step["arguments"], "observation": call.observation(),
-                           "error_kind": call.error_kind, "latency_ms": call.latency_ms})
+        trajectory.append(
+            {
+                "tool": step["tool"],
+                "arguments": step["arguments"],
+                "observation": call.observation(),
+                "error_kind": call.error_kind,
+                "latency_ms": call.latency_ms,
+            }
+        )
         if step["tool"] == "submit_answer" and call.ok:
             answer = call.result["result"]
-    return {"case_id": snapshot["case_id"], "trial": trial, "answer": answer, "ended": "submitted",
-            "trajectory": trajectory, "input_tokens": 100, "output_tokens": 20}
+    return {
+        "case_id": snapshot["case_id"],
+        "trial": trial,
+        "answer": answer,
+        "ended": "submitted",
+        "trajectory": trajectory,
+        "input_tokens": 100,
+        "output_tokens": 20,
+    }
 
 
 def _write(tmp_path: Path, lines: list) -> Path:

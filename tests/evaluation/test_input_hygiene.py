@@ -5,6 +5,7 @@ steps; a NUL in its text is stored as U+FFFD and noted; its text past 100,000 ch
 and noted; the trajectory is finished and scored either way. An upload with such values is
 refused line by line and field by field, before anything is written.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -39,13 +40,15 @@ def nested(depth: int, leaf="x"):
 
 # ---------------------------------------------------------------- a model's tool calls (toolbox)
 
+
 def run_litellm_agent(city: str, script: list) -> tuple:
     async def go(url: str):
         spec = EndpointSpec(endpoint_id=None, model="openai/fake", api_base=url, api_key="sk-test")
         llm = LLMClient(spec, retry=RetryPolicy(base_s=0.001, cap_s=0.01))
         async with Toolbox(city=city, budget=30) as tools:
-            task = AgentTask(question="Is Museo Kivi open?", case=None, trial=0, config=RunConfig(), tools=tools,
-                             llm=llm)
+            task = AgentTask(
+                question="Is Museo Kivi open?", case=None, trial=0, config=RunConfig(), tools=tools, llm=llm
+            )
             return await litellm_agent(task), tools
 
     with FakeOpenAI(script) as fake:
@@ -53,13 +56,16 @@ def run_litellm_agent(city: str, script: list) -> tuple:
     return outcome, tools, fake.requests
 
 
-def test_a_models_nul_nan_and_deep_arguments_are_recorded_tool_errors_naming_them(grid_city, django_db_blocker,
-                                                                                   settings):
+def test_a_models_nul_nan_and_deep_arguments_are_recorded_tool_errors_naming_them(
+    grid_city, django_db_blocker, settings
+):
     settings.ALLOW_PRIVATE_ENDPOINTS = True  # the fake model listens on 127.0.0.1
-    script = [reply("Searching.", tool_calls=[{"name": "place_search", "arguments": {"query_name": "Museo\x00Kivi"}}]),
-              reply(tool_calls=[{"name": "nearby_search", "arguments": {"center": "N5", "radius_meters": math.nan}}]),
-              reply(tool_calls=[{"name": "submit_answer", "arguments": {"result": {"plan": nested(500)}}}]),
-              reply(tool_calls=[SUBMIT])]
+    script = [
+        reply("Searching.", tool_calls=[{"name": "place_search", "arguments": {"query_name": "Museo\x00Kivi"}}]),
+        reply(tool_calls=[{"name": "nearby_search", "arguments": {"center": "N5", "radius_meters": math.nan}}]),
+        reply(tool_calls=[{"name": "submit_answer", "arguments": {"result": {"plan": nested(500)}}}]),
+        reply(tool_calls=[SUBMIT]),
+    ]
     with django_db_blocker.unblock():
         outcome, tools, requests = run_litellm_agent(grid_city.name, script)
 
@@ -78,6 +84,7 @@ def test_a_models_nul_nan_and_deep_arguments_are_recorded_tool_errors_naming_the
 
 # ---------------------------------------------------------------- a whole run: nothing is lost
 
+
 @pytest.fixture
 def fake_endpoint_run(eval_release, django_db_blocker, settings, monkeypatch):
     """Evaluate one case of the release against a scripted model; yields a runner, removes the runs after."""
@@ -86,24 +93,43 @@ def fake_endpoint_run(eval_release, django_db_blocker, settings, monkeypatch):
 
     def run(script: list) -> EvaluationRun:
         with FakeOpenAI(script) as fake:
-            call_command("evaluate", "--model", "openai/fake", "--api-base", fake.url, "--api-key-env", "FAKE_KEY",
-                         "--release", eval_release.name, "--limit", "1", "--sync", "--no-progress",
-                         stdout=io.StringIO())
+            call_command(
+                "evaluate",
+                "--model",
+                "openai/fake",
+                "--api-base",
+                fake.url,
+                "--api-key-env",
+                "FAKE_KEY",
+                "--release",
+                eval_release.name,
+                "--limit",
+                "1",
+                "--sync",
+                "--no-progress",
+                stdout=io.StringIO(),
+            )
         return EvaluationRun.objects.order_by("-id").first()
 
     with django_db_blocker.unblock():
         yield run
-        endpoints = list(EvaluationRun.objects.filter(release=eval_release, endpoint__isnull=False)
-                         .values_list("endpoint_id", flat=True))
+        endpoints = list(
+            EvaluationRun.objects.filter(release=eval_release, endpoint__isnull=False).values_list(
+                "endpoint_id", flat=True
+            )
+        )
         EvaluationRun.objects.filter(release=eval_release, endpoint__isnull=False).delete()
         ModelEndpoint.objects.filter(id__in=endpoints).delete()
 
 
 def test_a_model_that_writes_nul_and_too_much_text_loses_no_step(fake_endpoint_run):
     long_text = "Because " + "y" * 150_000
-    run = fake_endpoint_run([
-        reply("Think\x00ing.", tool_calls=[{"name": "place_search", "arguments": {"query_name": "Kamppi\x00"}}]),
-        reply(long_text, tool_calls=[SUBMIT])])
+    run = fake_endpoint_run(
+        [
+            reply("Think\x00ing.", tool_calls=[{"name": "place_search", "arguments": {"query_name": "Kamppi\x00"}}]),
+            reply(long_text, tool_calls=[SUBMIT]),
+        ]
+    )
 
     trajectory = run.trajectories.get()
     assert trajectory.status == Trajectory.DONE and trajectory.ended == "submitted"
@@ -121,13 +147,16 @@ def test_a_model_that_writes_nul_and_too_much_text_loses_no_step(fake_endpoint_r
 
 # ---------------------------------------------------------------- run mode (external agents)
 
+
 async def _external_session(server) -> dict:
     async with Client(server) as client:
         await client.call_tool("next_case", {})
-        return {"nul": await client.call_tool("place_search", {"query_name": "Kahvila\x00"}),
-                "huge": await client.call_tool("nearby_search", {"center": "N1", "radius_meters": 10**100}),
-                "keyword": await client.call_tool("search_notes", {"keyword": "(" * 400 + "cafe" + ")" * 400}),
-                "submit": await client.call_tool("submit_answer", {"result": {"answer": "yes"}})}
+        return {
+            "nul": await client.call_tool("place_search", {"query_name": "Kahvila\x00"}),
+            "huge": await client.call_tool("nearby_search", {"center": "N1", "radius_meters": 10**100}),
+            "keyword": await client.call_tool("search_notes", {"keyword": "(" * 400 + "cafe" + ")" * 400}),
+            "submit": await client.call_tool("submit_answer", {"result": {"answer": "yes"}}),
+        }
 
 
 def test_an_external_agents_bad_arguments_are_tool_errors_and_recorded_steps(autocommit_db, eval_release):
@@ -138,7 +167,10 @@ def test_an_external_agents_bad_arguments_are_tool_errors_and_recorded_steps(aut
 
     errors = {label: replies[label].structured_content["error"] for label in ("nul", "huge", "keyword")}
     assert {label: e["parameter"] for label, e in errors.items()} == {
-        "nul": "query_name", "huge": "radius_meters", "keyword": "keyword"}
+        "nul": "query_name",
+        "huge": "radius_meters",
+        "keyword": "keyword",
+    }
     assert errors["nul"]["message"] == "argument 'query_name' contains a NUL character (not allowed)"
     assert replies["submit"].is_error is False
     trajectory = run.trajectories.get()
@@ -151,14 +183,25 @@ def test_an_external_agents_bad_arguments_are_tool_errors_and_recorded_steps(aut
 
 # ---------------------------------------------------------------- uploads
 
+
 @pytest.fixture
 def upload_line(autocommit_db, eval_release) -> dict:
     """A valid line: one case, one place_search step with its real observation, and an answer."""
     snapshot = eval_release.entries.order_by("position").first().snapshot
     call = call_tool("agent", "place_search", {"query_name": "Kamppi"}, city=snapshot["city_name"])
-    return {"case_id": snapshot["case_id"], "answer": {"answer": "yes"}, "ended": "submitted",
-            "trajectory": [{"tool": "place_search", "arguments": {"query_name": "Kamppi"},
-                            "observation": call.observation(), "text": "Searching."}]}
+    return {
+        "case_id": snapshot["case_id"],
+        "answer": {"answer": "yes"},
+        "ended": "submitted",
+        "trajectory": [
+            {
+                "tool": "place_search",
+                "arguments": {"query_name": "Kamppi"},
+                "observation": call.observation(),
+                "text": "Searching.",
+            }
+        ],
+    }
 
 
 def _upload(release, tmp_path, text: str, name: str) -> str:
@@ -182,31 +225,47 @@ def _with(line: dict, **changes) -> dict:
 
 
 BAD_VALUES = [  # (label, what changes in the second line, the field named, the reason given)
-    ("nul in an observation", {"observation": {"results": [{"name": "Kamppi\x00"}]}},
-     "trajectory[0].observation.results[0].name", "contains a NUL character (not allowed)"),
+    (
+        "nul in an observation",
+        {"observation": {"results": [{"name": "Kamppi\x00"}]}},
+        "trajectory[0].observation.results[0].name",
+        "contains a NUL character (not allowed)",
+    ),
     ("nul in the text", {"text": "Search\x00ing"}, "trajectory[0].text", "contains a NUL character (not allowed)"),
     ("nan in the answer", {"answer": {"total_time_s": math.nan}}, "answer.total_time_s", "is NaN"),
-    ("infinity in arguments", {"arguments": {"radius_meters": math.inf}}, "trajectory[0].arguments.radius_meters",
-     "is Infinity"),
-    ("1 MB string", {"observation": {"results": [{"name": "k" * 1_000_000}]}},
-     "trajectory[0].observation.results[0].name", "is 1,000,000 characters long (the limit is 100,000)"),
-    ("observation of 300 KB", {"observation": {"results": [{"name": "k" * 1000}] * 300}},
-     "trajectory[0].observation", "characters of JSON (the limit is 200,000)"),
+    (
+        "infinity in arguments",
+        {"arguments": {"radius_meters": math.inf}},
+        "trajectory[0].arguments.radius_meters",
+        "is Infinity",
+    ),
+    (
+        "1 MB string",
+        {"observation": {"results": [{"name": "k" * 1_000_000}]}},
+        "trajectory[0].observation.results[0].name",
+        "is 1,000,000 characters long (the limit is 100,000)",
+    ),
+    (
+        "observation of 300 KB",
+        {"observation": {"results": [{"name": "k" * 1000}] * 300}},
+        "trajectory[0].observation",
+        "characters of JSON (the limit is 200,000)",
+    ),
     ("deep answer", {"answer": nested(30)}, "answer", "is nested deeper than 16 levels"),
 ]
 
 
 @pytest.mark.parametrize("label, change, field, reason", BAD_VALUES, ids=[case[0] for case in BAD_VALUES])
-def test_an_upload_with_a_bad_value_is_refused_naming_line_and_field(upload_line, eval_release, tmp_path, label,
-                                                                      change, field, reason):
+def test_an_upload_with_a_bad_value_is_refused_naming_line_and_field(
+    upload_line, eval_release, tmp_path, label, change, field, reason
+):
     lines = [upload_line, _with(upload_line, trial=1, **change)]
     message = _upload(eval_release, tmp_path, "\n".join(json.dumps(line) for line in lines), name=f"bad {label}")
     assert f"line 2, field '{field}" in message and reason in message
     assert "line 1" not in message
 
 
-def test_an_upload_too_deep_or_with_a_5000_digit_number_is_refused_naming_the_line(upload_line, eval_release,
-                                                                                     tmp_path):
+def test_an_upload_too_deep_or_with_a_5000_digit_number_is_refused_naming_the_line(upload_line, eval_release, tmp_path):
     good = json.dumps(upload_line)
     huge = good.replace('"ended"', '"input_tokens": 1' + "0" * 5000 + ', "ended"')
     deep = '{"case_id": ' + "[" * 100_000 + "]" * 100_000 + "}"

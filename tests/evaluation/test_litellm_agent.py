@@ -1,4 +1,5 @@
 """The litellm agent (the paper's standard scaffold) against a scripted OpenAI-compatible endpoint over HTTP."""
+
 from __future__ import annotations
 
 import asyncio
@@ -15,8 +16,15 @@ from tests.fakes.openai_server import FakeOpenAI, error, reply
 
 QUESTION = "What are the opening hours of Museo Kivi?"
 ANSWER = {"answer": "Tu-Su 10:00-17:00", "name": "Museo Kivi", "place_id": "N5"}
-AGENT_TOOLS = {"place_search", "place_detail", "nearby_search", "routing", "search_notes", "note_detail",
-               "submit_answer"}
+AGENT_TOOLS = {
+    "place_search",
+    "place_detail",
+    "nearby_search",
+    "routing",
+    "search_notes",
+    "note_detail",
+    "submit_answer",
+}
 SEARCH = {"name": "place_search", "arguments": {"query_name": "Museo Kivi"}}
 DETAIL = {"name": "place_detail", "arguments": {"place_id": "N5"}}
 SUBMIT = {"name": "submit_answer", "arguments": {"result": ANSWER}}
@@ -36,11 +44,21 @@ def run_agent(grid_city, django_db_blocker):
 
         async def go(url: str):
             spec = EndpointSpec(endpoint_id=None, model="openai/fake", api_base=url, api_key="sk-secret-123")
-            llm = LLMClient(spec, record=lambda **call: calls.append(call), replay=replay,
-                            retry=retry or RetryPolicy(base_s=0.001, cap_s=0.01))
+            llm = LLMClient(
+                spec,
+                record=lambda **call: calls.append(call),
+                replay=replay,
+                retry=retry or RetryPolicy(base_s=0.001, cap_s=0.01),
+            )
             async with Toolbox(city=grid_city.name, budget=budget) as tools:
-                task = AgentTask(question=QUESTION, case=None, trial=0,
-                                 config=config or RunConfig(tool_budget=budget), tools=tools, llm=llm)
+                task = AgentTask(
+                    question=QUESTION,
+                    case=None,
+                    trial=0,
+                    config=config or RunConfig(tool_budget=budget),
+                    tools=tools,
+                    llm=llm,
+                )
                 return await litellm_agent(task), tools
 
         with FakeOpenAI(script) as fake, django_db_blocker.unblock():
@@ -55,9 +73,11 @@ def test_litellm_agent_is_registered():
 
 
 def test_a_search_detail_submit_conversation_ends_submitted_with_every_step_recorded(run_agent):
-    script = [reply("Searching for the museum.", tool_calls=[SEARCH], prompt_tokens=100, completion_tokens=10),
-              reply("Reading its details.", tool_calls=[DETAIL], prompt_tokens=200, completion_tokens=20),
-              reply(None, tool_calls=[SUBMIT], prompt_tokens=300, completion_tokens=30)]
+    script = [
+        reply("Searching for the museum.", tool_calls=[SEARCH], prompt_tokens=100, completion_tokens=10),
+        reply("Reading its details.", tool_calls=[DETAIL], prompt_tokens=200, completion_tokens=20),
+        reply(None, tool_calls=[SUBMIT], prompt_tokens=300, completion_tokens=30),
+    ]
     outcome, tools, requests, calls = run_agent(script)
 
     assert outcome.ended == "submitted" and outcome.error == ""

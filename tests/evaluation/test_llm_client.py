@@ -1,4 +1,5 @@
 """The model client: retries, recording without the API key, replay, and the Redis caps across workers."""
+
 from __future__ import annotations
 
 import asyncio
@@ -27,8 +28,14 @@ def private_endpoints_on(settings):
 
 
 def client(fake: FakeOpenAI, calls: list[dict], **kwargs) -> LLMClient:
-    spec = EndpointSpec(endpoint_id=kwargs.pop("endpoint_id", None), model="openai/fake", api_base=fake.url,
-                        api_key=API_KEY, params=kwargs.pop("params", {}), concurrency=kwargs.pop("concurrency", 4))
+    spec = EndpointSpec(
+        endpoint_id=kwargs.pop("endpoint_id", None),
+        model="openai/fake",
+        api_base=fake.url,
+        api_key=API_KEY,
+        params=kwargs.pop("params", {}),
+        concurrency=kwargs.pop("concurrency", 4),
+    )
     return LLMClient(spec, record=lambda **call: calls.append(call), retry=kwargs.pop("retry", FAST), **kwargs)
 
 
@@ -94,8 +101,11 @@ def test_the_api_key_is_never_recorded_nor_logged(caplog):
     with FakeOpenAI(script) as fake:
         asyncio.run(client(fake, calls, params={"logit_bias": {"api_key": API_KEY}}).complete(MESSAGES))
     with FakeOpenAI([error(500, f"server broke on key {API_KEY}")]) as fake, pytest.raises(ModelError) as failure:
-        asyncio.run(client(fake, calls, retry=RetryPolicy(max_attempts=1)).complete(
-            MESSAGES + [{"role": "user", "content": f"my key is {API_KEY}"}]))
+        asyncio.run(
+            client(fake, calls, retry=RetryPolicy(max_attempts=1)).complete(
+                MESSAGES + [{"role": "user", "content": f"my key is {API_KEY}"}]
+            )
+        )
     with FakeOpenAI([error(400, f"invalid key {API_KEY}")]) as fake, pytest.raises(ModelError) as bad_request:
         asyncio.run(client(fake, calls).complete(MESSAGES))
     recorded = json.dumps(calls)
@@ -125,20 +135,34 @@ def test_replay_answers_from_the_recording_without_any_request():
     assert [c["sequence"] for c in calls] == [0, 1, 2] and calls[2]["response"] is None
 
 
-TOOLS = [{"type": "function", "function": {"name": "place_detail", "description": "Details of a place.",
-                                           "parameters": {"type": "object", "properties": {}}}}]
+TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "place_detail",
+            "description": "Details of a place.",
+            "parameters": {"type": "object", "properties": {}},
+        },
+    }
+]
 
 
 def test_a_continued_conversation_records_only_what_each_call_adds_and_rebuilds_whole():
     calls: list[dict] = []
-    conversation = [{"role": "system", "content": "You are a geographic assistant. " * 40},
-                    {"role": "user", "content": "Where is Museo Kivi?"}]
+    conversation = [
+        {"role": "system", "content": "You are a geographic assistant. " * 40},
+        {"role": "user", "content": "Where is Museo Kivi?"},
+    ]
 
     async def three_turns(llm):
         for turn in range(3):
             await llm.complete(conversation, TOOLS)
-            conversation.extend([{"role": "assistant", "content": f"turn {turn}"},
-                                 {"role": "tool", "tool_call_id": f"call_{turn}", "content": f"result {turn}"}])
+            conversation.extend(
+                [
+                    {"role": "assistant", "content": f"turn {turn}"},
+                    {"role": "tool", "tool_call_id": f"call_{turn}", "content": f"result {turn}"},
+                ]
+            )
 
     with FakeOpenAI([reply("ok")]) as fake:
         asyncio.run(three_turns(client(fake, calls)))
@@ -182,6 +206,7 @@ def test_rebuilding_a_recording_that_lacks_the_first_call_is_refused():
 
 
 # --- limits across workers (Redis) ----------------------------------------------------------------
+
 
 @pytest.fixture
 def redis_prefix():
@@ -329,8 +354,9 @@ def test_a_call_waits_out_a_redis_outage_of_the_caps_instead_of_failing_as_the_m
     calls: list[dict] = []
 
     async def through_an_outage(fake, proxy):
-        llm = client(fake, calls, endpoint_id=int(uuid.uuid4().int % 10**9),
-                     redis_url=f"redis://127.0.0.1:{proxy.port}/0")
+        llm = client(
+            fake, calls, endpoint_id=int(uuid.uuid4().int % 10**9), redis_url=f"redis://127.0.0.1:{proxy.port}/0"
+        )
         proxy.refuse()
         call = asyncio.create_task(llm.complete(MESSAGES))
         await asyncio.sleep(0.5)
@@ -349,8 +375,9 @@ def test_a_call_waits_out_a_redis_outage_of_the_caps_instead_of_failing_as_the_m
 
 def test_the_caps_give_up_on_redis_after_their_patience(redis_prefix):
     async def refused(proxy):
-        semaphore = ConcurrencySemaphore(Redis.from_url(f"redis://127.0.0.1:{proxy.port}/0"), 12, 1,
-                                         prefix=redis_prefix, patience_s=0.3)
+        semaphore = ConcurrencySemaphore(
+            Redis.from_url(f"redis://127.0.0.1:{proxy.port}/0"), 12, 1, prefix=redis_prefix, patience_s=0.3
+        )
         started = time.monotonic()
         try:
             with pytest.raises(RedisConnectionError):
@@ -369,8 +396,9 @@ def test_a_slot_that_cannot_be_given_back_does_not_fail_an_answered_call(redis_p
     calls: list[dict] = []
 
     async def outage_while_the_model_answers(fake, proxy):
-        llm = client(fake, calls, endpoint_id=int(uuid.uuid4().int % 10**9),
-                     redis_url=f"redis://127.0.0.1:{proxy.port}/0")
+        llm = client(
+            fake, calls, endpoint_id=int(uuid.uuid4().int % 10**9), redis_url=f"redis://127.0.0.1:{proxy.port}/0"
+        )
         call = asyncio.create_task(llm.complete(MESSAGES))
         for _ in range(500):  # until the slot is taken and the model is answering (however loaded the machine)
             if fake.requests:
@@ -386,4 +414,3 @@ def test_a_slot_that_cannot_be_given_back_does_not_fail_an_answered_call(redis_p
     assert response["choices"][0]["message"]["content"] == "answered"
     assert len(fake.requests) == 1 and calls[0]["attempts"] == 1  # not asked twice
     assert "could not give back a slot" in caplog.text
-

@@ -1,5 +1,6 @@
 """The agents' event loop: one per process, shared by the cases of every thread, rebuilt after a fork;
 and the worker warm-up that loads litellm before the first case."""
+
 from __future__ import annotations
 
 import asyncio
@@ -108,8 +109,14 @@ print(threading.active_count())
 
 
 def test_the_worker_warm_up_loads_litellm_and_leaves_no_thread_to_break_a_fork():
-    done = subprocess.run([sys.executable, "-c", WARM_UP], cwd=processes.REPO, env=processes.child_env(),
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", WARM_UP],
+        cwd=processes.REPO,
+        env=processes.child_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     loaded, threads = done.stdout.split("\n")[:2]
     assert loaded == "['benchmark.runs.scoring.services', 'litellm', 'litellm.llms.openai.openai']"

@@ -1,4 +1,5 @@
 """A run's cases go to the broker longest first, so that its end does not wait on long cases queued last."""
+
 from __future__ import annotations
 
 import base64

@@ -1,4 +1,5 @@
 """Cancel and resume a run; the evaluate command's summary; self-driven runs are never queued."""
+
 from __future__ import annotations
 
 import io
@@ -43,9 +44,11 @@ def test_external_runs_are_never_sent_to_workers(eval_release, django_db_blocker
 
 def test_evaluate_explains_bad_requests(eval_release, django_db_blocker):
     with django_db_blocker.unblock():
-        for args, message in ((["--agent", "nobody", "--sync"], "unknown agent 'nobody'"),
-                              (["--agent", "reference", "--model", "x/y"], "either --agent"),
-                              (["--resume", "999999"], "no run 999999"),
-                              (["--model", "openai/x", "--api-key-env", "NO_SUCH_VAR_XYZ"], "is not set")):
+        for args, message in (
+            (["--agent", "nobody", "--sync"], "unknown agent 'nobody'"),
+            (["--agent", "reference", "--model", "x/y"], "either --agent"),
+            (["--resume", "999999"], "no run 999999"),
+            (["--model", "openai/x", "--api-key-env", "NO_SUCH_VAR_XYZ"], "is not set"),
+        ):
             with pytest.raises(CommandError, match=message):
                 call_command("evaluate", *args, "--release", eval_release.name, "--no-progress", stdout=io.StringIO())

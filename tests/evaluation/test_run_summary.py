@@ -1,4 +1,5 @@
 """The evaluate command's table 2 summary: unchanged for one trial, pass^k added for several."""
+
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,5 @@
 """Cancelling a run revokes its run tokens (issue 13): an external agent holding one can do nothing more."""
+
 from __future__ import annotations
 
 import io
@@ -27,8 +28,10 @@ def test_cancelling_a_run_revokes_its_tokens_and_stops_the_case_a_token_held(rel
     assert held is not None
     assert run_cancel(run=run) == 2  # the held case and the queued one
     assert run.tokens.get().revoked
-    for call in (lambda: external_next_case(token=token),
-                 lambda: external_tool_call(token=token, tool="place_search", arguments={"query_name": "Koira"})):
+    for call in (
+        lambda: external_next_case(token=token),
+        lambda: external_tool_call(token=token, tool="place_search", arguments={"query_name": "Koira"}),
+    ):
         with pytest.raises(RunTokenRefused, match="revoked"):
             call()
     assert set(run.trajectories.values_list("status", flat=True)) == {Trajectory.CANCELLED}

@@ -1,5 +1,6 @@
 """The evaluate command and the runner at their edges: limits, interrupted runs, a missing API key, and
 arguments the model wrote as broken JSON (issue 13)."""
+
 from __future__ import annotations
 
 import io
@@ -51,6 +52,7 @@ def evaluate(*args: str) -> str:
 
 # --- --limit --------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("limit", ["0", "-1"])
 def test_a_limit_under_one_is_refused_with_a_clear_message(grid_cases, django_db_blocker, limit):
     with django_db_blocker.unblock():
@@ -68,22 +70,27 @@ def test_a_limit_of_one_runs_one_case(grid_cases, django_db_blocker):
 
 # --- interrupted runs -----------------------------------------------------------------------------
 
+
 def _interrupt_every_case(monkeypatch) -> None:
     def interrupted(**_):
         raise KeyboardInterrupt
+
     monkeypatch.setattr("benchmark.runs.execute.trajectory_execute", interrupted)
 
 
 def test_an_interrupted_sync_run_is_started_so_the_lost_message_sweep_hands_it_to_workers(
-        grid_cases, django_db_blocker, monkeypatch, settings):
+    grid_cases, django_db_blocker, monkeypatch, settings
+):
     from benchmark.runs.driver import run_sync
     from benchmark.runs.housekeeping import lost_tasks_resend
     from benchmark.runs.services import run_create
     from benchmark.runs.tasks import trajectory_task
 
     # A queue of this test's own on the broker, empty: nothing waits there for the queued cases.
-    settings.CELERY_TASK_ROUTES = {**settings.CELERY_TASK_ROUTES,
-                                   "benchmark.tasks.trajectory_task": {"queue": f"edge-lost-{uuid.uuid4().hex}"}}
+    settings.CELERY_TASK_ROUTES = {
+        **settings.CELERY_TASK_ROUTES,
+        "benchmark.tasks.trajectory_task": {"queue": f"edge-lost-{uuid.uuid4().hex}"},
+    }
     sent: list[int] = []
     monkeypatch.setattr(trajectory_task, "delay", sent.append)  # autocommit: on_commit would send at once
     _interrupt_every_case(monkeypatch)
@@ -106,8 +113,17 @@ def test_ctrl_c_in_a_sync_run_says_how_to_resume_and_resuming_finishes_it(grid_c
             err = io.StringIO()
             with pytest.raises(SystemExit) as exited:
                 try:
-                    call_command("evaluate", "--agent", "reference", "--release", grid_cases.name, "--sync",
-                                 "--no-progress", stdout=io.StringIO(), stderr=err)
+                    call_command(
+                        "evaluate",
+                        "--agent",
+                        "reference",
+                        "--release",
+                        grid_cases.name,
+                        "--sync",
+                        "--no-progress",
+                        stdout=io.StringIO(),
+                        stderr=err,
+                    )
                 except KeyboardInterrupt:  # not raised on: it would end the whole test session
                     pytest.fail("Ctrl-C left the command as a KeyboardInterrupt (a traceback)")
         run = EvaluationRun.objects.get(release=grid_cases)
@@ -129,13 +145,30 @@ def test_ctrl_c_while_following_a_queued_run_says_it_goes_on_without_a_traceback
 
     broker = redis.Redis.from_url(BROKER)
     broker.flushdb()
-    child = subprocess.Popen([sys.executable, "manage.py", "evaluate", "--agent", "reference", "--release",
-                              grid_cases.name, "--name", "followed"], cwd=REPO, env=child_env(REDIS_URL=BROKER),
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    child = subprocess.Popen(
+        [
+            sys.executable,
+            "manage.py",
+            "evaluate",
+            "--agent",
+            "reference",
+            "--release",
+            grid_cases.name,
+            "--name",
+            "followed",
+        ],
+        cwd=REPO,
+        env=child_env(REDIS_URL=BROKER),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     try:
         with django_db_blocker.unblock():
-            wait_for(lambda: EvaluationRun.objects.filter(release=grid_cases, status=EvaluationRun.RUNNING).exists(),
-                     60, "the run to be queued")
+            wait_for(
+                lambda: EvaluationRun.objects.filter(release=grid_cases, status=EvaluationRun.RUNNING).exists(),
+                60,
+                "the run to be queued",
+            )
             run = EvaluationRun.objects.get(release=grid_cases)
         time.sleep(1.0)  # inside the follow loop
         child.send_signal(signal.SIGINT)
@@ -156,6 +189,7 @@ def test_ctrl_c_while_following_a_queued_run_says_it_goes_on_without_a_traceback
 
 # --- a missing API key ----------------------------------------------------------------------------
 
+
 def test_a_missing_api_key_fails_a_command_line_run_at_once(grid_cases, django_db_blocker, monkeypatch):
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     with django_db_blocker.unblock():
@@ -167,19 +201,24 @@ def test_a_missing_api_key_fails_a_command_line_run_at_once(grid_cases, django_d
         assert not EvaluationRun.objects.filter(release=grid_cases, status=EvaluationRun.COMPLETED).exists()
 
 
-def test_resuming_a_run_whose_key_was_removed_fails_it_before_its_first_case(grid_cases, django_db_blocker,
-                                                                            monkeypatch):
+def test_resuming_a_run_whose_key_was_removed_fails_it_before_its_first_case(
+    grid_cases, django_db_blocker, monkeypatch
+):
     from benchmark.endpoints.services import endpoint_create
     from benchmark.runs.services import run_create
 
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     with django_db_blocker.unblock():
-        endpoint = endpoint_create(name=f"keyed {grid_cases.name}", model="openai/gpt-4o-mini", api_base="",
-                                   api_key="sk-test-0123456789abcdef")
+        endpoint = endpoint_create(
+            name=f"keyed {grid_cases.name}", model="openai/gpt-4o-mini", api_base="", api_key="sk-test-0123456789abcdef"
+        )
         run = run_create(agent="litellm", release=grid_cases, endpoint=endpoint, limit=2)
         ModelEndpoint.objects.filter(id=endpoint.id).update(api_key_encrypted="")  # its owner removed the key
-        with pytest.raises(CommandError, match=rf"run {run.id} failed before its first case: endpoint 'keyed "
-                                               rf".*' \(openai/gpt-4o-mini\) has no API key: an API key is required"):
+        with pytest.raises(
+            CommandError,
+            match=rf"run {run.id} failed before its first case: endpoint 'keyed "
+            rf".*' \(openai/gpt-4o-mini\) has no API key: an API key is required",
+        ):
             evaluate("--resume", str(run.id), "--sync")
         run.refresh_from_db()
         assert run.status == EvaluationRun.FAILED and "has no API key" in run.error
@@ -208,6 +247,7 @@ def test_a_missing_api_key_fails_a_worker_run_at_its_first_case(grid_cases, djan
 
 
 # --- broken JSON arguments ------------------------------------------------------------------------
+
 
 def test_the_step_of_broken_json_arguments_records_the_message_the_model_saw(run_agent, settings):  # noqa: F811
     settings.ALLOW_PRIVATE_ENDPOINTS = True  # the fake endpoint listens on 127.0.0.1

@@ -1,4 +1,5 @@
 """Scoring keeps a metric's failure as a scoring error, but a lost database is not one: the task retries."""
+
 from __future__ import annotations
 
 import pytest
@@ -21,8 +22,9 @@ def _score(monkeypatch, error: Exception):
     class Document:
         case_id = "probe"
 
-    return trajectories.trajectory_score(Document(), steps=[], final_answer={}, ended="submitted", input_tokens=0,
-                                         output_tokens=0)
+    return trajectories.trajectory_score(
+        Document(), steps=[], final_answer={}, ended="submitted", input_tokens=0, output_tokens=0
+    )
 
 
 def test_a_metric_that_raises_is_kept_as_a_scoring_error_for_a_rescore(monkeypatch):
@@ -44,8 +46,12 @@ def test_a_case_finished_by_another_worker_keeps_the_first_result(grid_city):
     from benchmark.runs.services import run_create
     from tests.benchmark.factories import routing_document
 
-    release = release_freeze(name="finish-race", split="public",  # a hand-made fixture document, no engine query
-                             cases=[case_create(document=routing_document(status="validated"))], audit=False)
+    release = release_freeze(
+        name="finish-race",
+        split="public",  # a hand-made fixture document, no engine query
+        cases=[case_create(document=routing_document(status="validated"))],
+        audit=False,
+    )
     trajectory = run_create(agent="reference", release=release).trajectories.get()
     execute.trajectory_finish(trajectory=trajectory, steps=[], final_answer=None, ended="model_error", error="first")
     late = Trajectory.objects.get(id=trajectory.id)

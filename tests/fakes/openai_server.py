@@ -8,6 +8,7 @@
 Each script item answers one request, in order; the last item repeats. A callable item
 gets the request body and returns an item.
 """
+
 from __future__ import annotations
 
 import json
@@ -18,21 +19,40 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 
-def reply(content: str | None = None, *, tool_calls: list[dict] | None = None, prompt_tokens: int = 11,
-          completion_tokens: int = 7, delay_s: float = 0.0) -> dict:
+def reply(
+    content: str | None = None,
+    *,
+    tool_calls: list[dict] | None = None,
+    prompt_tokens: int = 11,
+    completion_tokens: int = 7,
+    delay_s: float = 0.0,
+) -> dict:
     message: dict[str, Any] = {"role": "assistant", "content": content}
     if tool_calls:
         message["tool_calls"] = [
-            {"id": call.get("id", f"call_{i}"), "type": "function",
-             "function": {"name": call["name"], "arguments": json.dumps(call.get("arguments", {}))}}
+            {
+                "id": call.get("id", f"call_{i}"),
+                "type": "function",
+                "function": {"name": call["name"], "arguments": json.dumps(call.get("arguments", {}))},
+            }
             for i, call in enumerate(tool_calls)
         ]
-    return {"status": 200, "delay_s": delay_s, "body": {
-        "id": "chatcmpl-fake", "object": "chat.completion", "created": 1_700_000_000, "model": "fake",
-        "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if tool_calls else "stop"}],
-        "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
-                  "total_tokens": prompt_tokens + completion_tokens},
-    }}
+    return {
+        "status": 200,
+        "delay_s": delay_s,
+        "body": {
+            "id": "chatcmpl-fake",
+            "object": "chat.completion",
+            "created": 1_700_000_000,
+            "model": "fake",
+            "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if tool_calls else "stop"}],
+            "usage": {
+                "prompt_tokens": prompt_tokens,
+                "completion_tokens": completion_tokens,
+                "total_tokens": prompt_tokens + completion_tokens,
+            },
+        },
+    }
 
 
 def error(status: int, message: str = "scripted failure") -> dict:

@@ -8,6 +8,7 @@ The shared Redis on 6379 serves other work; fault drills kill this one instead. 
         url = redis_server.url(db=0)
         redis_server.restart()  # kill -9, start again on the same port and directory
 """
+
 from __future__ import annotations
 
 import shutil
@@ -32,9 +33,25 @@ class RedisServer:
 
     def start(self, timeout: float = 10.0) -> RedisServer:
         self.directory.mkdir(parents=True, exist_ok=True)
-        args = [REDIS_SERVER, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.directory),
-                "--save", "", "--appendonly", "yes" if self.appendonly else "no", "--appendfsync", self.appendfsync,
-                "--daemonize", "no", "--logfile", str(self.directory / "redis.log")]
+        args = [
+            REDIS_SERVER,
+            "--port",
+            str(self.port),
+            "--bind",
+            "127.0.0.1",
+            "--dir",
+            str(self.directory),
+            "--save",
+            "",
+            "--appendonly",
+            "yes" if self.appendonly else "no",
+            "--appendfsync",
+            self.appendfsync,
+            "--daemonize",
+            "no",
+            "--logfile",
+            str(self.directory / "redis.log"),
+        ]
         self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self._wait_ready(timeout)
         return self
@@ -67,8 +84,10 @@ class RedisServer:
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 log = self.directory / "redis.log"
-                raise RuntimeError(f"redis-server exited with {self.process.returncode}: "
-                                   f"{log.read_text()[-2000:] if log.exists() else ''}")
+                raise RuntimeError(
+                    f"redis-server exited with {self.process.returncode}: "
+                    f"{log.read_text()[-2000:] if log.exists() else ''}"
+                )
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as sock:
                     sock.sendall(b"PING\r\n")

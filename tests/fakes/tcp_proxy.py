@@ -8,6 +8,7 @@ refused", as when the server is down; connections already open are cut (as by a 
     with TcpProxy("127.0.0.1", 5432) as proxy:
         url = f"postgis://user:pw@127.0.0.1:{proxy.port}/db"
 """
+
 from __future__ import annotations
 
 import contextlib

@@ -3,6 +3,7 @@
 The drills run in autocommit (no django_db mark, ``django_db_blocker`` unblocked) so that the
 worker processes see every row the test writes; each drill kills its own workers and Redis.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -21,9 +22,12 @@ def fault_release(generated_cases, django_db_blocker):
     with django_db_blocker.unblock():
         _assert_test_database()
         _remove_release()
-        cases = [case_create(document=document.model_copy(update={"status": "validated",
-                                                                   "case_id": CASE_PREFIX + document.case_id}))
-                 for document in generated_cases[0]]
+        cases = [
+            case_create(
+                document=document.model_copy(update={"status": "validated", "case_id": CASE_PREFIX + document.case_id})
+            )
+            for document in generated_cases[0]
+        ]
         release = release_freeze(name=RELEASE, split="public", cases=cases)
     yield release
     with django_db_blocker.unblock():

@@ -5,6 +5,7 @@ nothing was lost or duplicated, and the figures of what the fault cost.
 Everything a production run has is real here: litellm, the cross-worker caps in Redis, the MCP
 tools on PostGIS, claims, leases, scoring, the run's aggregates. Only the model is scripted.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -47,22 +48,36 @@ class DrillFigures:
     note: str = ""
 
     def line(self) -> str:
-        return (f"{self.fault:<26} {self.trajectories:>4} {self.seconds:>7.1f} {self.requests:>8} "
-                f"{self.recorded_calls:>6} {self.retries:>7} {self.discarded_requests:>9} {self.claimed_again:>7} "
-                f"{self.model_errors:>6}  {self.note}")
+        return (
+            f"{self.fault:<26} {self.trajectories:>4} {self.seconds:>7.1f} {self.requests:>8} "
+            f"{self.recorded_calls:>6} {self.retries:>7} {self.discarded_requests:>9} {self.claimed_again:>7} "
+            f"{self.model_errors:>6}  {self.note}"
+        )
 
     @staticmethod
     def header() -> str:
-        return (f"{'fault':<26} {'traj':>4} {'seconds':>7} {'requests':>8} {'calls':>6} {'retries':>7} "
-                f"{'discarded':>9} {'claimed':>7} {'failed':>6}  note")
+        return (
+            f"{'fault':<26} {'traj':>4} {'seconds':>7} {'requests':>8} {'calls':>6} {'retries':>7} "
+            f"{'discarded':>9} {'claimed':>7} {'failed':>6}  note"
+        )
 
 
 class Drill:
     """One drill: ``start()``, ``worker()`` as many as wanted, ``enqueue()``, inject the fault,
     ``wait_completed()``, ``check()``, ``figures()``; ``close()`` always."""
 
-    def __init__(self, *, directory: Path, release: Release, cases: int, trials: int = 2, delay_s: float = 0.1,
-                 fail_rate: float = 0.0, lease_s: int = 25, sweep_s: int = 2):
+    def __init__(
+        self,
+        *,
+        directory: Path,
+        release: Release,
+        cases: int,
+        trials: int = 2,
+        delay_s: float = 0.1,
+        fail_rate: float = 0.0,
+        lease_s: int = 25,
+        sweep_s: int = 2,
+    ):
         self.directory, self.release = directory, release
         self.cases, self.trials = cases, trials
         self.delay_s, self.fail_rate = delay_s, fail_rate
@@ -88,13 +103,16 @@ class Drill:
 
         self.redis.start()
         self._cleanup.enter_context(celery_broker(self.redis.url(0)))
-        self.endpoint = ScriptedEndpoint.for_release(self.release, delay_s=self.delay_s,
-                                                     fail_rate=self.fail_rate, seed=7).start()
-        self.model = endpoint_for_cli(model="openai/scripted", api_base=self.endpoint.url,
-                                      api_key="sk-drill-not-secret", concurrency=concurrency)
+        self.endpoint = ScriptedEndpoint.for_release(
+            self.release, delay_s=self.delay_s, fail_rate=self.fail_rate, seed=7
+        ).start()
+        self.model = endpoint_for_cli(
+            model="openai/scripted", api_base=self.endpoint.url, api_key="sk-drill-not-secret", concurrency=concurrency
+        )
         self.new_run(cases=self.cases, trials=self.trials)
-        self.beat = start_celery_beat(self.worker_env(), schedule=self.directory / "beat-schedule",
-                                      log=self.directory / "beat.log")
+        self.beat = start_celery_beat(
+            self.worker_env(), schedule=self.directory / "beat-schedule", log=self.directory / "beat.log"
+        )
         return self
 
     def new_run(self, *, cases: int, trials: int) -> EvaluationRun:
@@ -102,21 +120,32 @@ class Drill:
         from benchmark.runs.services import run_create
 
         self.cases, self.trials = cases, trials
-        self.run = run_create(agent="litellm", release=self.release, endpoint=self.model, limit=cases,
-                              config={"trials": trials}, name=f"fault drill {self.directory.name}")
+        self.run = run_create(
+            agent="litellm",
+            release=self.release,
+            endpoint=self.model,
+            limit=cases,
+            config={"trials": trials},
+            name=f"fault drill {self.directory.name}",
+        )
         self.runs.append(self.run)
         return self.run
 
     def worker_env(self, *, database_url: str | None = None) -> dict[str, str]:
-        return child_env(DATABASE_URL=database_url or child_database_url(), REDIS_URL=self.redis.url(0),
-                                 EVALUATION_LEASE_SECONDS=str(self.lease_s),
-                                 HOUSEKEEPING_SWEEP_SECONDS=str(self.sweep_s), ALLOW_PRIVATE_ENDPOINTS="1")
+        return child_env(
+            DATABASE_URL=database_url or child_database_url(),
+            REDIS_URL=self.redis.url(0),
+            EVALUATION_LEASE_SECONDS=str(self.lease_s),
+            HOUSEKEEPING_SWEEP_SECONDS=str(self.sweep_s),
+            ALLOW_PRIVATE_ENDPOINTS="1",
+        )
 
     def worker(self, *, concurrency: int = 3, database_url: str | None = None) -> subprocess.Popen:
         """Start a worker (threads pool); its output goes to worker-N.log in the drill's directory."""
         log = self.directory / f"worker-{len(self.workers)}.log"
-        process = start_celery_worker(self.worker_env(database_url=database_url), pool="threads",
-                                      concurrency=concurrency, name="drill", log=log)
+        process = start_celery_worker(
+            self.worker_env(database_url=database_url), pool="threads", concurrency=concurrency, name="drill", log=log
+        )
         self.workers.append(process)
         return process
 
@@ -131,13 +160,18 @@ class Drill:
         return self.run.trajectories.filter(status=Trajectory.DONE).count()
 
     def wait_done(self, count: int, timeout: float = 120) -> None:
-        wait_for(lambda: self._working() and self.done() >= count, timeout, f"{count} finished trajectories",
-                 interval=0.1)
+        wait_for(
+            lambda: self._working() and self.done() >= count, timeout, f"{count} finished trajectories", interval=0.1
+        )
 
     def wait_completed(self, timeout: float = 150) -> float:
         """Wait for the run to complete; returns the seconds since it was queued."""
-        wait_for(lambda: self._working() and EvaluationRun.objects.get(id=self.run.id).status ==
-                 EvaluationRun.COMPLETED, timeout, f"run {self.run.id} to complete", interval=0.2)
+        wait_for(
+            lambda: self._working() and EvaluationRun.objects.get(id=self.run.id).status == EvaluationRun.COMPLETED,
+            timeout,
+            f"run {self.run.id} to complete",
+            interval=0.2,
+        )
         return time.monotonic() - self._queued_at
 
     def total(self) -> int:
@@ -151,20 +185,30 @@ class Drill:
 
     def figures(self, fault: str, seconds: float, note: str = "") -> DrillFigures:
         calls = ModelCall.objects.filter(trajectory__run=self.run).aggregate(n=Count("id"), attempts=Sum("attempts"))
-        counts = self.run.trajectories.aggregate(again=Count("id", filter=Q(attempts__gt=1)),
-                                                 failed=Count("id", filter=Q(ended="model_error")))
+        counts = self.run.trajectories.aggregate(
+            again=Count("id", filter=Q(attempts__gt=1)), failed=Count("id", filter=Q(ended="model_error"))
+        )
         requests = self.endpoint.served - self._served_before
         figures = DrillFigures(
-            fault=fault, trajectories=self.total(), seconds=round(seconds, 1), requests=requests,
-            recorded_calls=calls["n"], retries=(calls["attempts"] or 0) - calls["n"],
-            discarded_requests=requests - (calls["attempts"] or 0), claimed_again=counts["again"],
-            model_errors=counts["failed"], note=note)
+            fault=fault,
+            trajectories=self.total(),
+            seconds=round(seconds, 1),
+            requests=requests,
+            recorded_calls=calls["n"],
+            retries=(calls["attempts"] or 0) - calls["n"],
+            discarded_requests=requests - (calls["attempts"] or 0),
+            claimed_again=counts["again"],
+            model_errors=counts["failed"],
+            note=note,
+        )
         FIGURES.append(figures)
         return figures
 
     def logs(self) -> str:
-        return "\n".join(f"--- {path.name}\n{path.read_text(errors='replace')[-3000:]}"
-                         for path in sorted(self.directory.glob("*.log")))
+        return "\n".join(
+            f"--- {path.name}\n{path.read_text(errors='replace')[-3000:]}"
+            for path in sorted(self.directory.glob("*.log"))
+        )
 
     def close(self) -> None:
         for process in [*self.workers, *([self.beat] if self.beat else [])]:

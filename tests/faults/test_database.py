@@ -1,5 +1,6 @@
 """The drills work in autocommit so the workers see their rows; pytest-django sets up the test
 database only for sessions holding a test with the django_db mark: this is that test."""
+
 import pytest
 from django.db import connection
 

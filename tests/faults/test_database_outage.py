@@ -1,5 +1,6 @@
 """PostgreSQL refuses connections for a few seconds mid-run (and drops the open ones), as in a restart
 or a fail-over: the workers' tasks retry, and every (case, trial) finishes once."""
+
 from __future__ import annotations
 
 import time
@@ -28,9 +29,12 @@ def test_the_database_refusing_connections_mid_run_loses_nothing_and_duplicates_
         seconds = d.wait_completed()
         recovered_s = time.monotonic() - back_at
         d.check()
-        figures = d.figures(f"PostgreSQL refuses {OUTAGE_S:g} s", seconds,
-                            note=f"{proxy.dropped} connections cut, {d.total() - before} cases left; run done "
-                                 f"{recovered_s:.1f} s after it came back")
+        figures = d.figures(
+            f"PostgreSQL refuses {OUTAGE_S:g} s",
+            seconds,
+            note=f"{proxy.dropped} connections cut, {d.total() - before} cases left; run done "
+            f"{recovered_s:.1f} s after it came back",
+        )
     assert proxy.dropped > 0, "no worker connection was open when the database went away"
     assert figures.requests >= figures.recorded_calls + figures.retries
 

@@ -1,6 +1,7 @@
 """The model endpoint fails a share of its calls (HTTP 500): retries with backoff absorb a fifth of
 them; a call that fails every attempt ends its trajectory model_error, recorded; every (case, trial)
 finishes once either way."""
+
 from __future__ import annotations
 
 

@@ -1,6 +1,7 @@
 """A worker is killed (SIGKILL, its whole process group) mid-run. The broker would hand its cases
 out again only after the visibility timeout (hours); the housekeeping sweep (celery beat) re-queues
 them once their leases run out, and every (case, trial) finishes once."""
+
 from __future__ import annotations
 
 import time
@@ -25,8 +26,11 @@ def test_a_worker_killed_mid_run_loses_nothing_and_duplicates_nothing(drill, dja
         recovered_s = time.monotonic() - killed_at
         d.check()
         orphaned = d.run.trajectories.filter(id__in=orphans, attempts__gt=1).count()
-        figures = d.figures("worker killed (SIGKILL)", seconds,
-                            note=f"{orphaned} cases died with it; run done {recovered_s:.1f} s after the kill "
-                                 f"(lease {d.lease_s} s, sweep every {d.sweep_s} s)")
+        figures = d.figures(
+            "worker killed (SIGKILL)",
+            seconds,
+            note=f"{orphaned} cases died with it; run done {recovered_s:.1f} s after the kill "
+            f"(lease {d.lease_s} s, sweep every {d.sweep_s} s)",
+        )
     assert orphaned, "no case was in flight on the killed worker; the drill proves nothing"
     assert figures.claimed_again >= orphaned

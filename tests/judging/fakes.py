@@ -1,12 +1,17 @@
 """A tiny World for judging tests: facts and distances given as plain dicts."""
+
 from __future__ import annotations
 
 
 class FakeWorld:
     """Places by id, symmetric straight-line distances, and offsets from (start, end, vehicle) routes."""
 
-    def __init__(self, places: dict[str, dict], distances: dict[tuple[str, str], float] | None = None,
-                 route_offsets: dict[tuple[str, str, str, str], float] | None = None):
+    def __init__(
+        self,
+        places: dict[str, dict],
+        distances: dict[tuple[str, str], float] | None = None,
+        route_offsets: dict[tuple[str, str, str, str], float] | None = None,
+    ):
         self.places = places
         self.distances = distances or {}
         self.route_offsets = route_offsets or {}

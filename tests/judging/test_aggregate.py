@@ -1,4 +1,5 @@
 """Aggregation on a known small example (hand-computed)."""
+
 import random
 
 import pytest
@@ -49,8 +50,12 @@ def test_table_categories_averages_per_category_what_table3_averages_per_level()
     assert by_category["place_perception"] == {**table3(RUN)["L0"], "n": 2}  # its two rows are L0's
     assert by_category["routing"]["n"] == 2 and by_category["routing"]["OC"] == 75.0
     assert by_category["routing"]["tokens"] == 300.0 and by_category["routing"]["IG"] is None
-    assert by_category["trip_design"] == {"n": 0, "PR": None, "tokens": None,
-                                          **{name: None for name in table3(RUN)["L2"] if name not in ("PR", "tokens")}}
+    assert by_category["trip_design"] == {
+        "n": 0,
+        "PR": None,
+        "tokens": None,
+        **{name: None for name in table3(RUN)["L2"] if name not in ("PR", "tokens")},
+    }
 
 
 def test_bootstrap_is_seeded_and_brackets_the_mean():
@@ -63,8 +68,12 @@ def test_bootstrap_is_seeded_and_brackets_the_mean():
 
 
 def test_paired_comparison_counts_cases_won_and_lost():
-    other = [score("p0a", "place_perception", "L0", False), score("p0b", "place_perception", "L0", True),
-             score("r1a", "routing", "L1", False), score("r1b", "routing", "L1", True)]
+    other = [
+        score("p0a", "place_perception", "L0", False),
+        score("p0b", "place_perception", "L0", True),
+        score("r1a", "routing", "L1", False),
+        score("r1b", "routing", "L1", True),
+    ]
     result = paired_comparison(RUN, other)
     assert result["n"] == 4 and result["difference"]["value"] == 25.0
     assert result["won"] == ["p0a", "r1a"] and result["lost"] == ["p0b"]
@@ -107,15 +116,22 @@ def test_intervals_do_not_depend_on_the_order_of_the_rows():
 
 def test_pass_hat_k_counts_cases_whose_every_trial_passed():
     verdicts = {"a": [True, True, True], "b": [True, False, True], "c": [False, False, False]}
-    scores = [CaseScore(case, "routing", "L1", passed, trial=t) for case, trials in verdicts.items()
-              for t, passed in enumerate(trials)]
+    scores = [
+        CaseScore(case, "routing", "L1", passed, trial=t)
+        for case, trials in verdicts.items()
+        for t, passed in enumerate(trials)
+    ]
     scores += [CaseScore("d", "place_perception", "L0", True, trial=t) for t in range(2)]  # k = 2 for this case
     t2 = table2(scores)
-    assert t2["cells"]["routing/L1"] == {"pr": 55.6, "n": 9, "mean_over_trials": 55.6, "pass_hat_k": 33.3,
-                                         "trials": 3}
+    assert t2["cells"]["routing/L1"] == {"pr": 55.6, "n": 9, "mean_over_trials": 55.6, "pass_hat_k": 33.3, "trials": 3}
     assert t2["cells"]["place_perception/L0"]["pass_hat_k"] == 100.0
-    assert t2["cells"]["routing/L0"] == {"pr": None, "n": 0, "mean_over_trials": None, "pass_hat_k": None,
-                                         "trials": None}
+    assert t2["cells"]["routing/L0"] == {
+        "pr": None,
+        "n": 0,
+        "mean_over_trials": None,
+        "pass_hat_k": None,
+        "trials": None,
+    }
     assert t2["pass_hat_k"]["value"] == 50.0 and t2["pass_hat_k"]["low"] <= 50.0 <= t2["pass_hat_k"]["high"]
     assert t2["mean_over_trials"] == t2["overall"] and t2["overall"]["value"] == 63.64
     assert (t2["trials"], t2["trials_min"], t2["cases"], t2["n"]) == (3, 2, 4, 11)

@@ -1,4 +1,5 @@
 """normalise_answer: what agents really submit becomes a PredictedAnswer, with every repair noted."""
+
 from __future__ import annotations
 
 import json
@@ -71,8 +72,10 @@ def test_totals_that_are_not_numbers_are_dropped_with_a_note():
 
 
 def test_places_given_by_name_only_are_resolved():
-    predicted = normalise_answer({"start": {"name": "Keops"}, "waypoints": [{"name": "Savoy-teatteri"}],
-                                  "end": "Amber Palace"}, resolve_name=NAMES)
+    predicted = normalise_answer(
+        {"start": {"name": "Keops"}, "waypoints": [{"name": "Savoy-teatteri"}], "end": "Amber Palace"},
+        resolve_name=NAMES,
+    )
     assert predicted.visit_order == (KEOPS, SAVOY, AMBER)
     assert any("resolved 'Keops' to N603743713" in p for p in predicted.problems)
 
@@ -84,8 +87,9 @@ def test_unknown_names_are_dropped_with_a_note():
 
 
 def test_a_list_where_an_object_belongs_reads_its_first_item():
-    predicted = normalise_answer({"start": [{"place_id": KEOPS}, {"place_id": SAVOY}],
-                                  "waypoints": {"place_id": SAVOY}})
+    predicted = normalise_answer(
+        {"start": [{"place_id": KEOPS}, {"place_id": SAVOY}], "waypoints": {"place_id": SAVOY}}
+    )
     assert predicted.start == KEOPS
     assert predicted.waypoints == (SAVOY,)
     assert len(predicted.problems) == 2
@@ -98,11 +102,18 @@ def test_duplicates_are_removed_keeping_the_first():
 
 
 def test_optimal_order_is_sorted_by_visit_order_and_wins_over_the_route_fields():
-    predicted = normalise_answer({
-        "start": {"place_id": KEOPS}, "waypoints": [{"place_id": SAVOY}], "end": {"place_id": AMBER},
-        "optimal_order": [{"place_id": AMBER, "visit_order": "3"}, {"place_id": KEOPS, "visit_order": 1},
-                          {"place_id": SAVOY, "visit_order": 2}],
-    })
+    predicted = normalise_answer(
+        {
+            "start": {"place_id": KEOPS},
+            "waypoints": [{"place_id": SAVOY}],
+            "end": {"place_id": AMBER},
+            "optimal_order": [
+                {"place_id": AMBER, "visit_order": "3"},
+                {"place_id": KEOPS, "visit_order": 1},
+                {"place_id": SAVOY, "visit_order": 2},
+            ],
+        }
+    )
     assert predicted.visit_order == (KEOPS, SAVOY, AMBER)
 
 
@@ -112,8 +123,14 @@ def test_optimal_order_without_visit_order_keeps_its_listed_order():
 
 
 def test_direct_value_and_citations_are_read():
-    predicted = normalise_answer({"answer": "yes", "name": "Purpur", "place_id": "N1",
-                                  "ref": {"attribute_key": "opentime_week, rating", "note_id": ["n1", "n2,n1"]}})
+    predicted = normalise_answer(
+        {
+            "answer": "yes",
+            "name": "Purpur",
+            "place_id": "N1",
+            "ref": {"attribute_key": "opentime_week, rating", "note_id": ["n1", "n2,n1"]},
+        }
+    )
     assert predicted.has_value and predicted.value == "yes"
     assert predicted.answer_place == "N1"
     assert predicted.attribute_keys == ("opentime_week", "rating")

@@ -1,4 +1,5 @@
 """The applicability matrix (table 11) and the metric registry."""
+
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,5 @@
 """Attribute Accuracy (eq. 1): direct values for Place Perception, explicit requirements elsewhere."""
+
 from __future__ import annotations
 
 import pytest
@@ -26,11 +27,13 @@ from tests.judging.cases import (
 from tests.judging.fakes import FakeWorld, resolver
 
 WORLD = FakeWorld(
-    places={MARGARITA: {"place_type": "Accommodation|Hostel", "rating": 3.3, "cost": 25},
-            "N_HOSTEL_2": {"place_type": "Accommodation|Hostel", "rating": 4.0, "cost": 30},
-            SAVOY: {"place_type": "Entertainment|Theatre", "rating": 4.2, "cost": 40},
-            "N_PUB": {"place_type": "Food|Pub", "rating": 4.0, "cost": 15},
-            SUSHI: {"place_type": "Food|Sushi Restaurant", "rating": 4.1, "cost": 20}},
+    places={
+        MARGARITA: {"place_type": "Accommodation|Hostel", "rating": 3.3, "cost": 25},
+        "N_HOSTEL_2": {"place_type": "Accommodation|Hostel", "rating": 4.0, "cost": 30},
+        SAVOY: {"place_type": "Entertainment|Theatre", "rating": 4.2, "cost": 40},
+        "N_PUB": {"place_type": "Food|Pub", "rating": 4.0, "cost": 15},
+        SUSHI: {"place_type": "Food|Sushi Restaurant", "rating": 4.1, "cost": 20},
+    },
     distances={(PELASTUS, MARGARITA): 27.0, (PELASTUS, "N_HOSTEL_2"): 1200.0},
     route_offsets={(SAVOY, KEOPS, AMBER, "driving"): 12.0, ("N_PUB", KEOPS, AMBER, "driving"): 30.0},
 )
@@ -40,14 +43,26 @@ def score(doc, answer, resolve_name=None, **changes):
     return attribute_accuracy(case(doc, **changes), normalise_answer(answer, resolve_name=resolve_name), world=WORLD)
 
 
-@pytest.mark.parametrize("value, expected", [(24, 1.0), ("24 EUR", 1.0), (24.04, 1.0), ("24.0", 1.0),
-                                             (24.1, 0.0), (23, 0.0), ("cheap", 0.0)])
+@pytest.mark.parametrize(
+    "value, expected", [(24, 1.0), ("24 EUR", 1.0), (24.04, 1.0), ("24.0", 1.0), (24.1, 0.0), (23, 0.0), ("cheap", 0.0)]
+)
 def test_numeric_value_must_match_within_0_05(value, expected):
     assert score(PLACE_L0, answer_of(PLACE_L0, answer=value)).value == expected
 
 
-@pytest.mark.parametrize("value, expected", [(False, 1.0), ("no", 1.0), ("False", 1.0), ("No, it opens at 16:00", 1.0),
-                                             (0, 1.0), (True, 0.0), ("yes", 0.0), ("maybe", 0.0)])
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        (False, 1.0),
+        ("no", 1.0),
+        ("False", 1.0),
+        ("No, it opens at 16:00", 1.0),
+        (0, 1.0),
+        (True, 0.0),
+        ("yes", 0.0),
+        ("maybe", 0.0),
+    ],
+)
 def test_boolean_value_reads_yes_no_true_false(value, expected):
     assert score(PLACE_L1, answer_of(PLACE_L1, answer=value)).value == expected
 
@@ -109,8 +124,10 @@ def test_routing_waypoint_outside_the_route_buffer_fails():
     answer = answer_of(ROUTING_L1, waypoints=[{"place_id": "N_THEATRE_2"}])
     result = attribute_accuracy(case(ROUTING_L1), normalise_answer(answer), world=far)
     assert result.value == 0.0
-    assert "N_THEATRE_2 is 75.0 m off the driving route N603743713 -> N4756333508, the query allows 50 m" \
+    assert (
+        "N_THEATRE_2 is 75.0 m off the driving route N603743713 -> N4756333508, the query allows 50 m"
         in result.explanation
+    )
 
 
 def test_wrong_or_missing_vehicle_fails():

@@ -1,4 +1,5 @@
 """Rule checks behind SC: opening hours on arrival, visit order, thresholds, mode, the implicit need."""
+
 from judging.answers import normalise_answer
 from judging.metrics.constraints import constraint_checks, semantic_constraint_rules
 from judging.types import CaseSpec
@@ -9,14 +10,24 @@ class TripWorld(FakeWorld):
     """Legs of 10 minutes each; a bakery that closes at 10:30 and a bar that opens at 16:00."""
 
     def __init__(self):
-        super().__init__({
-            "S": {"place_type": "Accommodation|Hotel", "opentime_week": ""},
-            "BAKERY": {"place_type": "Food & Beverages|Bakery", "opentime_week": "Mo-Su 07:00-10:30",
-                       "rating": 4.6, "cost": 6},
-            "BAR": {"place_type": "Food & Beverages|Bar", "opentime_week": "Mo-Su 16:00-02:00", "rating": 3.9,
-                    "cost": 12},
-            "E": {"place_type": "Culture|Museum", "opentime_week": "Mo-Su 09:00-20:00"},
-        })
+        super().__init__(
+            {
+                "S": {"place_type": "Accommodation|Hotel", "opentime_week": ""},
+                "BAKERY": {
+                    "place_type": "Food & Beverages|Bakery",
+                    "opentime_week": "Mo-Su 07:00-10:30",
+                    "rating": 4.6,
+                    "cost": 6,
+                },
+                "BAR": {
+                    "place_type": "Food & Beverages|Bar",
+                    "opentime_week": "Mo-Su 16:00-02:00",
+                    "rating": 3.9,
+                    "cost": 12,
+                },
+                "E": {"place_type": "Culture|Museum", "opentime_week": "Mo-Su 09:00-20:00"},
+            }
+        )
         self.facts = {("BAKERY", "huge_cinnamon_buns")}
 
     def leg(self, a, b, vehicle, mode):
@@ -28,14 +39,32 @@ class TripWorld(FakeWorld):
 
 def trip(order, **extra):
     stops = [{"name": p, "place_id": p, "visit_order": i + 1} for i, p in enumerate(order)]
-    return {"start": {"place_id": order[0]}, "end": {"place_id": order[-1]},
-            "waypoints": [{"place_id": p} for p in order[1:-1]], "optimal_order": stops,
-            "vehicle": "walking", "mode": "time", "total_distance_m": 2400.0, "total_time_s": 1800.0, **extra}
+    return {
+        "start": {"place_id": order[0]},
+        "end": {"place_id": order[-1]},
+        "waypoints": [{"place_id": p} for p in order[1:-1]],
+        "optimal_order": stops,
+        "vehicle": "walking",
+        "mode": "time",
+        "total_distance_m": 2400.0,
+        "total_time_s": 1800.0,
+        **extra,
+    }
 
 
-CASE = CaseSpec(case_id="t", category="trip_design", level="L2", answer={},
-                constraints={"vehicle": "walking", "mode": "time", "start_time": "2026-12-08T10:00",
-                             "dwell_minutes": 30, "fact": {"place_id": "BAKERY", "key": "huge_cinnamon_buns"}})
+CASE = CaseSpec(
+    case_id="t",
+    category="trip_design",
+    level="L2",
+    answer={},
+    constraints={
+        "vehicle": "walking",
+        "mode": "time",
+        "start_time": "2026-12-08T10:00",
+        "dwell_minutes": 30,
+        "fact": {"place_id": "BAKERY", "key": "huge_cinnamon_buns"},
+    },
+)
 
 
 def test_a_plan_that_arrives_after_closing_time_fails():
@@ -57,10 +86,17 @@ def test_arriving_while_open_passes_the_hours_check():
 
 
 def test_visit_order_and_travel_mode_are_checked():
-    case = CaseSpec(case_id="o", category="trip_design", level="L2", answer={},
-                    constraints={"vehicle": "walking", "mode": "time", "before": [["BAR", "BAKERY"]]})
-    good = {c["check"]: c["ok"] for c in constraint_checks(case, normalise_answer(trip(["S", "BAR", "BAKERY", "E"])),
-                                                            TripWorld())}
+    case = CaseSpec(
+        case_id="o",
+        category="trip_design",
+        level="L2",
+        answer={},
+        constraints={"vehicle": "walking", "mode": "time", "before": [["BAR", "BAKERY"]]},
+    )
+    good = {
+        c["check"]: c["ok"]
+        for c in constraint_checks(case, normalise_answer(trip(["S", "BAR", "BAKERY", "E"])), TripWorld())
+    }
     assert good == {"vehicle": True, "mode": True, "visit order": True}
     bad_answer = trip(["S", "BAKERY", "BAR", "E"], vehicle="driving")
     bad = {c["check"]: c["ok"] for c in constraint_checks(case, normalise_answer(bad_answer), TripWorld())}
@@ -69,14 +105,27 @@ def test_visit_order_and_travel_mode_are_checked():
 
 
 def test_thresholds_and_the_implicit_need_of_the_chosen_place():
-    case = CaseSpec(case_id="n", category="nearby_discovery", level="L2", answer={},
-                    constraints={"min_rating": 4.0, "max_cost": 10, "place_type": "Bakery",
-                                 "fact": {"place_id": "BAKERY", "key": "huge_cinnamon_buns"}})
+    case = CaseSpec(
+        case_id="n",
+        category="nearby_discovery",
+        level="L2",
+        answer={},
+        constraints={
+            "min_rating": 4.0,
+            "max_cost": 10,
+            "place_type": "Bakery",
+            "fact": {"place_id": "BAKERY", "key": "huge_cinnamon_buns"},
+        },
+    )
     right = semantic_constraint_rules(case, normalise_answer({"place_id": "BAKERY"}), TripWorld())
     wrong = semantic_constraint_rules(case, normalise_answer({"place_id": "BAR"}), TripWorld())
     assert right.value == 1.0
     assert wrong.value == 0.0 and {c["check"] for c in wrong.details["checks"]} == {
-        "rating", "cost", "place type", "implicit need"}
+        "rating",
+        "cost",
+        "place type",
+        "implicit need",
+    }
 
 
 def test_no_constraint_and_no_answer():
@@ -89,20 +138,34 @@ def test_no_constraint_and_no_answer():
 def test_accepted_place_types_and_cuisines_stand_for_a_noun():
     world = TripWorld()
     world.places["PUB"] = {"place_type": "Food & Beverages|Pub", "opentime_week": ""}
-    world.places["KOREAN"] = {"place_type": "Food & Beverages|Restaurant", "tag": "Cuisine: Korean",
-                              "opentime_week": ""}
-    bar = CaseSpec(case_id="b", category="nearby_discovery", level="L1", answer={},
-                   constraints={"place_types": ["Bar", "Pub"]})
+    world.places["KOREAN"] = {
+        "place_type": "Food & Beverages|Restaurant",
+        "tag": "Cuisine: Korean",
+        "opentime_week": "",
+    }
+    bar = CaseSpec(
+        case_id="b", category="nearby_discovery", level="L1", answer={}, constraints={"place_types": ["Bar", "Pub"]}
+    )
     assert semantic_constraint_rules(bar, normalise_answer({"place_id": "PUB"}), world).value == 1.0
     assert semantic_constraint_rules(bar, normalise_answer({"place_id": "BAKERY"}), world).value == 0.0
-    asian = CaseSpec(case_id="a", category="nearby_discovery", level="L1", answer={},
-                     constraints={"place_types": ["Asian Restaurant"], "cuisines": ["korean", "thai"]})
+    asian = CaseSpec(
+        case_id="a",
+        category="nearby_discovery",
+        level="L1",
+        answer={},
+        constraints={"place_types": ["Asian Restaurant"], "cuisines": ["korean", "thai"]},
+    )
     assert semantic_constraint_rules(asian, normalise_answer({"place_id": "KOREAN"}), world).value == 1.0
 
 
 def test_a_stay_must_fit_in_the_opening_hours():
-    case = CaseSpec(case_id="s", category="nearby_discovery", level="L1", answer={},
-                    constraints={"open_at": "2026-12-08T09:45", "open_for_min": 60})
+    case = CaseSpec(
+        case_id="s",
+        category="nearby_discovery",
+        level="L1",
+        answer={},
+        constraints={"open_at": "2026-12-08T09:45", "open_for_min": 60},
+    )
     result = semantic_constraint_rules(case, normalise_answer({"place_id": "BAKERY"}), TripWorld())
     check = result.details["checks"][0]
     assert check["check"] == "open for the stay" and check["ok"] is False and "not at 10:30" in check["detail"]
@@ -112,8 +175,13 @@ def test_a_stay_must_fit_in_the_opening_hours():
 
 def test_a_detour_checks_the_stop_not_the_destination():
     # The stop must be open on arrival; a destination closed by then is not the question's concern.
-    case = CaseSpec(case_id="d", category="routing", level="L1", answer={},
-                    constraints={"start_time": "2026-12-08T09:30", "dwell_minutes": 0, "open_check": "stops"})
+    case = CaseSpec(
+        case_id="d",
+        category="routing",
+        level="L1",
+        answer={},
+        constraints={"start_time": "2026-12-08T09:30", "dwell_minutes": 0, "open_check": "stops"},
+    )
     world = TripWorld()
     world.places["E"] = {"place_type": "Culture|Museum", "opentime_week": "Mo-Su 12:00-20:00"}
     answer = normalise_answer(trip(["S", "BAKERY", "E"]))
@@ -123,8 +191,12 @@ def test_a_detour_checks_the_stop_not_the_destination():
 
 
 def test_a_fact_that_meets_the_same_need_counts():
-    case = CaseSpec(case_id="f", category="nearby_discovery", level="L2", answer={},
-                    constraints={"fact": {"place_id": "BAR", "key": "great_view",
-                                          "keys": ["great_view", "huge_cinnamon_buns"]}})
+    case = CaseSpec(
+        case_id="f",
+        category="nearby_discovery",
+        level="L2",
+        answer={},
+        constraints={"fact": {"place_id": "BAR", "key": "great_view", "keys": ["great_view", "huge_cinnamon_buns"]}},
+    )
     result = semantic_constraint_rules(case, normalise_answer({"place_id": "BAKERY"}), TripWorld())
     assert result.value == 1.0 and "great_view or huge_cinnamon_buns" in result.details["checks"][0]["detail"]

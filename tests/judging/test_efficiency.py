@@ -1,4 +1,5 @@
 """Tool Efficiency (eq. 6) and Token Usage."""
+
 from __future__ import annotations
 
 import pytest
@@ -34,8 +35,9 @@ def test_submit_answer_is_not_counted_in_the_reference_path():
 
 
 def test_failed_calls_count():
-    path = trajectory(("place_search", {}, {}), ("place_detail", {}, {"error": {"kind": "not_found"}}),
-                      ("place_detail", {}, {}))
+    path = trajectory(
+        ("place_search", {}, {}), ("place_detail", {}, {"error": {"kind": "not_found"}}), ("place_detail", {}, {})
+    )
     assert te(PLACE_L0, path).value == pytest.approx(2 / 3)
 
 
@@ -51,9 +53,14 @@ def test_no_tool_call_when_none_is_needed_scores_one():
 
 
 def test_token_usage_counts_steps_or_totals_whichever_is_larger():
-    path = Trajectory(steps=[Step(index=0, tool="place_search", input_tokens=100, output_tokens=10),
-                             Step(index=1, tool="submit_answer", input_tokens=200, output_tokens=20)],
-                      input_tokens=350, output_tokens=25)
+    path = Trajectory(
+        steps=[
+            Step(index=0, tool="place_search", input_tokens=100, output_tokens=10),
+            Step(index=1, tool="submit_answer", input_tokens=200, output_tokens=20),
+        ],
+        input_tokens=350,
+        output_tokens=25,
+    )
     result = token_usage(case(PLACE_L0), normalise_answer(None), path)
     assert result.value is None and result.source == "count"
     assert result.details == {"input_tokens": 350, "output_tokens": 30, "total_tokens": 380}

@@ -1,23 +1,50 @@
 """'Fetched before cited' and the grounding fallback of Reasoning Purity."""
+
 from judging.answers import normalise_answer
 from judging.grounding import fetched_before_cited, reasoning_purity_grounding
 from judging.types import Step, Trajectory
 
-TRAJECTORY = Trajectory(steps=[
-    Step(index=0, tool="place_search", observation={"results": [{"place_id": "A", "rating": 4.2},
-                                                                {"place_id": "B", "rating": 3.1}]}),
-    Step(index=1, tool="note_detail", observation={"note_id": "n1", "desc": "great buns"}),
-    Step(index=2, tool="routing", observation={"start": {"place_id": "A"}, "end": {"place_id": "B"},
-                                               "total_distance_m": 500.4, "total_time_s": 357.4}),
-    Step(index=3, tool="routing", observation={"start": {"place_id": "B"}, "end": {"place_id": "C"},
-                                               "total_distance_m": 100.1, "total_time_s": 71.5}),
-    Step(index=4, tool="submit_answer", observation={"status": "submitted", "result": {"place_id": "Z"}}),
-])
+TRAJECTORY = Trajectory(
+    steps=[
+        Step(
+            index=0,
+            tool="place_search",
+            observation={"results": [{"place_id": "A", "rating": 4.2}, {"place_id": "B", "rating": 3.1}]},
+        ),
+        Step(index=1, tool="note_detail", observation={"note_id": "n1", "desc": "great buns"}),
+        Step(
+            index=2,
+            tool="routing",
+            observation={
+                "start": {"place_id": "A"},
+                "end": {"place_id": "B"},
+                "total_distance_m": 500.4,
+                "total_time_s": 357.4,
+            },
+        ),
+        Step(
+            index=3,
+            tool="routing",
+            observation={
+                "start": {"place_id": "B"},
+                "end": {"place_id": "C"},
+                "total_distance_m": 100.1,
+                "total_time_s": 71.5,
+            },
+        ),
+        Step(index=4, tool="submit_answer", observation={"status": "submitted", "result": {"place_id": "Z"}}),
+    ]
+)
 
 
 def trip(**changes):
-    answer = {"start": {"place_id": "A"}, "end": {"place_id": "C"}, "waypoints": [{"place_id": "B",
-              "ref": {"note_id": "n1"}}], "total_distance_m": 600.5, "total_time_s": 428.9}
+    answer = {
+        "start": {"place_id": "A"},
+        "end": {"place_id": "C"},
+        "waypoints": [{"place_id": "B", "ref": {"note_id": "n1"}}],
+        "total_distance_m": 600.5,
+        "total_time_s": 428.9,
+    }
     answer.update(changes)
     return normalise_answer(answer)
 

@@ -1,4 +1,5 @@
 """Information Grounding (eq. 5, normalised by the required evidence E): what counts as observed."""
+
 from __future__ import annotations
 
 import pytest
@@ -42,8 +43,12 @@ SEARCHED = [
 
 def test_required_evidence_of_a_nearby_l2_case():
     labels = [label for label, _ in required_evidence(case(NEARBY_L2))]
-    assert labels == [f"attribute {ESIRIPPU}.tag:Free entry on first Friday evening", f"note {NOTE_A}",
-                      f"note {NOTE_B}", f"place {ESIRIPPU}"]
+    assert labels == [
+        f"attribute {ESIRIPPU}.tag:Free entry on first Friday evening",
+        f"note {NOTE_A}",
+        f"note {NOTE_B}",
+        f"place {ESIRIPPU}",
+    ]
 
 
 def test_worked_example_two_of_four_observed():
@@ -52,19 +57,25 @@ def test_worked_example_two_of_four_observed():
     result = ig(NEARBY_L2, trajectory(*SEARCHED))
     assert result.value == pytest.approx(0.5)
     assert result.details["observed"] == [f"note {NOTE_A}", f"place {ESIRIPPU}"]
-    assert result.details["missed"] == [f"attribute {ESIRIPPU}.tag:Free entry on first Friday evening",
-                                        f"note {NOTE_B}"]
+    assert result.details["missed"] == [
+        f"attribute {ESIRIPPU}.tag:Free entry on first Friday evening",
+        f"note {NOTE_B}",
+    ]
 
 
 def test_place_detail_and_note_detail_complete_the_evidence():
-    more = [("place_detail", {"place_id": ESIRIPPU}, ESIRIPPU_DETAIL),
-            ("note_detail", {"note_id": NOTE_B}, note(NOTE_B, full=True))]
+    more = [
+        ("place_detail", {"place_id": ESIRIPPU}, ESIRIPPU_DETAIL),
+        ("note_detail", {"note_id": NOTE_B}, note(NOTE_B, full=True)),
+    ]
     assert ig(NEARBY_L2, trajectory(*SEARCHED, *more)).value == 1.0
 
 
 def test_failed_calls_and_submit_answer_observe_nothing():
-    failed = [("note_detail", {"note_id": NOTE_B}, {"error": {"kind": "not_found", "note_id": NOTE_B}}),
-              ("submit_answer", {"result": {}}, {"status": "submitted", "result": note(NOTE_B, full=True)})]
+    failed = [
+        ("note_detail", {"note_id": NOTE_B}, {"error": {"kind": "not_found", "note_id": NOTE_B}}),
+        ("submit_answer", {"result": {}}, {"status": "submitted", "result": note(NOTE_B, full=True)}),
+    ]
     assert ig(NEARBY_L2, trajectory(*SEARCHED, *failed)).value == pytest.approx(0.5)
 
 
@@ -81,34 +92,55 @@ def test_no_trajectory_observes_nothing():
 
 
 def routing_obs(a: str, b: str, mode: str) -> dict:
-    return {"start": {"place_id": a, "name": a}, "end": {"place_id": b, "name": b}, "vehicle": "driving",
-            "mode": mode, "total_distance_m": 300.0, "total_time_s": 50.0}
+    return {
+        "start": {"place_id": a, "name": a},
+        "end": {"place_id": b, "name": b},
+        "vehicle": "driving",
+        "mode": mode,
+        "total_distance_m": 300.0,
+        "total_time_s": 50.0,
+    }
 
 
 ROUTE_SEARCHES = [
     ("place_search", {"query_name": "Keops"}, {"results": [{"place_id": KEOPS, "name": "Keops"}]}),
     ("place_search", {"query_name": "Amber Palace"}, {"results": [{"place_id": AMBER, "name": "Amber Palace"}]}),
-    ("nearby_search", {}, {"center": {"start": KEOPS, "end": AMBER, "vehicle": "driving"},
-                           "results": [{"place_id": SAVOY, "name": "Savoy-teatteri", "place_type": "Theatre"}]}),
+    (
+        "nearby_search",
+        {},
+        {
+            "center": {"start": KEOPS, "end": AMBER, "vehicle": "driving"},
+            "results": [{"place_id": SAVOY, "name": "Savoy-teatteri", "place_type": "Theatre"}],
+        },
+    ),
 ]
 
 
 def test_routing_legs_need_the_cases_vehicle_and_mode():
     # E: Savoy's place_type, 3 places, 2 legs = 6. The second leg was routed for time, not distance.
-    steps = [*ROUTE_SEARCHES, ("routing", {}, routing_obs(KEOPS, SAVOY, "distance")),
-             ("routing", {}, routing_obs(SAVOY, AMBER, "time"))]
+    steps = [
+        *ROUTE_SEARCHES,
+        ("routing", {}, routing_obs(KEOPS, SAVOY, "distance")),
+        ("routing", {}, routing_obs(SAVOY, AMBER, "time")),
+    ]
     result = ig(ROUTING_L1, trajectory(*steps))
     assert result.value == pytest.approx(5 / 6)
     assert result.details["missed"] == [f"leg {SAVOY} -> {AMBER} (driving, distance)"]
 
 
 def test_a_leg_routed_backwards_is_not_the_leg():
-    steps = [*ROUTE_SEARCHES, ("routing", {}, routing_obs(KEOPS, SAVOY, "distance")),
-             ("routing", {}, routing_obs(AMBER, SAVOY, "distance"))]
+    steps = [
+        *ROUTE_SEARCHES,
+        ("routing", {}, routing_obs(KEOPS, SAVOY, "distance")),
+        ("routing", {}, routing_obs(AMBER, SAVOY, "distance")),
+    ]
     assert ig(ROUTING_L1, trajectory(*steps)).value == pytest.approx(5 / 6)
 
 
 def test_following_the_reference_path_grounds_everything():
-    steps = [*ROUTE_SEARCHES, ("routing", {}, routing_obs(KEOPS, SAVOY, "distance")),
-             ("routing", {}, routing_obs(SAVOY, AMBER, "distance"))]
+    steps = [
+        *ROUTE_SEARCHES,
+        ("routing", {}, routing_obs(KEOPS, SAVOY, "distance")),
+        ("routing", {}, routing_obs(SAVOY, AMBER, "distance")),
+    ]
     assert ig(ROUTING_L1, trajectory(*steps)).value == 1.0

@@ -1,4 +1,5 @@
 """The per-case pass rule: SC > alpha where SC applies, every other applicable outcome metric = 1."""
+
 from __future__ import annotations
 
 from judging.metrics import pass_verdict, passes
@@ -8,8 +9,18 @@ ROUTING_L1 = ["A", "PIoU", "RD_distance", "RD_time", "OC", "SC", "IG", "TE", "RP
 
 
 def results(**values) -> dict[str, MetricResult]:
-    base = {"A": 1.0, "PIoU": 1.0, "RD_distance": 1.0, "RD_time": 1.0, "OC": 1.0, "SC": 0.95,
-            "IG": 0.2, "TE": 0.1, "RP": 0.3, "tokens": None}
+    base = {
+        "A": 1.0,
+        "PIoU": 1.0,
+        "RD_distance": 1.0,
+        "RD_time": 1.0,
+        "OC": 1.0,
+        "SC": 0.95,
+        "IG": 0.2,
+        "TE": 0.1,
+        "RP": 0.3,
+        "tokens": None,
+    }
     base.update(values)
     return {name: MetricResult(name, value, "") for name, value in base.items() if value != "absent"}
 

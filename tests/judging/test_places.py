@@ -2,6 +2,7 @@
 
 Reference order: Valiosarjat (rank 0), Hotel Finn (1), Klaus K (2), Hotel Arthur (3).
 """
+
 from __future__ import annotations
 
 import pytest
@@ -45,8 +46,11 @@ def test_piou_counts_duplicates_once():
 
 def test_piou_resolves_places_given_by_name():
     names = resolver({"Hotel Finn": FINN, "Klaus K": KLAUS})
-    answer = {"start": {"place_id": VALIO}, "waypoints": [{"name": "Hotel Finn"}, {"name": "Klaus K"}],
-              "end": {"place_id": ARTHUR}}
+    answer = {
+        "start": {"place_id": VALIO},
+        "waypoints": [{"name": "Hotel Finn"}, {"name": "Klaus K"}],
+        "end": {"place_id": ARTHUR},
+    }
     assert piou(answer, resolve_name=names).value == 1.0
 
 
@@ -91,8 +95,11 @@ def test_oc_with_fewer_than_two_shared_places_is_zero():
 
 
 def test_oc_without_optimal_order_uses_start_waypoints_end():
-    answer = {"start": {"place_id": VALIO}, "waypoints": [{"place_id": FINN}, {"place_id": KLAUS}],
-              "end": {"place_id": ARTHUR}}
+    answer = {
+        "start": {"place_id": VALIO},
+        "waypoints": [{"place_id": FINN}, {"place_id": KLAUS}],
+        "end": {"place_id": ARTHUR},
+    }
     assert oc(answer).value == 1.0
 
 

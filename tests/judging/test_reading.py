@@ -2,6 +2,7 @@
 
 The cases are trimmed from helsinki-v2 (real places, questions and reference values).
 """
+
 from __future__ import annotations
 
 import json
@@ -33,30 +34,61 @@ class World(FakeWorld):
 
 
 def value_case(case_id, question, value, key, level="L0", name="X", place_id="N1", **extra) -> CaseSpec:
-    return CaseSpec(case_id=case_id, category="place_perception", level=level, question=question,
-                    answer={"answer": value, "name": name, "place_id": place_id, "reason": "",
-                            "ref": {"attribute_key": key, "note_id": ""}}, **extra)
+    return CaseSpec(
+        case_id=case_id,
+        category="place_perception",
+        level=level,
+        question=question,
+        answer={
+            "answer": value,
+            "name": name,
+            "place_id": place_id,
+            "reason": "",
+            "ref": {"attribute_key": key, "note_id": ""},
+        },
+        **extra,
+    )
 
 
 def scored(spec: CaseSpec, answer, world=None, path=None):
     return score_answer(spec, answer, path, world=world or World(), resolve_name=lambda name: None)
 
 
-SILMA = value_case("place_L0-007", "What's the average score people give Silmä?", 4.1, "rating", name="Silmä",
-                   place_id="N4687717518")
-CAFE_PICNIC = value_case("place_L1-007", "It's Thursday 10 December, 10:50, and I'm at Lumi. If I cycle over to Cafe "
-                         "Picnic now, will I find it open?", True, "opentime_week", level="L1", name="Cafe Picnic",
-                         place_id="N151006083")
-SHOP = value_case("place_L1-001", "I'm at Boxie oy. At 15:55 on Saturday 12 December I'll walk to Mainostajien "
-                  "liitto, spend about 45 minutes there, then walk on to The Shop Without a Name. Will it be open?",
-                  False, "opentime_week", level="L1", name="The Shop Without a Name", place_id="N4753386030")
-BUDGET = value_case("place_L1-004", "Going by average spend per person: three of us have coffee at Jääpuiston "
-                    "kahvila, then only two stay on for dinner at Satkar. Does 90 EUR cover it?", True, "cost",
-                    level="L1")
+SILMA = value_case(
+    "place_L0-007", "What's the average score people give Silmä?", 4.1, "rating", name="Silmä", place_id="N4687717518"
+)
+CAFE_PICNIC = value_case(
+    "place_L1-007",
+    "It's Thursday 10 December, 10:50, and I'm at Lumi. If I cycle over to Cafe Picnic now, will I find it open?",
+    True,
+    "opentime_week",
+    level="L1",
+    name="Cafe Picnic",
+    place_id="N151006083",
+)
+SHOP = value_case(
+    "place_L1-001",
+    "I'm at Boxie oy. At 15:55 on Saturday 12 December I'll walk to Mainostajien "
+    "liitto, spend about 45 minutes there, then walk on to The Shop Without a Name. Will it be open?",
+    False,
+    "opentime_week",
+    level="L1",
+    name="The Shop Without a Name",
+    place_id="N4753386030",
+)
+BUDGET = value_case(
+    "place_L1-004",
+    "Going by average spend per person: three of us have coffee at Jääpuiston "
+    "kahvila, then only two stay on for dinner at Satkar. Does 90 EUR cover it?",
+    True,
+    "cost",
+    level="L1",
+)
 
 
-@pytest.mark.parametrize("answer", [{"answer": 4.1}, {"answer": "4.1"}, {"answer": "4.1 / 5"}, {"answer": "4,1 stars"},
-                                    4.1, "4.1"])
+@pytest.mark.parametrize(
+    "answer", [{"answer": 4.1}, {"answer": "4.1"}, {"answer": "4.1 / 5"}, {"answer": "4,1 stars"}, 4.1, "4.1"]
+)
 def test_the_value_alone_passes_a_value_question(answer):
     results = scored(SILMA, answer)
     assert results["A"].value == 1.0, results["A"].explanation
@@ -69,14 +101,34 @@ def test_a_value_with_the_wrong_place_still_costs_piou():
     assert results["PIoU"].value == 0.0 and results["pass_rate"].value == 0.0
 
 
-@pytest.mark.parametrize("text", ["Yes", "yes, it will be open", "It is open", "Open.", "It'll still be open then",
-                                  "It won't be closed", "Yep - open until 18:00"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Yes",
+        "yes, it will be open",
+        "It is open",
+        "Open.",
+        "It'll still be open then",
+        "It won't be closed",
+        "Yep - open until 18:00",
+    ],
+)
 def test_yes_in_any_common_wording(text):
     assert scored(CAFE_PICNIC, {"answer": text})["A"].value == 1.0
 
 
-@pytest.mark.parametrize("text", ["No", "Closed.", "Not open then", "No, it will be closed", "It will be shut",
-                                  "It is not open when you arrive", "No longer open by then"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "No",
+        "Closed.",
+        "Not open then",
+        "No, it will be closed",
+        "It will be shut",
+        "It is not open when you arrive",
+        "No longer open by then",
+    ],
+)
 def test_no_in_any_common_wording(text):
     assert scored(SHOP, {"answer": text})["A"].value == 1.0
     assert scored(CAFE_PICNIC, {"answer": text})["A"].value == 0.0
@@ -99,17 +151,32 @@ def test_a_question_about_being_closed_flips_the_states():
     assert as_bool("closed", "Can I visit Food Market Herkku on a Wednesday, or is it closed that day?") is False
 
 
-@pytest.mark.parametrize("predicted, ok", [("Indian Restaurant", True), ("food & beverages | indian restaurant", True),
-                                           ("Food & Beverages > Indian Restaurant", True), ("Restaurant", False),
-                                           ("Food & Beverages", False)])
+@pytest.mark.parametrize(
+    "predicted, ok",
+    [
+        ("Indian Restaurant", True),
+        ("food & beverages | indian restaurant", True),
+        ("Food & Beverages > Indian Restaurant", True),
+        ("Restaurant", False),
+        ("Food & Beverages", False),
+    ],
+)
 def test_place_type_matches_on_the_leaf_or_the_full_path(predicted, ok):
     assert values_equal(predicted, "Food & Beverages|Indian Restaurant", field="place_type") is ok
 
 
-@pytest.mark.parametrize("predicted, ok", [("Snellmaninkatu 2, 00170 Helsinki", True), ("snellmaninkatu 2", True),
-                                           ("Snellmaninkatu 2, Helsinki", True), ("Snellmaninkatu 2 00170", True),
-                                           ("Snellmaninkatu 2, 00100 Helsinki", False), ("Snellmaninkatu", False),
-                                           ("Snellmaninkatu 4, 00170 Helsinki", False)])
+@pytest.mark.parametrize(
+    "predicted, ok",
+    [
+        ("Snellmaninkatu 2, 00170 Helsinki", True),
+        ("snellmaninkatu 2", True),
+        ("Snellmaninkatu 2, Helsinki", True),
+        ("Snellmaninkatu 2 00170", True),
+        ("Snellmaninkatu 2, 00100 Helsinki", False),
+        ("Snellmaninkatu", False),
+        ("Snellmaninkatu 4, 00170 Helsinki", False),
+    ],
+)
 def test_addresses_are_compared_by_street_number_postcode_and_town(predicted, ok):
     assert values_equal(predicted, "Snellmaninkatu 2, 00170 Helsinki", field="address") is ok
 
@@ -119,19 +186,32 @@ def test_a_postcode_may_come_with_its_town():
     assert not values_equal("00100 or 00170", "00100", field="address")
 
 
-@pytest.mark.parametrize("predicted, ok", [
-    ("Mo-Fr 11:00-18:00; Sa 11:00-16:00; PH off", True),
-    ("Mo-Fr 11:00-18:00, Sa 11:00-16:00", True),  # commas between rules
-    ("Mo,Tu,We,Th,Fr 11:00-18:00; Sa 11:00-16:00", True),
-    ("Mo-Fr 11:00-18:00; Sa 11:00-17:00", False),
-    ("Monday to Friday 11-18", False),  # not opening-hours syntax: compared as text
-])
+@pytest.mark.parametrize(
+    "predicted, ok",
+    [
+        ("Mo-Fr 11:00-18:00; Sa 11:00-16:00; PH off", True),
+        ("Mo-Fr 11:00-18:00, Sa 11:00-16:00", True),  # commas between rules
+        ("Mo,Tu,We,Th,Fr 11:00-18:00; Sa 11:00-16:00", True),
+        ("Mo-Fr 11:00-18:00; Sa 11:00-17:00", False),
+        ("Monday to Friday 11-18", False),  # not opening-hours syntax: compared as text
+    ],
+)
 def test_opening_hours_are_compared_as_schedules(predicted, ok):
     assert values_equal(predicted, "Mo-Fr 11:00-18:00; Sa 11:00-16:00; PH off", field="opentime_week") is ok
 
 
-@pytest.mark.parametrize("predicted, ok", [("15:00", True), ("3 pm", True), ("15.00", True), ("at 15", True),
-                                           ("It shuts at 3pm on Fridays", True), ("16:00", False), ("15", False)])
+@pytest.mark.parametrize(
+    "predicted, ok",
+    [
+        ("15:00", True),
+        ("3 pm", True),
+        ("15.00", True),
+        ("at 15", True),
+        ("It shuts at 3pm on Fridays", True),
+        ("16:00", False),
+        ("15", False),
+    ],
+)
 def test_clock_times_in_any_common_form(predicted, ok):
     assert values_equal(predicted, "15:00", field="opentime_week") is ok
 
@@ -159,29 +239,47 @@ def test_an_empty_answer_gets_no_free_reasoning_purity():
 
 def test_a_route_answer_without_vehicle_and_mode_fails_those_checks():
     spec = case(ROUTING_L1)
-    bare = {k: v for k, v in answer_of(ROUTING_L1).items() if k not in ("vehicle", "mode", "total_distance_m",
-                                                                         "total_time_s")}
+    bare = {
+        k: v
+        for k, v in answer_of(ROUTING_L1).items()
+        if k not in ("vehicle", "mode", "total_distance_m", "total_time_s")
+    }
     checks = {c["check"]: c["ok"] for c in scored(spec, bare, World())["SC"].details["checks"]}
     assert checks["vehicle"] is False and checks["mode"] is False
 
 
 def test_the_at_constraint_of_an_opening_question_is_checked():
-    purpur = value_case("place_L1", "Is Purpur open at 08:00 on Monday 7 December?", False, "opentime_week",
-                        level="L1", name="Purpur", place_id="N4526426303", constraints={"at": "2026-12-07T08:00"})
+    purpur = value_case(
+        "place_L1",
+        "Is Purpur open at 08:00 on Monday 7 December?",
+        False,
+        "opentime_week",
+        level="L1",
+        name="Purpur",
+        place_id="N4526426303",
+        constraints={"at": "2026-12-07T08:00"},
+    )
     world = World({"N4526426303": {"opentime_week": "Mo-Fr 10:00-18:00"}})
     assert scored(purpur, {"answer": "closed"}, world)["SC"].value == 1.0
     wrong = scored(purpur, {"answer": "open"}, world)["SC"]
     assert wrong.value == 0.0 and "open state at" in wrong.explanation
 
 
-HUGE = 10 ** 400
+HUGE = 10**400
 
 
-@pytest.mark.parametrize("answer", [
-    {"answer": HUGE}, {**answer_of(ROUTING_L1), "total_distance_m": HUGE},
-    {"optimal_order": [{"place_id": "N1", "visit_order": HUGE}]}, {"answer": float("nan")},
-    {"answer": float("inf")}, {"answer": "x" * 100_000}, "{\"answer\": " + "9" * 5000 + "}",
-])
+@pytest.mark.parametrize(
+    "answer",
+    [
+        {"answer": HUGE},
+        {**answer_of(ROUTING_L1), "total_distance_m": HUGE},
+        {"optimal_order": [{"place_id": "N1", "visit_order": HUGE}]},
+        {"answer": float("nan")},
+        {"answer": float("inf")},
+        {"answer": "x" * 100_000},
+        '{"answer": ' + "9" * 5000 + "}",
+    ],
+)
 def test_absurd_answers_are_invalid_not_a_crash(answer):
     results = scored(SILMA, answer)
     assert results["pass_rate"].value == 0.0
@@ -200,8 +298,13 @@ def test_deep_nesting_is_an_invalid_answer():
 
 
 def test_huge_numbers_in_observations_do_not_crash_grounding():
-    path = trajectory(("routing", {}, {"total_distance_m": HUGE, "total_time_s": HUGE, "start": {"place_id": "a"},
-                                       "end": {"place_id": "b"}}))
+    path = trajectory(
+        (
+            "routing",
+            {},
+            {"total_distance_m": HUGE, "total_time_s": HUGE, "start": {"place_id": "a"}, "end": {"place_id": "b"}},
+        )
+    )
     results = scored(case(ROUTING_L1), answer_of(ROUTING_L1), World(), path)
     assert results["grounding"].details["checked"] > 0
 
@@ -212,8 +315,12 @@ def _docs_rows():
     rows = []
     for line in block.splitlines()[2:]:
         cells = [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", line)[1:-1]]
-        field, reference, answer, expected = (cells[0].strip("`"), json.loads(cells[1].strip("`")),
-                                              json.loads(cells[2].strip("`")), float(cells[3]))
+        field, reference, answer, expected = (
+            cells[0].strip("`"),
+            json.loads(cells[1].strip("`")),
+            json.loads(cells[2].strip("`")),
+            float(cells[3]),
+        )
         rows.append((field, reference, answer, expected))
     return rows
 
@@ -257,16 +364,29 @@ def test_hours_that_differ_only_in_commas_and_semicolons_are_the_same_text():
 
 def test_a_value_that_is_also_a_places_name_is_still_the_value_alone():
     names = {"Coffee House": "N1369465571"}
-    spec = value_case("place_L0-023", "How is Wayne's Coffee categorised on the map?", "Food & Beverages|Coffee House",
-                      "place_type", name="Wayne's Coffee", place_id="N4747221541")
+    spec = value_case(
+        "place_L0-023",
+        "How is Wayne's Coffee categorised on the map?",
+        "Food & Beverages|Coffee House",
+        "place_type",
+        name="Wayne's Coffee",
+        place_id="N4747221541",
+    )
     results = score_answer(spec, {"answer": "Coffee House"}, None, world=World(), resolve_name=names.get)
     assert results["A"].value == 1.0 and results["PIoU"].value is None and results["pass_rate"].value == 1.0
 
 
 def test_an_explicit_wrong_place_is_not_excused_because_the_value_names_it_too():
     names = {"Sports Academy Helsinki": "N1369465685"}
-    spec = value_case("place_L1-047", "Plan check: ... then Sports Bar Casino Helsinki. Will it be open?", True,
-                      "opentime_week", level="L1", name="Sports Bar Casino Helsinki", place_id="N4254231989")
+    spec = value_case(
+        "place_L1-047",
+        "Plan check: ... then Sports Bar Casino Helsinki. Will it be open?",
+        True,
+        "opentime_week",
+        level="L1",
+        name="Sports Bar Casino Helsinki",
+        place_id="N4254231989",
+    )
     answer = {"name": "Sports Academy Helsinki", "answer": "Sports Academy Helsinki", "place_id": "N1369465685"}
     results = score_answer(spec, answer, None, world=World(), resolve_name=names.get)
     assert results["PIoU"].value == 0.0 and results["pass_rate"].value == 0.0
@@ -274,31 +394,63 @@ def test_an_explicit_wrong_place_is_not_excused_because_the_value_names_it_too()
 
 # ------------------------------------------------------------- an independent audit's findings
 
-@pytest.mark.parametrize("text", ["It won’t be open", "It isn’t open", "It doesn’t open until 12:00", "Definitely not",
-                                  "Absolutely not", "Certainly not open"])
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "It won’t be open",
+        "It isn’t open",
+        "It doesn’t open until 12:00",
+        "Definitely not",
+        "Absolutely not",
+        "Certainly not open",
+    ],
+)
 def test_negations_with_typographic_apostrophes_or_intensifiers_are_no(text):
     assert scored(CAFE_PICNIC, {"answer": text})["A"].value == 0.0
     assert scored(SHOP, {"answer": text})["A"].value == 1.0
 
 
-@pytest.mark.parametrize("text", ["Not until 12:00 - it opens at noon", "Only opens at 12:00", "Open from 12:00",
-                                  "I don't think it will be open", "Unlikely to be open", "Possibly open",
-                                  "Hardly enough"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Not until 12:00 - it opens at noon",
+        "Only opens at 12:00",
+        "Open from 12:00",
+        "I don't think it will be open",
+        "Unlikely to be open",
+        "Possibly open",
+        "Hardly enough",
+    ],
+)
 def test_a_time_mention_or_a_hedge_is_no_yes(text):
     assert scored(CAFE_PICNIC, {"answer": text})["A"].value == 0.0
 
 
-@pytest.mark.parametrize("text, ok", [("Open - it closes at 18:00", True),
-                                      ("It will be open. It closes at 18:00.", True),
-                                      ("It doesn't close until 18:00", True), ("It won’t be closed", True),
-                                      ("Closed - it opens at 12:00", False)])
+@pytest.mark.parametrize(
+    "text, ok",
+    [
+        ("Open - it closes at 18:00", True),
+        ("It will be open. It closes at 18:00.", True),
+        ("It doesn't close until 18:00", True),
+        ("It won’t be closed", True),
+        ("Closed - it opens at 12:00", False),
+    ],
+)
 def test_a_state_with_a_later_time_is_read_by_the_state(text, ok):
     assert as_bool(text, CAFE_PICNIC.question, "opentime_week") is ok
 
 
-@pytest.mark.parametrize("text, ok", [("146 EUR, under 160 EUR", True), ("We can afford it", True),
-                                      ("The total is 82 EUR, less than 90", True), ("You'll be 30 EUR short", False),
-                                      ("It costs more than 90", False)])
+@pytest.mark.parametrize(
+    "text, ok",
+    [
+        ("146 EUR, under 160 EUR", True),
+        ("We can afford it", True),
+        ("The total is 82 EUR, less than 90", True),
+        ("You'll be 30 EUR short", False),
+        ("It costs more than 90", False),
+    ],
+)
 def test_budget_answers_in_common_words(text, ok):
     assert as_bool(text, BUDGET.question, "cost") is ok
 
@@ -323,30 +475,45 @@ def test_a_value_answer_may_add_the_trips_start_and_template_placeholders():
     assert scored(SILMA, {"answer": 4.1, "name": "N/A", "place_id": "N/A"})["pass_rate"].value == 1.0
 
 
-@pytest.mark.parametrize("predicted, reference, field, ok", [
-    ("4.1 / 10", 4.1, "rating", False), ("−4.1", 4.1, "rating", False), ("4.1 100", 4.1, "rating", False),
-    ("4.1 (out of 5)", 4.1, "rating", True), ("4.1/5 ⭐", 4.1, "rating", True),
-    ("4.1 stars (230 reviews)", 4.1, "rating", True),
-    ("Bulevardi 22 22", "Bulevardi 22, 00120 Helsinki", "address", False), (100, "00100", "address", False),
-    ("Address: Snellmaninkatu 2, 00170 Helsinki", "Snellmaninkatu 2, 00170 Helsinki", "address", True),
-    ("Suomen Pankin rahamuseo, Snellmaninkatu 2", "Snellmaninkatu 2, 00170 Helsinki", "address", True),
-    ("Snellmaninkatu 2, FI-00170 Helsinki", "Snellmaninkatu 2, 00170 Helsinki", "address", True),
-    ("Snellmaninkatu 2, Kruununhaka, Helsinki", "Snellmaninkatu 2, 00170 Helsinki", "address", True),
-    ("An Indian restaurant", "Food & Beverages|Indian Restaurant", "place_type", True),
-    ("Indian Restaurant.", "Food & Beverages|Indian Restaurant", "place_type", True),
-    ("Indian Restaurant (Food & Beverages)", "Food & Beverages|Indian Restaurant", "place_type", True),
-    ("Food & Beverages › Indian Restaurant", "Food & Beverages|Indian Restaurant", "place_type", True),
-    ("Food and Beverages|Indian Restaurant", "Food & Beverages|Indian Restaurant", "place_type", True),
-    ("It closes at 15:00 on Friday 11 December", "15:00", "opentime_week", True),
-    ("noon", "12:00", "opentime_week", True),
-    ("Open 24/7", "24/7", "opentime_week", True), ("Always open", "24/7", "opentime_week", True),
-    ("Mo–Fr 11:00–18:00; Sa 11:00–16:00", "Mo-Fr 11:00-18:00; Sa 11:00-16:00", "opentime_week", True),
-    ("Mon-Fri 11-18, Sat 11-16", "Mo-Fr 11:00-18:00; Sa 11:00-16:00", "opentime_week", True),
-    ("Mo-Fr 11:00-18:00\nSa 11:00-16:00", "Mo-Fr 11:00-18:00; Sa 11:00-16:00", "opentime_week", True),
-    ("Opening hours: Mo-Fr 11:00-18:00; Sa 11:00-16:00", "Mo-Fr 11:00-18:00; Sa 11:00-16:00", "opentime_week", True),
-    ("African.", "African", "tag:Cuisine", True), ("Cuisine: African", "African", "tag:Cuisine", True),
-    ("Steakhouse", "Steak house", "tag:Cuisine", True), ("Tex Mex", "Tex-Mex", "tag:Cuisine", True),
-])
+@pytest.mark.parametrize(
+    "predicted, reference, field, ok",
+    [
+        ("4.1 / 10", 4.1, "rating", False),
+        ("−4.1", 4.1, "rating", False),
+        ("4.1 100", 4.1, "rating", False),
+        ("4.1 (out of 5)", 4.1, "rating", True),
+        ("4.1/5 ⭐", 4.1, "rating", True),
+        ("4.1 stars (230 reviews)", 4.1, "rating", True),
+        ("Bulevardi 22 22", "Bulevardi 22, 00120 Helsinki", "address", False),
+        (100, "00100", "address", False),
+        ("Address: Snellmaninkatu 2, 00170 Helsinki", "Snellmaninkatu 2, 00170 Helsinki", "address", True),
+        ("Suomen Pankin rahamuseo, Snellmaninkatu 2", "Snellmaninkatu 2, 00170 Helsinki", "address", True),
+        ("Snellmaninkatu 2, FI-00170 Helsinki", "Snellmaninkatu 2, 00170 Helsinki", "address", True),
+        ("Snellmaninkatu 2, Kruununhaka, Helsinki", "Snellmaninkatu 2, 00170 Helsinki", "address", True),
+        ("An Indian restaurant", "Food & Beverages|Indian Restaurant", "place_type", True),
+        ("Indian Restaurant.", "Food & Beverages|Indian Restaurant", "place_type", True),
+        ("Indian Restaurant (Food & Beverages)", "Food & Beverages|Indian Restaurant", "place_type", True),
+        ("Food & Beverages › Indian Restaurant", "Food & Beverages|Indian Restaurant", "place_type", True),
+        ("Food and Beverages|Indian Restaurant", "Food & Beverages|Indian Restaurant", "place_type", True),
+        ("It closes at 15:00 on Friday 11 December", "15:00", "opentime_week", True),
+        ("noon", "12:00", "opentime_week", True),
+        ("Open 24/7", "24/7", "opentime_week", True),
+        ("Always open", "24/7", "opentime_week", True),
+        ("Mo–Fr 11:00–18:00; Sa 11:00–16:00", "Mo-Fr 11:00-18:00; Sa 11:00-16:00", "opentime_week", True),
+        ("Mon-Fri 11-18, Sat 11-16", "Mo-Fr 11:00-18:00; Sa 11:00-16:00", "opentime_week", True),
+        ("Mo-Fr 11:00-18:00\nSa 11:00-16:00", "Mo-Fr 11:00-18:00; Sa 11:00-16:00", "opentime_week", True),
+        (
+            "Opening hours: Mo-Fr 11:00-18:00; Sa 11:00-16:00",
+            "Mo-Fr 11:00-18:00; Sa 11:00-16:00",
+            "opentime_week",
+            True,
+        ),
+        ("African.", "African", "tag:Cuisine", True),
+        ("Cuisine: African", "African", "tag:Cuisine", True),
+        ("Steakhouse", "Steak house", "tag:Cuisine", True),
+        ("Tex Mex", "Tex-Mex", "tag:Cuisine", True),
+    ],
+)
 def test_what_the_audit_found_misread(predicted, reference, field, ok):
     assert values_equal(predicted, reference, field=field) is ok
 

@@ -2,6 +2,7 @@
 
 Reference: Keops -> Savoy-teatteri -> Amber Palace, 563.9 m, 100.3 s.
 """
+
 from __future__ import annotations
 
 import pytest

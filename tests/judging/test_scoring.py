@@ -1,4 +1,5 @@
 """score_case: every applicable metric of the matrix for one case, and the pass verdict."""
+
 from __future__ import annotations
 
 import json
@@ -13,14 +14,22 @@ from judging.types import MetricResult
 from tests.judging.cases import AMBER, KEOPS, PLACE_L0, ROUTING_L1, SAVOY, answer_of, case, trajectory
 from tests.judging.fakes import FakeWorld, resolver
 
-WORLD = FakeWorld({SAVOY: {"place_type": "Entertainment|Theatre", "rating": 4.2, "cost": 40}},
-                  route_offsets={(SAVOY, KEOPS, AMBER, "driving"): 12.0})
+WORLD = FakeWorld(
+    {SAVOY: {"place_type": "Entertainment|Theatre", "rating": 4.2, "cost": 40}},
+    route_offsets={(SAVOY, KEOPS, AMBER, "driving"): 12.0},
+)
 NAMES = resolver({"Keops": KEOPS, "Savoy-teatteri": SAVOY, "Amber Palace": AMBER})
 
 
 def leg(a, b):
-    return {"start": {"place_id": a}, "end": {"place_id": b}, "vehicle": "driving", "mode": "distance",
-            "total_distance_m": 281.9, "total_time_s": 50.1}
+    return {
+        "start": {"place_id": a},
+        "end": {"place_id": b},
+        "vehicle": "driving",
+        "mode": "distance",
+        "total_distance_m": 281.9,
+        "total_time_s": 50.1,
+    }
 
 
 REFERENCE_RUN = trajectory(
@@ -30,7 +39,8 @@ REFERENCE_RUN = trajectory(
     ("routing", {}, leg(KEOPS, SAVOY)),
     ("routing", {}, leg(SAVOY, AMBER)),
     ("submit_answer", {}, {"status": "submitted"}),
-    input_tokens=5000, output_tokens=400,
+    input_tokens=5000,
+    output_tokens=400,
 )
 
 
@@ -42,7 +52,8 @@ def test_a_perfect_run_scores_one_everywhere_and_passes_with_sc():
     sc = MetricResult("SC", 0.95, "judges", source="judges")
     results = score(answer_of(ROUTING_L1), extra={"SC": sc})
     assert {n: results[n].value for n in ("A", "PIoU", "RD_distance", "RD_time", "OC", "IG", "TE")} == dict.fromkeys(
-        ("A", "PIoU", "RD_distance", "RD_time", "OC", "IG", "TE"), 1.0)
+        ("A", "PIoU", "RD_distance", "RD_time", "OC", "IG", "TE"), 1.0
+    )
     assert results["SC"] is sc
     assert results["tokens"].details["input_tokens"] == 5000
     assert results["pass_rate"].value == 1.0
@@ -51,8 +62,12 @@ def test_a_perfect_run_scores_one_everywhere_and_passes_with_sc():
 def test_without_judges_sc_and_rp_come_from_the_rule_and_grounding_checks():
     results = score(answer_of(ROUTING_L1))
     assert (results["SC"].value, results["SC"].source) == (1.0, "rules")
-    assert [check["check"] for check in results["SC"].details["checks"]] == ["vehicle", "mode", "place type",
-                                                                            "route buffer"]
+    assert [check["check"] for check in results["SC"].details["checks"]] == [
+        "vehicle",
+        "mode",
+        "place type",
+        "route buffer",
+    ]
     assert (results["RP"].value, results["RP"].source) == (1.0, "grounding")
     assert results["pass_rate"].value == 1.0
 
@@ -65,9 +80,17 @@ def test_sc_and_rp_are_registered_judge_metrics_bound_to_their_judge_roles():
 
 
 def test_a_name_only_json_string_answer_is_scored_like_the_reference():
-    answer = json.dumps({"start": {"name": "Keops"}, "waypoints": [{"name": "Savoy-teatteri"}],
-                         "end": {"name": "Amber Palace"}, "vehicle": "driving", "mode": "distance",
-                         "total_distance_m": "563.9", "total_time_s": 100.3})
+    answer = json.dumps(
+        {
+            "start": {"name": "Keops"},
+            "waypoints": [{"name": "Savoy-teatteri"}],
+            "end": {"name": "Amber Palace"},
+            "vehicle": "driving",
+            "mode": "distance",
+            "total_distance_m": "563.9",
+            "total_time_s": 100.3,
+        }
+    )
     results = score(answer, extra={"SC": MetricResult("SC", 1.0, "")})
     assert results["pass_rate"].value == 1.0
     assert any("resolved 'Keops'" in p for p in results["pass_rate"].details["answer_problems"])

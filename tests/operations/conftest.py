@@ -3,6 +3,7 @@
 They are committed (pg_dump, child processes and the in-process runner's threads must see them)
 and removed again at the end of the session (release) or module (runs).
 """
+
 from __future__ import annotations
 
 import io
@@ -41,9 +42,12 @@ def ops_release(generated_cases, django_db_blocker):
     with django_db_blocker.unblock():
         assert_test_database()
         _remove_ops_fixtures()
-        cases = [case_create(document=document.model_copy(update={"status": "validated",
-                                                                   "case_id": OPS_PREFIX + document.case_id}))
-                 for document in generated_cases[0][:CASES]]
+        cases = [
+            case_create(
+                document=document.model_copy(update={"status": "validated", "case_id": OPS_PREFIX + document.case_id})
+            )
+            for document in generated_cases[0][:CASES]
+        ]
         release = release_freeze(name="ops-fixture", split="public", cases=cases)
     yield release
     with django_db_blocker.unblock():
@@ -81,14 +85,32 @@ def endpoint_run(ops_release, django_db_blocker):
     from benchmark.endpoints.models import ModelEndpoint
     from benchmark.runs.models import EvaluationRun, ModelCall
 
-    with django_db_blocker.unblock(), ScriptedEndpoint.for_release(ops_release) as endpoint, \
-            override_settings(ALLOW_PRIVATE_ENDPOINTS=True):
+    with (
+        django_db_blocker.unblock(),
+        ScriptedEndpoint.for_release(ops_release) as endpoint,
+        override_settings(ALLOW_PRIVATE_ENDPOINTS=True),
+    ):
         assert_test_database()
         os.environ["OPS_SCRIPTED_KEY"] = SCRIPTED_KEY
         try:
-            call_command("evaluate", "--model", "openai/scripted", "--api-base", endpoint.url, "--api-key-env",
-                         "OPS_SCRIPTED_KEY", "--release", ops_release.name, "--limit", "3", "--sync",
-                         "--no-progress", "--name", "ops endpoint", stdout=io.StringIO())
+            call_command(
+                "evaluate",
+                "--model",
+                "openai/scripted",
+                "--api-base",
+                endpoint.url,
+                "--api-key-env",
+                "OPS_SCRIPTED_KEY",
+                "--release",
+                ops_release.name,
+                "--limit",
+                "3",
+                "--sync",
+                "--no-progress",
+                "--name",
+                "ops endpoint",
+                stdout=io.StringIO(),
+            )
         finally:
             del os.environ["OPS_SCRIPTED_KEY"]
         run = EvaluationRun.objects.get(name="ops endpoint")

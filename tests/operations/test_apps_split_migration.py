@@ -6,6 +6,7 @@ a trajectory, a step, a recorded model call, a run token, a judge record, a huma
 re-scoring and an API token. Then ``migrate`` runs to the end, and the new code reads every row
 back, the curator still curates, and the migration undoes and redoes cleanly.
 """
+
 from __future__ import annotations
 
 import json
@@ -90,8 +91,15 @@ print(json.dumps({
 """
 
 EXPECTED = {
-    "run": ["split run", "completed", "litellm", {"trials": 1}, {"table2": {"n": 1, "overall": 1.0}}, "split-model",
-            "split-v1"],
+    "run": [
+        "split run",
+        "completed",
+        "litellm",
+        {"trials": 1},
+        {"table2": {"n": 1, "overall": 1.0}},
+        "split-model",
+        "split-v1",
+    ],
     "trajectory": ["split-routing_L1-001", True, {"answer_place": {"id": "N1"}}, {"A": {"value": 1.0}}, 12, 3],
     "steps": [["place_search", {"query_name": "x"}, {"places": []}]],
     "model_calls": 1,
@@ -103,8 +111,13 @@ EXPECTED = {
     "human_scores": [["SC", 0.5]],
     "api_token": True,
     "curates": True,
-    "content_types": [["accounts", "apitoken"], ["cases", "case"], ["endpoints", "modelendpoint"],
-                      ["operations", "runrescore"], ["runs", "evaluationrun"]],
+    "content_types": [
+        ["accounts", "apitoken"],
+        ["cases", "case"],
+        ["endpoints", "modelendpoint"],
+        ["operations", "runrescore"],
+        ["runs", "evaluationrun"],
+    ],
 }
 
 
@@ -133,8 +146,14 @@ def _drop(name: str) -> None:
 
 
 def _manage(url: str, *args: str) -> str:
-    done = subprocess.run([sys.executable, "manage.py", *args], cwd=processes.REPO,
-                          env=processes.child_env(DATABASE_URL=url), capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=processes.REPO,
+        env=processes.child_env(DATABASE_URL=url),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     return done.stdout
 

@@ -3,6 +3,7 @@
 The restore runs as the real command in a child process pointed at a second database that the
 test creates (``migrate``) and drops; its content is compared table by table with the source.
 """
+
 from __future__ import annotations
 
 import io
@@ -72,9 +73,14 @@ def _drop(name: str) -> None:
 
 
 def _manage(url: str, *args: str, check: bool = False) -> subprocess.CompletedProcess:
-    done = subprocess.run([sys.executable, "manage.py", *args], cwd=processes.REPO,
-                          env=processes.child_env(DATABASE_URL=url),
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=processes.REPO,
+        env=processes.child_env(DATABASE_URL=url),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     if check:
         assert done.returncode == 0, done.stderr[-3000:]
     return done
@@ -86,8 +92,10 @@ def _psycopg_url(url: str) -> str:
 
 def _fingerprints_there(url: str) -> dict[str, tuple[int, str]]:
     with psycopg.connect(_psycopg_url(url)) as conn, conn.transaction():
-        return {table: table_fingerprint(conn.cursor(name=f"fp_{table}"), table=table, pk=pk)
-                for table, pk in backup_tables().items()}
+        return {
+            table: table_fingerprint(conn.cursor(name=f"fp_{table}"), table=table, pk=pk)
+            for table, pk in backup_tables().items()
+        }
 
 
 def _fingerprints_here() -> dict[str, tuple[int, str]]:
@@ -107,7 +115,8 @@ def _sql(url: str, statement: str, params=()) -> None:
 
 
 def test_a_backup_restores_into_a_fresh_database_identically_and_only_once(
-        heuristic_run, endpoint_run, curator, scratch_database, django_db_blocker, tmp_path):
+    heuristic_run, endpoint_run, curator, scratch_database, django_db_blocker, tmp_path
+):
     with django_db_blocker.unblock():
         backup = tmp_path / "results.lpbackup"
         out = io.StringIO()
@@ -122,16 +131,19 @@ def test_a_backup_restores_into_a_fresh_database_identically_and_only_once(
     _sql(scratch_database, "DELETE FROM django_migrations WHERE app = 'benchmark' AND name = %s", [latest])
     refused = _manage(scratch_database, "restore_results", str(backup))
     assert refused.returncode != 0 and "the target's benchmark migrations differ from the backup's" in refused.stderr
-    _sql(scratch_database, "INSERT INTO django_migrations (app, name, applied) SELECT 'benchmark', %s, now()",
-         [latest])
+    _sql(scratch_database, "INSERT INTO django_migrations (app, name, applied) SELECT 'benchmark', %s, now()", [latest])
 
     refused = _manage(scratch_database, "restore_results", str(backup))
     assert refused.returncode != 0 and "the target has no city 'helsinki'" in refused.stderr
-    _sql(scratch_database, "INSERT INTO environment_city (name, version, seed, scale, source, built_at, report) "
-                           "VALUES ('helsinki', 'another-build', 0, 1, 'test', now(), '{}')")
+    _sql(
+        scratch_database,
+        "INSERT INTO environment_city (name, version, seed, scale, source, built_at, report) "
+        "VALUES ('helsinki', 'another-build', 0, 1, 'test', now(), '{}')",
+    )
     refused = _manage(scratch_database, "restore_results", str(backup))
-    assert refused.returncode != 0 and f"is version another-buil, the results were scored on {city[:12]}" in \
-        refused.stderr
+    assert (
+        refused.returncode != 0 and f"is version another-buil, the results were scored on {city[:12]}" in refused.stderr
+    )
     assert _fingerprints_there(scratch_database)["benchmark_case"][0] == 0  # a refusal writes nothing
 
     restored = _manage(scratch_database, "restore_results", str(backup), "--allow-city-mismatch", check=True)
@@ -142,8 +154,9 @@ def test_a_backup_restores_into_a_fresh_database_identically_and_only_once(
     assert _curators_there(scratch_database) == ["ops-curator"]
 
     again = _manage(scratch_database, "restore_results", str(backup), "--allow-city-mismatch")
-    assert again.returncode != 0 and re.search(r"the target already holds results in .*benchmark_case \(\d+ rows\)",
-                                               again.stderr)
+    assert again.returncode != 0 and re.search(
+        r"the target already holds results in .*benchmark_case \(\d+ rows\)", again.stderr
+    )
     assert _fingerprints_there(scratch_database) == source
 
 
@@ -161,13 +174,18 @@ def _migrations_here() -> list[str]:
 
 def _curators_there(url: str) -> list[str]:
     with psycopg.connect(_psycopg_url(url)) as conn:
-        return [r[0] for r in conn.execute(
-            "SELECT u.username FROM auth_user u JOIN auth_user_groups ug ON ug.user_id = u.id "
-            "JOIN auth_group g ON g.id = ug.group_id WHERE g.name = 'Curators' ORDER BY u.username")]
+        return [
+            r[0]
+            for r in conn.execute(
+                "SELECT u.username FROM auth_user u JOIN auth_user_groups ug ON ug.user_id = u.id "
+                "JOIN auth_group g ON g.id = ug.group_id WHERE g.name = 'Curators' ORDER BY u.username"
+            )
+        ]
 
 
 def test_the_manifest_records_content_cities_and_migrations_without_the_password(
-        heuristic_run, django_db_blocker, tmp_path):
+    heuristic_run, django_db_blocker, tmp_path
+):
     with django_db_blocker.unblock():
         manifest = results_backup(out=tmp_path / "b.tar")
         with tarfile.open(tmp_path / "b.tar") as archive:
@@ -176,15 +194,17 @@ def test_the_manifest_records_content_cities_and_migrations_without_the_password
         with pytest.raises(CommandError, match="exists: choose another name, or pass --overwrite"):
             call_command("backup_results", "--out", str(tmp_path / "b.tar"))
         trajectories = heuristic_run.trajectories.count()
-        with pytest.raises(RestoreRefused, match="results.dump does not match the SHA-256 in its manifest: the file "
-                                                 "is damaged"):
+        with pytest.raises(
+            RestoreRefused, match="results.dump does not match the SHA-256 in its manifest: the file is damaged"
+        ):
             results_restore(path=_damaged_copy(tmp_path / "b.tar", tmp_path / "damaged.tar"))
     assert json.loads(text) == manifest
     # (The database's name may contain the password's word, e.g. test_lifeplanner: leave the name out.)
     assert connection.settings_dict["PASSWORD"] not in text.replace(connection.settings_dict["NAME"], "")
     assert set(manifest["tables"]) == set(backup_tables()) and "auth_user" in manifest["tables"]
-    assert "benchmark_runrescore" in manifest["tables"] and not any(t.startswith("environment_")
-                                                                     for t in manifest["tables"])
+    assert "benchmark_runrescore" in manifest["tables"] and not any(
+        t.startswith("environment_") for t in manifest["tables"]
+    )
     assert manifest["cities"]["helsinki"] and manifest["migrations"]["benchmark"][-1].startswith("0")
     assert manifest["tables"]["benchmark_trajectory"]["rows"] >= trajectories
 

@@ -1,4 +1,5 @@
 """The PostgreSQL client binaries get the password only through their environment; fingerprints see content only."""
+
 from __future__ import annotations
 
 import pytest
@@ -25,12 +26,18 @@ def test_the_password_and_tls_options_reach_the_client_through_its_environment_o
 @pytest.mark.django_db
 def test_a_failing_client_says_which_and_why_without_the_password():
     with pytest.raises(DatabaseToolError, match="pg_dump failed") as failed:
-        run_client("pg_dump", ["--data-only", "--table=public.no_such_table", "--strict-names", "--file=/dev/null"],
-                   target=_target(USER="no_such_role_ops"))
+        run_client(
+            "pg_dump",
+            ["--data-only", "--table=public.no_such_table", "--strict-names", "--file=/dev/null"],
+            target=_target(USER="no_such_role_ops"),
+        )
     assert PASSWORD not in str(failed.value) and '"no_such_role_ops" does not exist' in str(failed.value)
     with pytest.raises(DatabaseToolError, match="no matching tables were found"):
-        run_client("pg_dump", ["--data-only", "--table=public.no_such_table", "--strict-names", "--file=/dev/null"],
-                   target=Target.from_settings(connection.settings_dict))
+        run_client(
+            "pg_dump",
+            ["--data-only", "--table=public.no_such_table", "--strict-names", "--file=/dev/null"],
+            target=Target.from_settings(connection.settings_dict),
+        )
 
 
 def test_a_missing_client_binary_is_named_with_how_to_install_it():
@@ -40,8 +47,9 @@ def test_a_missing_client_binary_is_named_with_how_to_install_it():
 
 @pytest.mark.django_db
 def test_a_fingerprint_follows_content_not_physical_order():
-    JudgeRecord.objects.bulk_create([JudgeRecord(key=f"k{i}", role="r", model="m", prompt_version="v1",
-                                                 verdict={"score": i}) for i in range(3)])
+    JudgeRecord.objects.bulk_create(
+        [JudgeRecord(key=f"k{i}", role="r", model="m", prompt_version="v1", verdict={"score": i}) for i in range(3)]
+    )
     with connection.cursor() as cursor:
         first = table_fingerprint(cursor, table="benchmark_judgerecord", pk="id")
         JudgeRecord.objects.filter(key="k0").update(role="r")  # same content, new physical row version

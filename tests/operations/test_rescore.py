@@ -1,4 +1,5 @@
 """Re-scoring a finished run: exactly what changed is recorded, the aggregates follow, nothing else moves."""
+
 from __future__ import annotations
 
 import io
@@ -24,8 +25,11 @@ def _passing(run) -> Trajectory:
 
 def _as_if_an_older_metric_scored(run, trajectory: Trajectory) -> dict:
     """Store the scores an older, stricter A metric would have given: A 0.5, failed; aggregates to match."""
-    scores = {**trajectory.scores, "A": {**trajectory.scores["A"], "value": 0.5},
-              "pass_rate": {**trajectory.scores["pass_rate"], "value": 0.0}}
+    scores = {
+        **trajectory.scores,
+        "A": {**trajectory.scores["A"], "value": 0.5},
+        "pass_rate": {**trajectory.scores["pass_rate"], "value": 0.0},
+    }
     Trajectory.objects.filter(id=trajectory.id).update(scores=scores, passed=False)
     EvaluationRun.objects.filter(id=run.id).update(aggregates=run_aggregates(run=run))
     run.refresh_from_db()
@@ -43,8 +47,15 @@ def test_a_rescore_records_exactly_the_changed_score_and_recomputes_the_aggregat
 
     assert record.pk and record.n_trajectories == 22
     assert (record.n_pass_changed, record.n_metric_changed) == (1, 1)
-    assert record.changes == [{"trajectory": changed.id, "case_id": changed.entry.case.case_id, "trial": 0,
-                               "metrics": {"A": [0.5, 1.0], "pass_rate": [0.0, 1.0]}, "passed": [False, True]}]
+    assert record.changes == [
+        {
+            "trajectory": changed.id,
+            "case_id": changed.entry.case.case_id,
+            "trial": 0,
+            "metrics": {"A": [0.5, 1.0], "pass_rate": [0.0, 1.0]},
+            "passed": [False, True],
+        }
+    ]
     assert record.aggregates_before == old_aggregates and record.aggregates_after == true_aggregates
     run.refresh_from_db()
     changed.refresh_from_db()
@@ -91,11 +102,14 @@ def test_a_rescore_limited_to_some_metrics_keeps_the_others_and_the_verdict(heur
     assert record.n_pass_changed == 0 and changed.passed is False and changed.scores["pass_rate"]["value"] == 0.0
 
 
-@pytest.mark.parametrize(("status", "reason", "metrics", "message"), [
-    (EvaluationRun.RUNNING, "fix", None, "is running; re-score it once it has finished"),
-    (EvaluationRun.COMPLETED, "  ", None, "a reason is required"),
-    (EvaluationRun.COMPLETED, "fix", ["A", "Accuracy"], "unknown metric.*Accuracy.*allowed: .*pass_rate"),
-])
+@pytest.mark.parametrize(
+    ("status", "reason", "metrics", "message"),
+    [
+        (EvaluationRun.RUNNING, "fix", None, "is running; re-score it once it has finished"),
+        (EvaluationRun.COMPLETED, "  ", None, "a reason is required"),
+        (EvaluationRun.COMPLETED, "fix", ["A", "Accuracy"], "unknown metric.*Accuracy.*allowed: .*pass_rate"),
+    ],
+)
 def test_a_rescore_explains_what_it_refuses(heuristic_run, status, reason, metrics, message):
     EvaluationRun.objects.filter(id=heuristic_run.id).update(status=status)
     heuristic_run.refresh_from_db()
@@ -116,7 +130,11 @@ def test_the_command_and_the_task_rescore_and_report(heuristic_run):
     assert not RunRescore.objects.exists()
 
     assert run_rescore_task(heuristic_run.id, "A fix") == {
-        "rescore": RunRescore.objects.get().id, "trajectories": 22, "pass_changed": 1, "metric_changed": 1}
+        "rescore": RunRescore.objects.get().id,
+        "trajectories": 22,
+        "pass_changed": 1,
+        "metric_changed": 1,
+    }
     with pytest.raises(CommandError, match="no run 999999"):
         call_command("rescore_run", "999999", "--reason", "x")
 
@@ -137,6 +155,10 @@ def test_the_scoring_code_version_covers_every_judging_and_scoring_file():
     from benchmark.operations.rescore import REPO, _scoring_files
 
     covered = {path.relative_to(REPO).as_posix() for path in _scoring_files()}
-    expected = {path.relative_to(REPO).as_posix() for folder in ("judging", "benchmark/runs/scoring")
-                for path in (REPO / folder).rglob("*.py") if "__pycache__" not in path.parts}
+    expected = {
+        path.relative_to(REPO).as_posix()
+        for folder in ("judging", "benchmark/runs/scoring")
+        for path in (REPO / folder).rglob("*.py")
+        if "__pycache__" not in path.parts
+    }
     assert len(expected) > 30 and expected <= covered and "benchmark/runs/aggregates.py" in covered

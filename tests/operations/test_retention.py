@@ -1,4 +1,5 @@
 """Retention of recorded model responses: old bodies are cleared, metadata and scores stay, replay is refused."""
+
 from __future__ import annotations
 
 import io
@@ -20,8 +21,11 @@ def _finished_days_ago(run, days: int) -> None:
 
 
 def _calls(run) -> list[tuple]:
-    return list(ModelCall.objects.filter(trajectory__run=run).order_by("id").values_list(
-        "id", "sequence", "latency_ms", "attempts", "error", "request", "response"))
+    return list(
+        ModelCall.objects.filter(trajectory__run=run)
+        .order_by("id")
+        .values_list("id", "sequence", "latency_ms", "attempts", "error", "request", "response")
+    )
 
 
 def test_only_runs_finished_before_the_cutoff_are_pruned_and_only_their_bodies(endpoint_run):
@@ -47,7 +51,8 @@ def test_only_runs_finished_before_the_cutoff_are_pruned_and_only_their_bodies(e
 def test_a_finished_run_without_a_finish_time_is_pruned_by_its_creation_time(endpoint_run):
     before = _calls(endpoint_run)
     EvaluationRun.objects.filter(id=endpoint_run.id).update(
-        finished_at=None, created_at=timezone.now() - timedelta(days=40))
+        finished_at=None, created_at=timezone.now() - timedelta(days=40)
+    )
 
     report = model_calls_prune(older_than_days=30)
 
@@ -71,8 +76,9 @@ def test_a_pruned_run_cannot_be_replayed(endpoint_run):
     _finished_days_ago(endpoint_run, 100)
     call_command("prune_model_calls", "--older-than", "90", stdout=io.StringIO())
     runs = EvaluationRun.objects.count()
-    with pytest.raises(CommandError, match=f"run {endpoint_run.id} cannot be replayed: its recorded model "
-                                           "responses were pruned on 20"):
+    with pytest.raises(
+        CommandError, match=f"run {endpoint_run.id} cannot be replayed: its recorded model responses were pruned on 20"
+    ):
         call_command("evaluate", "--replay", str(endpoint_run.id), "--sync", "--no-progress")
     assert EvaluationRun.objects.count() == runs
 
@@ -82,8 +88,14 @@ def test_runs_still_running_or_being_replayed_keep_their_recording(endpoint_run)
 
     before = _calls(endpoint_run)
     _finished_days_ago(endpoint_run, 100)
-    replay = run_create(agent=endpoint_run.agent, release=endpoint_run.release, endpoint=endpoint_run.endpoint,
-                        config={"trials": 1}, limit=3, replay_of=endpoint_run)
+    replay = run_create(
+        agent=endpoint_run.agent,
+        release=endpoint_run.release,
+        endpoint=endpoint_run.endpoint,
+        config={"trials": 1},
+        limit=3,
+        replay_of=endpoint_run,
+    )
     assert model_calls_prune(older_than_days=90).runs == [] and _calls(endpoint_run) == before
     replay.delete()
     EvaluationRun.objects.filter(id=endpoint_run.id).update(status=EvaluationRun.RUNNING)

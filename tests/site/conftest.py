@@ -5,6 +5,7 @@ of docker/.env.example (DEBUG off: the production settings), a fresh SECRET_KEY,
 database and a Redis database of its own. Docker does not run here, so this is how the
 containers' commands and settings are exercised.
 """
+
 from __future__ import annotations
 
 import os
@@ -55,8 +56,12 @@ def app_services() -> dict[str, dict]:
 def production_env(**extra: str) -> dict[str, str]:
     """docker/.env.example filled in for this machine: the test database, the stack's Redis, a fresh key."""
     values = env_file_values(DOCKER / ".env.example")
-    values.update(SECRET_KEY=secrets.token_urlsafe(50), ALLOWED_HOSTS=SITE_HOST,
-                  CSRF_TRUSTED_ORIGINS=f"https://{SITE_HOST}", REDIS_URL=BROKER)
+    values.update(
+        SECRET_KEY=secrets.token_urlsafe(50),
+        ALLOWED_HOSTS=SITE_HOST,
+        CSRF_TRUSTED_ORIGINS=f"https://{SITE_HOST}",
+        REDIS_URL=BROKER,
+    )
     env = child_env(**values)
     env.update(LOG_LEVEL="INFO", **extra)
     return env
@@ -74,8 +79,14 @@ class Stack:
     def start(self, service: str, command: list[str], **extra: str) -> subprocess.Popen:
         log = open(self.logs / f"{service}.log", "ab")  # noqa: SIM115 (the child holds it)
         try:
-            process = subprocess.Popen([str(ENTRYPOINT), *command], cwd=REPO, env={**self.env, **extra},
-                                       start_new_session=True, stdout=log, stderr=subprocess.STDOUT)
+            process = subprocess.Popen(
+                [str(ENTRYPOINT), *command],
+                cwd=REPO,
+                env={**self.env, **extra},
+                start_new_session=True,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
         finally:
             log.close()
         self.processes[service], self.started[service] = process, command
@@ -83,8 +94,14 @@ class Stack:
 
     def run(self, command: list[str], timeout: float = 120, **extra: str) -> subprocess.CompletedProcess:
         """A one-shot entry point command (a health check, init), with the stack's environment."""
-        return subprocess.run([str(ENTRYPOINT), *command], cwd=REPO, env={**self.env, **extra}, capture_output=True,
-                              text=True, timeout=timeout)
+        return subprocess.run(
+            [str(ENTRYPOINT), *command],
+            cwd=REPO,
+            env={**self.env, **extra},
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
 
     def log(self, service: str) -> str:
         return (self.logs / f"{service}.log").read_text(errors="replace")
@@ -110,8 +127,11 @@ def _interpolated(value: str) -> str:
 
 def node_env(service: str, spec: dict) -> dict[str, str]:
     """The service's own compose environment for this machine: a unique node name, one process per pool."""
-    own = {k: _interpolated(str(v)) for k, v in (spec.get("environment") or {}).items()
-           if k not in ("DATABASE_URL", "REDIS_URL")}
+    own = {
+        k: _interpolated(str(v))
+        for k, v in (spec.get("environment") or {}).items()
+        if k not in ("DATABASE_URL", "REDIS_URL")
+    }
     if "CELERY_NODE_NAME" in own:
         own["CELERY_NODE_NAME"] = f"{own['CELERY_NODE_NAME']}-test{os.getpid()}"
     own["CELERY_CONCURRENCY"] = "1"
@@ -128,8 +148,9 @@ def site_db(django_db_setup, django_db_blocker, django_db_keepdb, django_db_crea
         yield
         return
     with django_db_blocker.unblock():
-        config = setup_databases(verbosity=0, interactive=False, aliases={"default"},
-                                 keepdb=django_db_keepdb and not django_db_createdb)
+        config = setup_databases(
+            verbosity=0, interactive=False, aliases={"default"}, keepdb=django_db_keepdb and not django_db_createdb
+        )
     yield
     if not django_db_keepdb:
         with django_db_blocker.unblock():
@@ -142,9 +163,15 @@ def stack(site_db, tmp_path_factory) -> Stack:
     redis.Redis.from_url(BROKER).flushdb()
     root = tmp_path_factory.mktemp("stack")
     port, mcp_port = free_port(), free_port()
-    env = production_env(STATIC_ROOT=str(root / "static"), BIND_HOST="127.0.0.1", PORT=str(port),
-                         MCP_PORT=str(mcp_port), WEB_CONCURRENCY="2", HOUSEKEEPING_SWEEP_SECONDS="2",
-                         CELERY_BEAT_SCHEDULE_FILE=str(root / "celerybeat-schedule"))
+    env = production_env(
+        STATIC_ROOT=str(root / "static"),
+        BIND_HOST="127.0.0.1",
+        PORT=str(port),
+        MCP_PORT=str(mcp_port),
+        WEB_CONCURRENCY="2",
+        HOUSEKEEPING_SWEEP_SECONDS="2",
+        CELERY_BEAT_SCHEDULE_FILE=str(root / "celerybeat-schedule"),
+    )
     stack = Stack(env=env, logs=root, port=port, mcp_port=mcp_port)
     # The image runs collectstatic at build time with the production settings; so does the stack.
     collected = stack.run(["manage", "collectstatic", "--noinput", "-v", "0"])
@@ -168,8 +195,12 @@ def _wait_until_ready(stack: Stack) -> None:
         check = (spec.get("healthcheck") or {}).get("test")
         if check:
             command, extra = entrypoint_args(check), node_env(service, spec)
-            wait_for(lambda command=command, extra=extra: _passes(stack, command, extra), 180,
-                     f"{service} to pass {shlex.join(command)}", interval=1.0)
+            wait_for(
+                lambda command=command, extra=extra: _passes(stack, command, extra),
+                180,
+                f"{service} to pass {shlex.join(command)}",
+                interval=1.0,
+            )
     time.sleep(1)
     stack.alive("beat")
 

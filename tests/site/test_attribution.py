@@ -1,4 +1,5 @@
 """The OpenStreetMap attribution the ODbL asks for, on every page of the site."""
+
 import pytest
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,5 @@
 """Requests no page can answer: a NUL in the URL path, and what the DEBUG error page may show."""
+
 from __future__ import annotations
 
 import sys
@@ -15,9 +16,17 @@ def a_release(db):
     return release("nul-public")
 
 
-@pytest.mark.parametrize("path", ["/cases/%00/", "/cases/nul-public/%00/", "/cases/nul-public/a%00b/",
-                                  "/api/v1/releases/nul-public/cases/%00/", "/api/v1/releases/%00/",
-                                  "/static/%00"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/cases/%00/",
+        "/cases/nul-public/%00/",
+        "/cases/nul-public/a%00b/",
+        "/api/v1/releases/nul-public/cases/%00/",
+        "/api/v1/releases/%00/",
+        "/static/%00",
+    ],
+)
 def test_a_nul_in_the_url_path_is_a_400_not_a_server_error(client, a_release, path):
     client.raise_request_exception = False
     response = client.get(path)

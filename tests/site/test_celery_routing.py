@@ -1,5 +1,6 @@
 """Celery: which queue each task goes to, the beat schedule, time limits that fit the longest case,
 and the housekeeping sweep run by celery beat on the stack's real workers."""
+
 from __future__ import annotations
 
 import itertools
@@ -29,12 +30,16 @@ def queue_of(task_name: str) -> str:
 
 # --- routes and the schedule -------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("task", "queue"), [
-    ("benchmark.tasks.trajectory_task", "evaluation"),
-    ("benchmark.tasks.run_rescore_task", "scoring"),
-    ("benchmark.tasks.housekeeping_sweep_task", "housekeeping"),
-    ("benchmark.tasks.model_calls_prune_task", "housekeeping"),
-])
+
+@pytest.mark.parametrize(
+    ("task", "queue"),
+    [
+        ("benchmark.tasks.trajectory_task", "evaluation"),
+        ("benchmark.tasks.run_rescore_task", "scoring"),
+        ("benchmark.tasks.housekeeping_sweep_task", "housekeeping"),
+        ("benchmark.tasks.model_calls_prune_task", "housekeeping"),
+    ],
+)
 def test_each_kind_of_task_has_its_queue(task, queue):
     assert task in registered_tasks()
     assert queue_of(task) == queue
@@ -54,8 +59,10 @@ def test_every_task_lands_on_a_queue_that_a_compose_worker_consumes():
 def test_the_beat_schedule_names_registered_housekeeping_tasks():
     tasks = registered_tasks()
     schedule = settings.CELERY_BEAT_SCHEDULE
-    assert {entry["task"] for entry in schedule.values()} == {"benchmark.tasks.housekeeping_sweep_task",
-                                                              "benchmark.tasks.model_calls_prune_task"}
+    assert {entry["task"] for entry in schedule.values()} == {
+        "benchmark.tasks.housekeeping_sweep_task",
+        "benchmark.tasks.model_calls_prune_task",
+    }
     for name, entry in schedule.items():
         assert entry["task"] in tasks, f"beat entry {name} names an unregistered task"
         assert queue_of(entry["task"]) == "housekeeping"
@@ -64,6 +71,7 @@ def test_the_beat_schedule_names_registered_housekeeping_tasks():
 
 
 # --- time limits ----------------------------------------------------------------------------------------------
+
 
 def test_the_evaluation_task_limits_come_from_the_longest_case():
     from benchmark.endpoints import llm
@@ -76,11 +84,20 @@ def test_the_evaluation_task_limits_come_from_the_longest_case():
     with pytest.raises(config.RunConfigError, match="timeout_s must be a number from 1 to 600"):
         config.RunConfig.from_input({"timeout_s": settings.EVALUATION_AGENT_SECONDS + 1})
     assert 30 * llm.DEFAULT_TIMEOUT_S * llm.RetryPolicy().max_attempts > settings.EVALUATION_AGENT_SECONDS
-    assert (JudgeConfig.timeout_s, JudgeConfig.num_retries) == (settings.JUDGE_DEFAULT_TIMEOUT_S,
-                                                                settings.JUDGE_DEFAULT_RETRIES)
+    assert (JudgeConfig.timeout_s, JudgeConfig.num_retries) == (
+        settings.JUDGE_DEFAULT_TIMEOUT_S,
+        settings.JUDGE_DEFAULT_RETRIES,
+    )
     task = registered_tasks()["benchmark.tasks.trajectory_task"]
-    assert task.soft_time_limit == settings.EVALUATION_SOFT_TIME_LIMIT == (
-        settings.EVALUATION_AGENT_SECONDS + settings.EVALUATION_SCORING_SECONDS + settings.EVALUATION_OVERHEAD_SECONDS)
+    assert (
+        task.soft_time_limit
+        == settings.EVALUATION_SOFT_TIME_LIMIT
+        == (
+            settings.EVALUATION_AGENT_SECONDS
+            + settings.EVALUATION_SCORING_SECONDS
+            + settings.EVALUATION_OVERHEAD_SECONDS
+        )
+    )
     assert task.soft_time_limit < task.time_limit == settings.EVALUATION_TIME_LIMIT
 
 
@@ -94,13 +111,17 @@ def test_no_task_outlives_the_visibility_timeout():
 def test_without_judges_a_case_gets_twelve_minutes_then_one_more(monkeypatch):
     derived = load_settings(monkeypatch, **PRODUCTION)
     assert (derived.EVALUATION_SCORING_SECONDS, derived.EVALUATION_SOFT_TIME_LIMIT, derived.EVALUATION_TIME_LIMIT) == (
-        60, 720, 780)
+        60,
+        720,
+        780,
+    )
     assert derived.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] == 7200
 
 
 def test_judges_lengthen_the_limits_and_the_visibility_timeout_follows(monkeypatch):
-    judges = ('[{"name": "a", "model": "openai/x"}, '
-              '{"name": "b", "model": "openai/y", "timeout_s": 60, "num_retries": 0}]')
+    judges = (
+        '[{"name": "a", "model": "openai/x"}, {"name": "b", "model": "openai/y", "timeout_s": 60, "num_retries": 0}]'
+    )
     derived = load_settings(monkeypatch, **PRODUCTION, JUDGE_MODELS=judges)
     # Scoring: 60 s of rules + 2 roles x 2 versions (as given, neutral) x (120 s x 3 tries + 60 s x 1 try) = 1740 s.
     assert derived.EVALUATION_SCORING_SECONDS == 1740
@@ -117,6 +138,7 @@ def test_a_malformed_judge_list_is_refused_with_what_is_wrong(monkeypatch):
 
 
 # --- the sweep, sent by the stack's celery beat and run by its workers ---------------------------------------
+
 
 @pytest.fixture
 def sweep_release(grid_city, django_db_blocker):
@@ -144,8 +166,12 @@ def _running_run(release, *, attempts: int | None, done: bool = False) -> Evalua
     if done:
         run.trajectories.update(status=Trajectory.DONE, ended="no_submission", finished_at=timezone.now())
     else:  # its worker died an hour ago
-        run.trajectories.update(status=Trajectory.RUNNING, attempts=attempts, claimed_by="dead-task",
-                                claimed_at=timezone.now() - timedelta(hours=1))
+        run.trajectories.update(
+            status=Trajectory.RUNNING,
+            attempts=attempts,
+            claimed_by="dead-task",
+            claimed_at=timezone.now() - timedelta(hours=1),
+        )
     return run
 
 
@@ -157,8 +183,9 @@ def test_beat_and_the_workers_recover_dead_workers_cases_and_complete_runs(stack
         runs = (requeued, exhausted, ended)
 
         def all_completed() -> bool:
-            return set(EvaluationRun.objects.filter(id__in=[r.id for r in runs]).values_list("status", flat=True)) \
-                == {EvaluationRun.COMPLETED}
+            return set(EvaluationRun.objects.filter(id__in=[r.id for r in runs]).values_list("status", flat=True)) == {
+                EvaluationRun.COMPLETED
+            }
 
         wait_for(all_completed, 120, "the sweep to finish the three runs")
         again = requeued.trajectories.get()

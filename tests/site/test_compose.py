@@ -1,5 +1,6 @@
 """docker/: the compose file validates, and every service runs a command that the test suite runs with the
 same settings (the ``stack`` fixture starts them; the health checks and ``init`` run here)."""
+
 from __future__ import annotations
 
 import json
@@ -34,8 +35,9 @@ def test_docker_compose_config_passes(compose_cli):
 
 
 def test_the_example_environment_fills_the_compose_file(compose_cli):
-    result = docker_compose("--env-file", "docker/.env.example", "-f", "docker/compose.yml", "config", "--format",
-                            "json")
+    result = docker_compose(
+        "--env-file", "docker/.env.example", "-f", "docker/compose.yml", "config", "--format", "json"
+    )
     assert result.returncode == 0, result.stderr
     services = json.loads(result.stdout)["services"]
     assert services["web"]["environment"]["DATABASE_URL"] == "postgis://lifeplanner:lifeplanner@db:5432/lifeplanner"
@@ -53,10 +55,18 @@ def test_a_broken_compose_file_is_caught(compose_cli, tmp_path):
 
 # --- the services' commands are the suite's ---------------------------------------------------------------------
 
+
 def test_every_app_service_runs_an_entry_point_role():
     services = app_services()
-    assert set(services) == {"init", "web", "mcp-runs", "worker-evaluation", "worker-scoring",
-                             "worker-housekeeping", "beat"}
+    assert set(services) == {
+        "init",
+        "web",
+        "mcp-runs",
+        "worker-evaluation",
+        "worker-scoring",
+        "worker-housekeeping",
+        "beat",
+    }
     for name, spec in services.items():
         assert spec["command"][0] in ROLES, f"{name} runs {spec['command']}"
         check = (spec.get("healthcheck") or {}).get("test")
@@ -84,6 +94,7 @@ def test_every_health_check_of_the_compose_file_passes_on_the_stack(stack):
             def web_ok(check=check, name=name, spec=spec) -> bool:
                 answer = stack.run(entrypoint_args(check), **node_env(name, spec))
                 return answer.returncode == 0 and json.loads(answer.stdout)["status"] == "ok"
+
             wait_for(web_ok, 60, "web /health/ to report ok", interval=2.0)
         if name.startswith("worker-"):
             assert "pong" in result.stdout
@@ -106,22 +117,25 @@ def test_the_entry_point_refuses_an_unknown_role():
 def test_the_web_role_waits_for_the_database_then_gives_up():
     from tests.processes import free_port
 
-    env = database_env(DATABASE_URL=f"postgis://x:y@127.0.0.1:{free_port()}/test_none",
-                            DATABASE_WAIT_SECONDS="1")
-    result = subprocess.run([str(DOCKER / "entrypoint.sh"), "web"], cwd=REPO, env=env, capture_output=True,
-                            text=True, timeout=60)
+    env = database_env(DATABASE_URL=f"postgis://x:y@127.0.0.1:{free_port()}/test_none", DATABASE_WAIT_SECONDS="1")
+    result = subprocess.run(
+        [str(DOCKER / "entrypoint.sh"), "web"], cwd=REPO, env=env, capture_output=True, text=True, timeout=60
+    )
     assert result.returncode == 1 and "the database did not answer within 1 s" in result.stderr
 
 
 # --- one image, the same settings -------------------------------------------------------------------------------
+
 
 @pytest.mark.django_db
 def test_the_image_uses_the_settings_module_the_suite_uses():
     dockerfile = (DOCKER / "Dockerfile").read_text()
     assert "DJANGO_SETTINGS_MODULE=lifeplanner_site.settings" in dockerfile
     assert database_env()["DJANGO_SETTINGS_MODULE"] == "lifeplanner_site.settings"
-    assert 'DJANGO_SETTINGS_MODULE="${DJANGO_SETTINGS_MODULE:-lifeplanner_site.settings}"' in (
-        DOCKER / "entrypoint.sh").read_text()
+    assert (
+        'DJANGO_SETTINGS_MODULE="${DJANGO_SETTINGS_MODULE:-lifeplanner_site.settings}"'
+        in (DOCKER / "entrypoint.sh").read_text()
+    )
     assert "DJANGO_SETTINGS_MODULE" not in env_file_values(DOCKER / ".env.example")
     for spec in compose_file()["services"].values():
         assert "DJANGO_SETTINGS_MODULE" not in (spec.get("environment") or {})
@@ -150,6 +164,7 @@ def test_compose_without_an_env_file_runs_with_debug_off():
 
 # --- docker/.env.example documents the settings -------------------------------------------------------------
 
+
 def documented_names() -> dict[str, int]:
     """NAME -> line number for each ``NAME=`` or ``# NAME=`` line of docker/.env.example."""
     lines = (DOCKER / ".env.example").read_text().splitlines()
@@ -172,8 +187,10 @@ def explanation_above(lines: list[str], index: int) -> str:
 
 
 def test_every_documented_variable_is_read_and_explained():
-    sources = "".join(p.read_text() for p in [REPO / "lifeplanner_site" / "settings.py", DOCKER / "entrypoint.sh",
-                                              DOCKER / "compose.yml"])
+    sources = "".join(
+        p.read_text()
+        for p in [REPO / "lifeplanner_site" / "settings.py", DOCKER / "entrypoint.sh", DOCKER / "compose.yml"]
+    )
     lines = (DOCKER / ".env.example").read_text().splitlines()
     for name, index in documented_names().items():
         if name != "OPENAI_API_KEY":  # an example of a judge's api_key_env

@@ -1,4 +1,5 @@
 """/health/: the database, Redis and the workers, checked for real; 503 when the site cannot serve."""
+
 from __future__ import annotations
 
 import json
@@ -48,8 +49,13 @@ def test_health_of_the_running_stack_reports_database_redis_and_every_queue(stac
 
 
 def test_health_never_shows_connection_strings_or_keys(stack):
-    raw = urllib.request.urlopen(urllib.request.Request(f"http://127.0.0.1:{stack.port}/health/",
-                                                        headers={"Host": SITE_HOST}), timeout=30).read().decode()
+    raw = (
+        urllib.request.urlopen(
+            urllib.request.Request(f"http://127.0.0.1:{stack.port}/health/", headers={"Host": SITE_HOST}), timeout=30
+        )
+        .read()
+        .decode()
+    )
     password = connection.settings_dict["PASSWORD"]
     for secret in (stack.env["SECRET_KEY"], stack.env["DATABASE_URL"], "postgis://", "redis://", password):
         assert secret not in raw
@@ -64,8 +70,11 @@ def test_redis_down_is_503_with_the_failure_named_but_not_the_url(client, fresh_
     body = response.json()
     assert body["status"] == "down"
     assert body["checks"]["database"]["status"] == "ok"
-    assert body["checks"]["redis"] == {"status": "error", "detail": "Redis does not answer (ConnectionError)",
-                                       "latency_ms": body["checks"]["redis"]["latency_ms"]}
+    assert body["checks"]["redis"] == {
+        "status": "error",
+        "detail": "Redis does not answer (ConnectionError)",
+        "latency_ms": body["checks"]["redis"]["latency_ms"],
+    }
     assert body["checks"]["workers"]["status"] == "skipped"
     assert closed not in response.content.decode() and "127.0.0.1" not in response.content.decode()
 

@@ -1,4 +1,5 @@
 """Production settings: what DEBUG=0 turns on, what it refuses, `check --deploy`, JSON logs, the served site."""
+
 from __future__ import annotations
 
 import importlib.util
@@ -18,12 +19,29 @@ from tests.processes import REPO, wait_for
 from tests.site.conftest import SITE_HOST, production_env
 
 SETTINGS = REPO / "lifeplanner_site" / "settings.py"
-CONTROLLED = ("DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS", "BEHIND_TLS_PROXY", "SECURE_SSL_REDIRECT",
-              "SECURE_HSTS_SECONDS", "SECURE_HSTS_INCLUDE_SUBDOMAINS", "SECURE_HSTS_PRELOAD", "SESSION_COOKIE_SECURE",
-              "CSRF_COOKIE_SECURE", "LOG_FORMAT", "CELERY_VISIBILITY_TIMEOUT", "JUDGE_MODELS",
-              "EVALUATION_SCORING_SECONDS", "STATIC_ROOT")
-PRODUCTION = {"DEBUG": "0", "SECRET_KEY": "k" * 20 + "-a-long-random-production-key-0123456789",
-              "ALLOWED_HOSTS": SITE_HOST}
+CONTROLLED = (
+    "DEBUG",
+    "SECRET_KEY",
+    "ALLOWED_HOSTS",
+    "CSRF_TRUSTED_ORIGINS",
+    "BEHIND_TLS_PROXY",
+    "SECURE_SSL_REDIRECT",
+    "SECURE_HSTS_SECONDS",
+    "SECURE_HSTS_INCLUDE_SUBDOMAINS",
+    "SECURE_HSTS_PRELOAD",
+    "SESSION_COOKIE_SECURE",
+    "CSRF_COOKIE_SECURE",
+    "LOG_FORMAT",
+    "CELERY_VISIBILITY_TIMEOUT",
+    "JUDGE_MODELS",
+    "EVALUATION_SCORING_SECONDS",
+    "STATIC_ROOT",
+)
+PRODUCTION = {
+    "DEBUG": "0",
+    "SECRET_KEY": "k" * 20 + "-a-long-random-production-key-0123456789",
+    "ALLOWED_HOSTS": SITE_HOST,
+}
 
 
 def load_settings(monkeypatch, **env: str) -> ModuleType:
@@ -39,11 +57,13 @@ def load_settings(monkeypatch, **env: str) -> ModuleType:
 
 
 def manage(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "manage.py", *args], cwd=REPO, env=env, capture_output=True, text=True,
-                          timeout=120)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=REPO, env=env, capture_output=True, text=True, timeout=120
+    )
 
 
 # --- check --deploy ------------------------------------------------------------------------------------------
+
 
 @pytest.mark.django_db
 def test_check_deploy_with_the_example_environment_reports_nothing():
@@ -60,6 +80,7 @@ def test_check_deploy_fails_when_a_guard_is_turned_off():
 
 
 # --- what DEBUG=0 turns on -------------------------------------------------------------------------------------
+
 
 def test_the_local_demo_keeps_debug_and_plain_cookies(monkeypatch):
     settings = load_settings(monkeypatch)
@@ -81,13 +102,18 @@ def test_production_turns_on_every_guard(monkeypatch):
 
 
 def test_the_proxy_header_is_trusted_only_when_asked(monkeypatch):
-    settings = load_settings(monkeypatch, **PRODUCTION, BEHIND_TLS_PROXY="1",
-                             CSRF_TRUSTED_ORIGINS=f"https://{SITE_HOST},https://www.{SITE_HOST}")
+    settings = load_settings(
+        monkeypatch,
+        **PRODUCTION,
+        BEHIND_TLS_PROXY="1",
+        CSRF_TRUSTED_ORIGINS=f"https://{SITE_HOST},https://www.{SITE_HOST}",
+    )
     assert settings.SECURE_PROXY_SSL_HEADER == ("HTTP_X_FORWARDED_PROTO", "https")
     assert [f"https://{SITE_HOST}", f"https://www.{SITE_HOST}"] == settings.CSRF_TRUSTED_ORIGINS
 
 
 # --- what DEBUG=0 refuses ------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("key", ["", "dev-only-insecure-key-change-me"])
 def test_production_refuses_a_missing_or_public_secret_key(monkeypatch, key):
@@ -111,11 +137,14 @@ def test_production_refuses_a_visibility_timeout_under_the_hard_limit(monkeypatc
         load_settings(monkeypatch, **PRODUCTION, CELERY_VISIBILITY_TIMEOUT="600")
 
 
-@pytest.mark.parametrize(("name", "value", "message"), [
-    ("LOG_FORMAT", "xml", r"LOG_FORMAT='xml' is not allowed; use one of \['plain', 'json'\]"),
-    ("DEBUG", "maybe", r"DEBUG='maybe' is not a boolean"),
-    ("SECURE_HSTS_SECONDS", "a year", r"SECURE_HSTS_SECONDS='a year' is not an integer"),
-])
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [
+        ("LOG_FORMAT", "xml", r"LOG_FORMAT='xml' is not allowed; use one of \['plain', 'json'\]"),
+        ("DEBUG", "maybe", r"DEBUG='maybe' is not a boolean"),
+        ("SECURE_HSTS_SECONDS", "a year", r"SECURE_HSTS_SECONDS='a year' is not an integer"),
+    ],
+)
 def test_bad_values_name_the_variable_and_what_is_allowed(monkeypatch, name, value, message):
     with pytest.raises(ValueError, match=message):
         load_settings(monkeypatch, **{name: value})
@@ -123,15 +152,18 @@ def test_bad_values_name_the_variable_and_what_is_allowed(monkeypatch, name, val
 
 # --- structured logs ------------------------------------------------------------------------------------------
 
+
 def test_json_log_lines_with_secrets_redacted():
-    code = ("import django, logging; django.setup()\n"
-            "from benchmark.endpoints.redaction import register_secret\n"
-            "register_secret('endpoint-key-0123456789')\n"
-            "log = logging.getLogger('lifeplanner.check')\n"
-            "log.warning('calling with %s', 'endpoint-key-0123456789',\n"
-            "            extra={'run_id': 7, 'header': 'Bearer abcdefghijkl'})\n"
-            "try:\n    raise RuntimeError('key sk-abcdefghijklmnop leaked')\n"
-            "except RuntimeError:\n    log.exception('failed')\n")
+    code = (
+        "import django, logging; django.setup()\n"
+        "from benchmark.endpoints.redaction import register_secret\n"
+        "register_secret('endpoint-key-0123456789')\n"
+        "log = logging.getLogger('lifeplanner.check')\n"
+        "log.warning('calling with %s', 'endpoint-key-0123456789',\n"
+        "            extra={'run_id': 7, 'header': 'Bearer abcdefghijkl'})\n"
+        "try:\n    raise RuntimeError('key sk-abcdefghijklmnop leaked')\n"
+        "except RuntimeError:\n    log.exception('failed')\n"
+    )
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "lifeplanner_site.settings", "LOG_FORMAT": "json"}
     result = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
@@ -152,23 +184,30 @@ def json_records(stack, service: str) -> list[dict]:
 def test_the_workers_of_the_stack_log_json(stack):
     records = json_records(stack, "worker-housekeeping")
     assert any(r["logger"] == "celery.apps.worker" and r["message"].endswith("ready.") for r in records)
-    wait_for(lambda: any(r["logger"] == "celery.worker.strategy" for r in json_records(stack, "worker-housekeeping")),
-             30, "the housekeeping worker to receive a sweep from beat")
+    wait_for(
+        lambda: any(r["logger"] == "celery.worker.strategy" for r in json_records(stack, "worker-housekeeping")),
+        30,
+        "the housekeeping worker to receive a sweep from beat",
+    )
     received = next(r for r in json_records(stack, "worker-housekeeping") if r["logger"] == "celery.worker.strategy")
     assert received["data"]["name"] == "benchmark.tasks.housekeeping_sweep_task"  # extra fields stay structured
 
 
 def test_gunicorn_logs_json_too(stack):
     records = [json.loads(line) for line in stack.log("web").splitlines()]
-    assert any(r["logger"] == "gunicorn.error" and r["message"].startswith("Listening at: http://127.0.0.1:")
-               for r in records)
+    assert any(
+        r["logger"] == "gunicorn.error" and r["message"].startswith("Listening at: http://127.0.0.1:") for r in records
+    )
 
 
 # --- the served site (gunicorn and WhiteNoise with the production settings) --------------------------------------
 
+
 def fetch(stack, path: str, *, https: bool = True, host: str = SITE_HOST, **headers: str):
-    request = urllib.request.Request(f"http://127.0.0.1:{stack.port}{path}", headers={
-        "Host": host, **({"X-Forwarded-Proto": "https"} if https else {}), **headers})
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{stack.port}{path}",
+        headers={"Host": host, **({"X-Forwarded-Proto": "https"} if https else {}), **headers},
+    )
     opener = urllib.request.build_opener(_NoRedirect)
     try:
         return opener.open(request, timeout=30)

@@ -8,6 +8,7 @@ Two kinds of data:
   real tool calls through the gateway, scored by the real ``trajectory_finish``; written inside
   the test's transaction (use with ``db``).
 """
+
 from __future__ import annotations
 
 import itertools
@@ -50,9 +51,12 @@ def web_release(generated_cases, django_db_blocker):
     with django_db_blocker.unblock():
         _assert_test_database()
         remove_web_fixtures()
-        cases = [case_create(document=document.model_copy(update={"status": "validated",
-                                                                   "case_id": CASE_PREFIX + document.case_id}))
-                 for document in generated_cases[0]]
+        cases = [
+            case_create(
+                document=document.model_copy(update={"status": "validated", "case_id": CASE_PREFIX + document.case_id})
+            )
+            for document in generated_cases[0]
+        ]
         release = release_freeze(name="web-fixture", split="public", cases=cases)
     yield release
     with django_db_blocker.unblock():
@@ -77,6 +81,7 @@ def web_runs(web_release, django_db_blocker) -> dict:
 
 
 # ------------------------------------------------------------------ grid-city data (inside a test's transaction)
+
 
 @pytest.fixture
 def make_grid_release(grid_city, db):
@@ -116,11 +121,24 @@ def recorded_trajectory(*, release, calls, answer=None, model_text: str = "", **
     steps = []
     for index, (tool, arguments) in enumerate(calls):
         call = call_tool("agent", tool, arguments, city=release.city_name)
-        steps.append(StepRecord(index=index, tool=tool, arguments=arguments, observation=call.observation(),
-                                error_kind=call.error_kind, latency_ms=call.latency_ms, model_text=model_text))
+        steps.append(
+            StepRecord(
+                index=index,
+                tool=tool,
+                arguments=arguments,
+                observation=call.observation(),
+                error_kind=call.error_kind,
+                latency_ms=call.latency_ms,
+                model_text=model_text,
+            )
+        )
     trajectory = run.trajectories.get()
-    trajectory_finish(trajectory=trajectory, steps=steps, final_answer=answer,
-                      ended="submitted" if answer is not None else "no_submission")
+    trajectory_finish(
+        trajectory=trajectory,
+        steps=steps,
+        final_answer=answer,
+        ended="submitted" if answer is not None else "no_submission",
+    )
     trajectory.refresh_from_db()
     return trajectory
 
@@ -138,14 +156,28 @@ def hostile_note_create(*, city, note_id: str = "hostile-1"):
 
     from environment.models import Comment, Note
 
-    note = Note.objects.create(city=city, note_id=note_id, kind="about", title=HOSTILE_TITLE, desc=HOSTILE_TEXT,
-                               time=timezone.now(), liked_count=7, collected_count=1, comment_count=1, share_count=0,
-                               tag_list="bakery")
-    Comment.objects.create(note=note, comment_id=f"{note_id}-c1", time=timezone.now(), content=HOSTILE_COMMENT,
-                           like_count=3)
+    note = Note.objects.create(
+        city=city,
+        note_id=note_id,
+        kind="about",
+        title=HOSTILE_TITLE,
+        desc=HOSTILE_TEXT,
+        time=timezone.now(),
+        liked_count=7,
+        collected_count=1,
+        comment_count=1,
+        share_count=0,
+        tag_list="bakery",
+    )
+    Comment.objects.create(
+        note=note, comment_id=f"{note_id}-c1", time=timezone.now(), content=HOSTILE_COMMENT, like_count=3
+    )
     with connection.cursor() as cursor:
-        cursor.execute("UPDATE environment_note SET search_vector = to_tsvector('english', title || ' ' || \"desc\") "
-                       "WHERE id = %s", [note.pk])
+        cursor.execute(
+            "UPDATE environment_note SET search_vector = to_tsvector('english', title || ' ' || \"desc\") "
+            "WHERE id = %s",
+            [note.pk],
+        )
     return note
 
 

@@ -1,5 +1,6 @@
 """Accounts and tokens (issue 13): sign-in throttling, API tokens stored only as hashes, endpoint names
 unique per user, and owners deleting their endpoints and keys from the site."""
+
 from __future__ import annotations
 
 import hashlib
@@ -24,8 +25,9 @@ def sign_in(client, username: str, password: str):
 
 
 def endpoint(name: str, owner, **fields) -> ModelEndpoint:
-    return endpoint_create(name=name, model="openai/gpt-4o-mini", api_base="http://127.0.0.1:9/v1", api_key=SECRET,
-                           owner=owner, **fields)
+    return endpoint_create(
+        name=name, model="openai/gpt-4o-mini", api_base="http://127.0.0.1:9/v1", api_key=SECRET, owner=owner, **fields
+    )
 
 
 @pytest.fixture(autouse=True)
@@ -34,6 +36,7 @@ def _private_endpoints(settings):
 
 
 # --- sign-in throttling ---------------------------------------------------------------------------
+
 
 def test_after_thirty_wrong_passwords_the_right_one_does_not_sign_in(client):
     user("guessed")
@@ -69,6 +72,7 @@ def test_a_few_wrong_passwords_are_forgiven_by_the_right_one(client, settings):
 
 # --- API tokens -----------------------------------------------------------------------------------
 
+
 def test_an_api_token_is_stored_only_as_its_hash_and_works_once_shown(client):
     from benchmark.accounts.models import ApiToken
 
@@ -97,10 +101,13 @@ def test_drf_tokens_stored_in_clear_are_migrated_to_hashes_and_keep_working():
     account = user("old-token")
     old_key = "0123456789abcdef0123456789abcdef01234567"  # DRF's format: 40 hex digits
     with connection.cursor() as cursor:  # the table of rest_framework.authtoken, as an older site has it
-        cursor.execute("CREATE TABLE IF NOT EXISTS authtoken_token (key varchar(40) PRIMARY KEY, "
-                       "created timestamp with time zone NOT NULL, user_id integer NOT NULL UNIQUE)")
-        cursor.execute("INSERT INTO authtoken_token (key, created, user_id) VALUES (%s, now(), %s)",
-                       [old_key, account.id])
+        cursor.execute(
+            "CREATE TABLE IF NOT EXISTS authtoken_token (key varchar(40) PRIMARY KEY, "
+            "created timestamp with time zone NOT NULL, user_id integer NOT NULL UNIQUE)"
+        )
+        cursor.execute(
+            "INSERT INTO authtoken_token (key, created, user_id) VALUES (%s, now(), %s)", [old_key, account.id]
+        )
     # The data migration runs with the models of its time (ApiToken was then benchmark's).
     at_0009 = MigrationLoader(connection).project_state(("benchmark", "0009_accounts_and_tokens")).apps
     migration.hash_drf_tokens(at_0009, connection.schema_editor())
@@ -114,13 +121,22 @@ def test_drf_tokens_stored_in_clear_are_migrated_to_hashes_and_keep_working():
 
 # --- endpoint names -------------------------------------------------------------------------------
 
+
 def test_endpoint_names_are_unique_per_user_and_another_users_names_cannot_be_probed(client):
     release("acc-public")
     owner, prober = user("acc-owner"), user("acc-prober")
     endpoint("secret project x", owner)
     client.force_login(prober)
-    form = {"name": "secret project x", "model": "openai/gpt-4o-mini", "api_base": "http://127.0.0.1:9/v1",
-            "api_key": SECRET, "concurrency": "2", "requests_per_minute": "", "params": "", "release": "acc-public"}
+    form = {
+        "name": "secret project x",
+        "model": "openai/gpt-4o-mini",
+        "api_base": "http://127.0.0.1:9/v1",
+        "api_key": SECRET,
+        "concurrency": "2",
+        "requests_per_minute": "",
+        "params": "",
+        "release": "acc-public",
+    }
     response = client.post("/submit/", form)
     assert response.status_code == 302, response.content.decode()  # the same name as another user's: accepted
     assert ModelEndpoint.objects.filter(name="secret project x").count() == 2
@@ -129,6 +145,7 @@ def test_endpoint_names_are_unique_per_user_and_another_users_names_cannot_be_pr
 
 
 # --- deleting one's endpoints and keys ------------------------------------------------------------
+
 
 def test_the_endpoints_page_lists_only_ones_own_endpoints(client):
     owner, other = user("lister"), user("stranger")

@@ -1,4 +1,5 @@
 """bench_pages on a tiny release: it stores copies, times the pages, and leaves nothing behind."""
+
 import io
 import re
 
@@ -9,16 +10,27 @@ from benchmark.runs.models import EvaluationRun, Step, Trajectory
 from tests.web.board_factories import failing_scores, passing_scores, release_with_cases, run_with_results
 
 pytestmark = pytest.mark.django_db
-STEPS = [{"tool": "place_search", "arguments": {"query_name": "x"}, "observation": {"places": []},
-          "error_kind": "empty_result"},
-         {"tool": "submit_answer", "arguments": {"result": {}}, "observation": {"result": {}}}]
+STEPS = [
+    {
+        "tool": "place_search",
+        "arguments": {"query_name": "x"},
+        "observation": {"places": []},
+        "error_kind": "empty_result",
+    },
+    {"tool": "submit_answer", "arguments": {"result": {}}, "observation": {"result": {}}},
+]
 
 
 def test_bench_pages_times_the_pages_on_copies_and_rolls_them_back():
     release = release_with_cases("bench-tiny")
     run_with_results(release, name="reference", agent="reference", steps=STEPS)
-    run_with_results(release, name="heuristic", agent="heuristic", steps=STEPS,
-                     results=[(True, passing_scores()), (False, failing_scores())])
+    run_with_results(
+        release,
+        name="heuristic",
+        agent="heuristic",
+        steps=STEPS,
+        results=[(True, passing_scores()), (False, failing_scores())],
+    )
     before = (EvaluationRun.objects.count(), Trajectory.objects.count(), Step.objects.count())
     out = io.StringIO()
     call_command("bench_pages", release="bench-tiny", runs=4, requests=3, stdout=out)

@@ -11,6 +11,7 @@ through the ``live_server`` fixture: that fixture forces ``transactional_db``, w
 empties every table, including the session's committed cities and runs other tests share.
 This server reads only committed data: the session's runs and this module's own fixtures.
 """
+
 from __future__ import annotations
 
 import json
@@ -21,14 +22,22 @@ from pathlib import Path
 import pytest
 
 CHROMIUM = "/usr/bin/chromium"
-LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-               "--disable-component-update", "--disable-sync"]
+LAUNCH_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 MARKER_KINDS = {"result", "endpoint", "stop"}  # drawn as divIcon markers; every other kind is an SVG path
 
 pytestmark = [
-    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is missing: run scripts/services.sh, which "
-                       "installs Debian's chromium"),
+    pytest.mark.skipif(
+        not os.path.exists(CHROMIUM),
+        reason=f"{CHROMIUM} is missing: run scripts/services.sh, which installs Debian's chromium",
+    ),
     pytest.mark.django_db,
 ]
 
@@ -55,8 +64,9 @@ def hostile_replay(grid_city, web_runs, django_db_blocker):
         note = web.hostile_note_create(city=grid_city, note_id=web.HOSTILE_BROWSER_NOTE)
         case = case_create(document=routing_document(status="validated", case_id=f"{web.CASE_PREFIX}grid-hostile"))
         release = release_freeze(name="web-grid-hostile", split="public", cases=[case], audit=False)
-        trajectory = web.recorded_trajectory(release=release, calls=web.every_tool_calls(note.note_id),
-                                             answer=case.answer, name="web hostile")
+        trajectory = web.recorded_trajectory(
+            release=release, calls=web.every_tool_calls(note.note_id), answer=case.answer, name="web hostile"
+        )
     yield trajectory
     with django_db_blocker.unblock():
         trajectory.run.delete()
@@ -105,12 +115,14 @@ def expected_layers(payload: dict, position: int) -> tuple[int, int]:
 
 def shown(page) -> dict:
     panel = page.locator("[data-track=A] .step-panel:not([hidden])")
-    return {"position": int(page.get_attribute("[data-track=A]", "data-position")),
-            "label": page.inner_text("[data-track=A] .timeline .position"),
-            "panels": panel.count(),
-            "paths": page.locator("#replay-map path.lp-step").count(),
-            "markers": page.locator("#replay-map .lp-marker").count(),
-            "notes": panel.locator(".notes .note h5").all_inner_texts()}
+    return {
+        "position": int(page.get_attribute("[data-track=A]", "data-position")),
+        "label": page.inner_text("[data-track=A] .timeline .position"),
+        "panels": panel.count(),
+        "paths": page.locator("#replay-map path.lp-step").count(),
+        "markers": page.locator("#replay-map .lp-marker").count(),
+        "notes": panel.locator(".notes .note h5").all_inner_texts(),
+    }
 
 
 def open_replay(page, url: str) -> None:
@@ -123,8 +135,9 @@ def check_position(page, payload: dict, position: int) -> dict:
     state = shown(page)
     steps = payload["steps"]
     assert state["position"] == position and state["panels"] == 1
-    assert state["label"] == (f"Step {position + 1} of {len(steps)}: {steps[position]['tool']}"
-                              if position < len(steps) else "Final answer")
+    assert state["label"] == (
+        f"Step {position + 1} of {len(steps)}: {steps[position]['tool']}" if position < len(steps) else "Final answer"
+    )
     assert (state["paths"], state["markers"]) == expected_layers(payload, position), f"position {position}"
     notes = steps[position]["notes"] if position < len(steps) else []
     assert [text.removesuffix(" required evidence") for text in state["notes"]] == [n["title"] for n in notes]
@@ -163,8 +176,9 @@ def test_leaderboard_run_and_replay_step_through_the_timeline(site, page, web_ru
 
 def test_notes_panel_follows_the_timeline_and_marks_required_evidence(site, page, web_runs, django_db_blocker):
     with django_db_blocker.unblock():
-        trajectory = (web_runs["reference"].trajectories.filter(steps__tool="note_detail")
-                      .order_by("entry__position").first())
+        trajectory = (
+            web_runs["reference"].trajectories.filter(steps__tool="note_detail").order_by("entry__position").first()
+        )
     payload = replay_json(site, trajectory.id)
     open_replay(page, f"{site}/trajectories/{trajectory.id}/")
     notes_seen = []

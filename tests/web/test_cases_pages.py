@@ -1,5 +1,6 @@
 """The case browser: filters and pages, a case page with its map, answers of a hidden split only for
 curators, the runs that passed it, escaping of hostile text, and the map in a real browser."""
+
 import json
 import re
 from urllib.parse import urlparse
@@ -15,10 +16,20 @@ from tests.benchmark.factories import staff_user
 from tests.web.board_factories import failing_scores, release_with_cases, run_with_results
 
 pytestmark = pytest.mark.django_db
-LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-               "--disable-component-update", "--disable-sync"]
-TRIP_CONSTRAINTS = {"vehicle": "walking", "mode": "time", "before": [["N4", "N5"]],
-                    "fact": {"key": "free_wifi", "place_id": "N4"}}
+LAUNCH_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+TRIP_CONSTRAINTS = {
+    "vehicle": "walking",
+    "mode": "time",
+    "before": [["N4", "N5"]],
+    "fact": {"key": "free_wifi", "place_id": "N4"},
+}
 
 
 @pytest.fixture
@@ -28,8 +39,9 @@ def public():
 
 @pytest.fixture
 def hidden():
-    return release_with_cases("cases-hidden", cells=[("trip_design", "L2")], split=Release.HIDDEN,
-                              constraints=TRIP_CONSTRAINTS)
+    return release_with_cases(
+        "cases-hidden", cells=[("trip_design", "L2")], split=Release.HIDDEN, constraints=TRIP_CONSTRAINTS
+    )
 
 
 def case_ids(html):
@@ -59,9 +71,11 @@ def test_case_list_pages_through_a_release(client, django_assert_max_num_queries
 
 def test_case_list_defaults_to_the_newest_public_release_and_explains_bad_filters(client, public, hidden):
     assert "cases-v1" in client.get("/cases/").content.decode()
-    for query, message in [("level=L5", "level must be one of L0, L1, L2"),
-                           ("category=x", "category must be one of place_perception"),
-                           ("q=" + "a" * 201, "at most 200 characters")]:
+    for query, message in [
+        ("level=L5", "level must be one of L0, L1, L2"),
+        ("category=x", "category must be one of place_perception"),
+        ("q=" + "a" * 201, "at most 200 characters"),
+    ]:
         page = client.get(f"/cases/?{query}")
         assert page.status_code == 400 and message in page.content.decode()
     missing = client.get("/cases/?release=nope")
@@ -72,8 +86,9 @@ def test_public_case_page_shows_answer_path_evidence_and_map(client, grid_city, 
     entry = public.entries.order_by("position").first()
     html = client.get(f"/cases/cases-v1/{entry.case.case_id}/").content.decode()
     assert "Reference answer" in html and "Reference tool path" in html and "Required evidence" in html
-    data = json.loads(re.search(r'<script id="case-map-data" type="application/json">(.*?)</script>', html,
-                                re.S).group(1))
+    data = json.loads(
+        re.search(r'<script id="case-map-data" type="application/json">(.*?)</script>', html, re.S).group(1)
+    )
     places = [f["properties"]["place_id"] for f in data["features"] if f["properties"]["kind"] == "place"]
     assert places == ["N1", "N4", "N5"]
     assert [f["properties"]["leg"] for f in data["features"] if f["properties"]["kind"] == "route"] == [1, 2]
@@ -116,8 +131,9 @@ def test_case_page_lists_the_runs_that_ran_it_with_replay_links(client, public):
 def test_case_links_resolve_to_the_newest_release_and_unknown_cases_are_404(client, public):
     case_id = public.entries.order_by("position").first().case.case_id
     release_with_cases("cases-v2")  # newer, without the case
-    again = release_freeze(name="cases-v3", split="public", cases=[public.entries.order_by("position").first().case],
-                           audit=False)
+    again = release_freeze(
+        name="cases-v3", split="public", cases=[public.entries.order_by("position").first().case], audit=False
+    )
     assert client.get(f"/cases/{case_id}/").url == f"/cases/{again.name}/{case_id}/"
     assert client.get("/cases/no-such-case/").status_code == 404
     page = client.get(f"/cases/cases-v2/{case_id}/")
@@ -126,8 +142,9 @@ def test_case_links_resolve_to_the_newest_release_and_unknown_cases_are_404(clie
 
 def test_hostile_question_and_answer_text_is_escaped(client, grid_city):
     answer = {"name": "</script><script>alert(1)</script>", "place_id": "N1"}
-    release = release_with_cases("evil", cells=[("place_perception", "L0")], answer=answer,
-                                 question='<img src=x onerror="alert(2)"> Where?')
+    release = release_with_cases(
+        "evil", cells=[("place_perception", "L0")], answer=answer, question='<img src=x onerror="alert(2)"> Where?'
+    )
     entry = release.entries.get()
     html = client.get(f"/cases/evil/{entry.case.case_id}/").content.decode()
     listing = client.get("/cases/?release=evil").content.decode()

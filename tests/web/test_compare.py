@@ -1,4 +1,5 @@
 """Comparing two runs of one release: the paired difference, won and lost cases, side-by-side replays."""
+
 from __future__ import annotations
 
 import json
@@ -44,8 +45,9 @@ def test_side_by_side_replays_share_one_map(client, web_runs):
     response = compare(client, a=a.id, b=b.id, case=row["case_id"], trial=0)
     html = response.content.decode()
     assert response.status_code == 200
-    data = json.loads(re.search(r'<script id="replay-data" type="application/json">(.*?)</script>', html, re.S)
-                      .group(1))
+    data = json.loads(
+        re.search(r'<script id="replay-data" type="application/json">(.*?)</script>', html, re.S).group(1)
+    )
     assert [t["trajectory"] for t in data["tracks"]] == [row["a_trajectory"], row["b_trajectory"]]
     assert data["reference"], "a public release shows its reference"
     assert html.count('data-track="A"') == 1 and html.count('data-track="B"') == 1
@@ -58,16 +60,21 @@ def test_runs_on_different_releases_are_refused(client, web_runs, grid_release, 
     other = record_trajectory(release=grid_release, calls=[], answer={"place_id": "N4"}).run
     response = compare(client, a=web_runs["reference"].id, b=other.id)
     assert response.status_code == 400
-    assert (f"run {web_runs['reference'].id} is on release web-fixture and run {other.id} on release "
-            f"{grid_release.name}: only runs on the same release can be compared") in response.content.decode()
+    assert (
+        f"run {web_runs['reference'].id} is on release web-fixture and run {other.id} on release "
+        f"{grid_release.name}: only runs on the same release can be compared"
+    ) in response.content.decode()
 
 
-@pytest.mark.parametrize("params, message", [
-    ({"b": "2"}, "missing run a: compare two runs with /compare/?a=&lt;run id&gt;&amp;b=&lt;run id&gt;"),
-    ({"a": "1"}, "missing run b"),
-    ({"a": "1", "b": "one"}, "b must be a run id (a whole number), got &#x27;one&#x27;"),
-    ({"a": "7", "b": "7"}, "a and b are the same run (7); pick two different runs of one release"),
-])
+@pytest.mark.parametrize(
+    "params, message",
+    [
+        ({"b": "2"}, "missing run a: compare two runs with /compare/?a=&lt;run id&gt;&amp;b=&lt;run id&gt;"),
+        ({"a": "1"}, "missing run b"),
+        ({"a": "1", "b": "one"}, "b must be a run id (a whole number), got &#x27;one&#x27;"),
+        ({"a": "7", "b": "7"}, "a and b are the same run (7); pick two different runs of one release"),
+    ],
+)
 def test_bad_requests_say_what_is_wrong(client, params, message):
     response = compare(client, **params)
     assert response.status_code == 400 and message in response.content.decode()
@@ -81,9 +88,13 @@ def test_without_runs_the_page_explains_what_to_send(client):
 
 
 def test_a_run_you_cannot_see_is_not_found(client, web_runs, users):
-    smoke = EvaluationRun.objects.create(name="someone's smoke test", agent="reference",
-                                         release=web_runs["reference"].release, purpose=EvaluationRun.SMOKE,
-                                         created_by=users["member"])
+    smoke = EvaluationRun.objects.create(
+        name="someone's smoke test",
+        agent="reference",
+        release=web_runs["reference"].release,
+        purpose=EvaluationRun.SMOKE,
+        created_by=users["member"],
+    )
     response = compare(client, a=web_runs["reference"].id, b=smoke.id)
     assert response.status_code == 404 and f"no run {smoke.id} (b) that you can see" in response.content.decode()
     client.force_login(users["member"])

@@ -1,4 +1,5 @@
 """Failure reasons of a trajectory, from hand-built score dicts and from what the real metrics write."""
+
 import pytest
 
 from benchmark.web.failures import REASON_CODES, REASONS, failure_reasons
@@ -9,8 +10,9 @@ from tests.web.board_factories import failing_scores, metric, passing_scores
 
 
 def reasons(scores=None, *, ended="submitted", passed=False, category="routing"):
-    return failure_reasons(ended=ended, passed=passed, category=category,
-                           scores=failing_scores() if scores is None else scores)
+    return failure_reasons(
+        ended=ended, passed=passed, category=category, scores=failing_scores() if scores is None else scores
+    )
 
 
 def test_a_passed_case_has_no_reason():
@@ -31,24 +33,34 @@ def test_place_perception_value_mismatch_is_a_wrong_answer_not_a_wrong_place():
 
 
 def test_a_failed_place_requirement_is_a_wrong_place_and_a_travel_check_a_wrong_travel_mode():
-    checks = [{"requirement": "max_cost", "place_id": "N3", "ok": False, "why": "too dear"},
-              {"requirement": "vehicle", "expected": "walking", "actual": "driving", "ok": False}]
+    checks = [
+        {"requirement": "max_cost", "place_id": "N3", "ok": False, "why": "too dear"},
+        {"requirement": "vehicle", "expected": "walking", "actual": "driving", "ok": False},
+    ]
     assert reasons(failing_scores(A=metric("A", 0.0, checks=checks)), category="nearby_discovery") == [
-        "wrong_travel", "wrong_place"]
+        "wrong_travel",
+        "wrong_place",
+    ]
 
 
 def test_place_set_overlap_separates_wrong_place_from_wrong_set():
     assert reasons(failing_scores(PIoU=metric("PIoU", 0.0))) == ["wrong_place"]
-    assert reasons(failing_scores(PIoU=metric("PIoU", 0.6), RD_distance=metric("RD_distance", 0.6),
-                                  RD_time=metric("RD_time", 0.6), OC=metric("OC", 0.6, inverted_pairs=0))) == [
-        "wrong_set"]
+    assert reasons(
+        failing_scores(
+            PIoU=metric("PIoU", 0.6),
+            RD_distance=metric("RD_distance", 0.6),
+            RD_time=metric("RD_time", 0.6),
+            OC=metric("OC", 0.6, inverted_pairs=0),
+        )
+    ) == ["wrong_set"]
 
 
 def test_route_off_only_when_the_totals_deviate_beyond_the_place_set():
     assert reasons(failing_scores(RD_distance=metric("RD_distance", 0.9))) == ["route_off"]
     assert "route_off" in reasons(failing_scores(PIoU=metric("PIoU", 0.5), RD_time=metric("RD_time", 0.45)))
-    assert "route_off" not in reasons(failing_scores(PIoU=metric("PIoU", 0.5), RD_time=metric("RD_time", 0.5),
-                                                     RD_distance=metric("RD_distance", 0.5)))
+    assert "route_off" not in reasons(
+        failing_scores(PIoU=metric("PIoU", 0.5), RD_time=metric("RD_time", 0.5), RD_distance=metric("RD_distance", 0.5))
+    )
 
 
 def test_order_violations_come_from_oc_inversions_or_the_visit_order_check():
@@ -59,8 +71,10 @@ def test_order_violations_come_from_oc_inversions_or_the_visit_order_check():
 
 def test_constraint_checks_name_closed_on_arrival_and_the_implicit_need():
     closed = [{"check": "open on arrival", "ok": False, "detail": "closed: N5"}]
-    need = [{"check": "implicit need", "ok": False, "detail": "holding free_entry: []"},
-            {"check": "rating", "ok": False, "detail": "N2 rating 3.1 (at least 4.5)"}]
+    need = [
+        {"check": "implicit need", "ok": False, "detail": "holding free_entry: []"},
+        {"check": "rating", "ok": False, "detail": "N2 rating 3.1 (at least 4.5)"},
+    ]
     assert reasons(failing_scores(SC=metric("SC", 0.0, checks=closed))) == ["closed_on_arrival"]
     assert reasons(failing_scores(SC=metric("SC", 0.0, checks=need))) == ["implicit_need", "constraint_violated"]
 
@@ -78,7 +92,9 @@ def test_grounding_flags_are_hallucinated_evidence():
 
 def test_scoring_errors_undecided_verdicts_and_unknown_failures():
     assert reasons({"error": {"value": None, "explanation": "scoring failed: KeyError"}}, passed=None) == [
-        "scoring_failed", "undecided"]
+        "scoring_failed",
+        "undecided",
+    ]
     assert reasons(failing_scores(SC=metric("SC", None)), passed=None) == ["undecided"]
     assert reasons(None) == ["other"]
 
@@ -90,10 +106,18 @@ def test_every_reason_has_a_unique_code_and_a_rule_people_can_read():
 
 # ------------------------------------------------------------------ what the real metrics write
 
-TRIP = CaseSpec(case_id="trip", category="trip_design", level="L2", answer={
-    "start": {"place_id": "N1"}, "end": {"place_id": "N5"}, "waypoints": [{"place_id": "N4"}, {"place_id": "N9"}],
-    "optimal_order": [{"place_id": p, "visit_order": i} for i, p in enumerate(["N1", "N4", "N9", "N5"], 1)]},
-    constraints={"before": [["N4", "N9"]]})
+TRIP = CaseSpec(
+    case_id="trip",
+    category="trip_design",
+    level="L2",
+    answer={
+        "start": {"place_id": "N1"},
+        "end": {"place_id": "N5"},
+        "waypoints": [{"place_id": "N4"}, {"place_id": "N9"}],
+        "optimal_order": [{"place_id": p, "visit_order": i} for i, p in enumerate(["N1", "N4", "N9", "N5"], 1)],
+    },
+    constraints={"before": [["N4", "N9"]]},
+)
 
 
 class NoPlaces:
@@ -107,16 +131,25 @@ def stored(result):
     return result.to_dict()
 
 
-@pytest.mark.parametrize(("order", "expected"), [
-    (["N1", "N9", "N4", "N5"], ["order_violated"]),
-    (["N1", "N4", "N2", "N5"], ["wrong_set", "order_violated"]),
-])
+@pytest.mark.parametrize(
+    ("order", "expected"),
+    [
+        (["N1", "N9", "N4", "N5"], ["order_violated"]),
+        (["N1", "N4", "N2", "N5"], ["wrong_set", "order_violated"]),
+    ],
+)
 def test_reasons_read_the_details_the_real_metrics_store(order, expected):
-    answer = {"start": {"place_id": order[0]}, "end": {"place_id": order[-1]},
-              "waypoints": [{"place_id": p} for p in order[1:-1]]}
+    answer = {
+        "start": {"place_id": order[0]},
+        "end": {"place_id": order[-1]},
+        "waypoints": [{"place_id": p} for p in order[1:-1]],
+    }
     predicted = normalise_answer(answer)
-    scores = failing_scores(PIoU=stored(place_set_iou(TRIP, predicted)), OC=stored(order_consistency(TRIP, predicted)),
-                            SC=stored(semantic_constraint_rules(TRIP, predicted, NoPlaces())))
+    scores = failing_scores(
+        PIoU=stored(place_set_iou(TRIP, predicted)),
+        OC=stored(order_consistency(TRIP, predicted)),
+        SC=stored(semantic_constraint_rules(TRIP, predicted, NoPlaces())),
+    )
     assert reasons(scores, category="trip_design") == expected
 
 

@@ -5,6 +5,7 @@ observations and model text, and the score explanations and details of every run
 everyone but curators and staff, the run's owner included: anonymous, another user and the owner get the
 verdict and the metric values only. Who may start a run there is a setting.
 """
+
 from __future__ import annotations
 
 import json
@@ -24,31 +25,68 @@ pytestmark = pytest.mark.django_db
 GOLD = "812.4"  # the reference total_distance_m of every case (tests.benchmark.factories.routing_document)
 # What only a curator may see: the gold (in the case and in the passing answer), and marks put in each
 # part of the run that could carry it.
-RUN_SECRETS = (GOLD, "ARGUMENT-MARK", "OBSERVATION-MARK", "MODEL-TEXT-MARK", "EXPLANATION-MARK", "DETAIL-MARK",
-               "TE-MARK")
+RUN_SECRETS = (
+    GOLD,
+    "ARGUMENT-MARK",
+    "OBSERVATION-MARK",
+    "MODEL-TEXT-MARK",
+    "EXPLANATION-MARK",
+    "DETAIL-MARK",
+    "TE-MARK",
+)
 CASE_SECRETS = (GOLD, "multi_stop_routing", "sample_place", "observation_sha256")
 NOT_CURATORS = (None, "other", "owner")  # who may not see the answers (curators and staff may)
-SUBMISSION = {"name": "hidden try", "model": "openai/gpt-4o-mini", "api_base": "http://127.0.0.1:9/v1",
-              "api_key": SECRET, "concurrency": 2}
+SUBMISSION = {
+    "name": "hidden try",
+    "model": "openai/gpt-4o-mini",
+    "api_base": "http://127.0.0.1:9/v1",
+    "api_key": SECRET,
+    "concurrency": 2,
+}
 
 
 def _finish(trajectory: Trajectory) -> None:
     """A passing trajectory whose answer is the case's reference answer, with a mark in every private part."""
     gold = trajectory.entry.snapshot["answer"]
-    Step.objects.bulk_create([
-        Step(trajectory=trajectory, index=0, tool="place_search", arguments={"query_name": "ARGUMENT-MARK"},
-             observation={"places": [{"place_id": "OBSERVATION-MARK"}]}, model_text="MODEL-TEXT-MARK",
-             latency_ms=3.0, input_tokens=100, output_tokens=20),
-        Step(trajectory=trajectory, index=1, tool="submit_answer", arguments={"result": gold},
-             observation={"result": gold}, latency_ms=1.0),
-    ])
+    Step.objects.bulk_create(
+        [
+            Step(
+                trajectory=trajectory,
+                index=0,
+                tool="place_search",
+                arguments={"query_name": "ARGUMENT-MARK"},
+                observation={"places": [{"place_id": "OBSERVATION-MARK"}]},
+                model_text="MODEL-TEXT-MARK",
+                latency_ms=3.0,
+                input_tokens=100,
+                output_tokens=20,
+            ),
+            Step(
+                trajectory=trajectory,
+                index=1,
+                tool="submit_answer",
+                arguments={"result": gold},
+                observation={"result": gold},
+                latency_ms=1.0,
+            ),
+        ]
+    )
     trajectory.scores = {
         "pass_rate": {"value": 1.0, "applicable": True, "source": "rule", "explanation": "passes", "details": {}},
-        "PIoU": {"value": 1.0, "applicable": True, "source": "rule", "explanation": "EXPLANATION-MARK",
-                 "details": {"reference": ["DETAIL-MARK"]}},
-        "TE": {"value": 0.5, "applicable": True, "source": "rule",
-               "explanation": "2 tool calls against 1 in the reference path (TE-MARK)",
-               "details": {"reference_calls": 1, "calls": 2}},
+        "PIoU": {
+            "value": 1.0,
+            "applicable": True,
+            "source": "rule",
+            "explanation": "EXPLANATION-MARK",
+            "details": {"reference": ["DETAIL-MARK"]},
+        },
+        "TE": {
+            "value": 0.5,
+            "applicable": True,
+            "source": "rule",
+            "explanation": "2 tool calls against 1 in the reference path (TE-MARK)",
+            "details": {"reference_calls": 1, "calls": 2},
+        },
     }
     trajectory.passed, trajectory.ended, trajectory.status = True, "submitted", Trajectory.DONE
     trajectory.final_answer = gold
@@ -68,8 +106,12 @@ def _run(hidden: Release, *, name: str, created_by=None) -> EvaluationRun:
 def hidden_world(db, settings) -> dict:
     settings.ALLOW_PRIVATE_ENDPOINTS = True
     cells = [("routing", "L0", "routing_L0")]
-    accounts = {"owner": user("hid-owner"), "other": user("hid-other"), "staff": user("hid-staff", staff=True),
-                "curator": user("hid-curator", curator=True)}
+    accounts = {
+        "owner": user("hid-owner"),
+        "other": user("hid-other"),
+        "staff": user("hid-staff", staff=True),
+        "curator": user("hid-curator", curator=True),
+    }
     public, hidden = release("hid-public", cells=cells), release("hid-hidden", split=Release.HIDDEN, cells=cells)
     mine, theirs = _run(hidden, name="owner's run", created_by=accounts["owner"]), _run(hidden, name="another run")
     trajectory = mine.trajectories.get()
@@ -80,10 +122,19 @@ def hidden_world(db, settings) -> dict:
         "replay page": f"/trajectories/{trajectory.id}/",
         "compare page": f"/compare/?a={mine.id}&b={theirs.id}&case={case_id}&trial=0",
     }
-    case_urls = {"case page": f"/cases/hid-hidden/{case_id}/",
-                 "case API": f"/api/v1/releases/hid-hidden/cases/{case_id}/"}
-    return {"users": accounts, "public": public, "hidden": hidden, "run": mine, "trajectory": trajectory,
-            "urls": urls, "case_urls": case_urls}
+    case_urls = {
+        "case page": f"/cases/hid-hidden/{case_id}/",
+        "case API": f"/api/v1/releases/hid-hidden/cases/{case_id}/",
+    }
+    return {
+        "users": accounts,
+        "public": public,
+        "hidden": hidden,
+        "run": mine,
+        "trajectory": trajectory,
+        "urls": urls,
+        "case_urls": case_urls,
+    }
 
 
 def _get(client, url: str, account) -> str:
@@ -96,6 +147,7 @@ def _get(client, url: str, account) -> str:
 
 
 # --- reading ----------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("role", NOT_CURATORS)
 @pytest.mark.parametrize("surface", ["trajectory API", "replay.json", "replay page", "compare page"])
@@ -114,8 +166,9 @@ def test_no_case_surface_shows_a_hidden_releases_answers_to_a_non_curator(client
     assert [secret for secret in CASE_SECRETS if secret in body] == []
 
 
-@pytest.mark.parametrize("surface", ["trajectory API", "replay.json", "replay page", "compare page", "case page",
-                                     "case API"])
+@pytest.mark.parametrize(
+    "surface", ["trajectory API", "replay.json", "replay page", "compare page", "case page", "case API"]
+)
 @pytest.mark.parametrize("role", ["curator", "staff"])
 def test_curators_and_staff_see_the_answers_on_every_surface(client, hidden_world, surface, role):
     url = {**hidden_world["urls"], **hidden_world["case_urls"]}[surface]
@@ -126,11 +179,14 @@ def test_the_owner_sees_the_verdict_metric_values_and_how_each_call_went(client,
     owner = hidden_world["users"]["owner"]
     detail = json.loads(_get(client, hidden_world["urls"]["trajectory API"], owner))
     assert detail["passed"] is True and detail["answers_visible"] is False and detail["final_answer"] is None
-    assert detail["scores"] == {"pass_rate": {"value": 1.0, "applicable": True, "source": "rule"},
-                                "PIoU": {"value": 1.0, "applicable": True, "source": "rule"},
-                                "TE": {"value": 0.5, "applicable": True, "source": "rule"}}
-    assert [(s["tool"], s["arguments"], s["observation"], s["model_text"], s["input_tokens"]) for s in
-            detail["steps"]] == [("place_search", None, None, None, 100), ("submit_answer", None, None, None, 0)]
+    assert detail["scores"] == {
+        "pass_rate": {"value": 1.0, "applicable": True, "source": "rule"},
+        "PIoU": {"value": 1.0, "applicable": True, "source": "rule"},
+        "TE": {"value": 0.5, "applicable": True, "source": "rule"},
+    }
+    assert [
+        (s["tool"], s["arguments"], s["observation"], s["model_text"], s["input_tokens"]) for s in detail["steps"]
+    ] == [("place_search", None, None, None, 100), ("submit_answer", None, None, None, 0)]
     replay = json.loads(_get(client, hidden_world["urls"]["replay.json"], owner))
     assert replay["trajectory"]["passed"] is True and replay["answer"]["raw"] is None
     assert {m["name"]: m["value"] for m in replay["metrics"]} == {"pass_rate": 1.0, "PIoU": 1.0, "TE": 0.5}
@@ -146,31 +202,44 @@ def test_a_public_release_shows_everything_to_everyone(client, hidden_world):
 
 def test_one_rule_decides_and_cuts_every_trajectory_document(hidden_world):
     accounts, hidden = hidden_world["users"], hidden_world["hidden"]
-    assert [can_see_answers(user=accounts[r] if r else None, release=hidden)
-            for r in (*NOT_CURATORS, "staff", "curator")] == [False, False, False, True, True]
+    assert [
+        can_see_answers(user=accounts[r] if r else None, release=hidden) for r in (*NOT_CURATORS, "staff", "curator")
+    ] == [False, False, False, True, True]
     assert can_see_answers(user=None, release=hidden_world["public"])
-    document = {"final_answer": {"x": 1}, "scores": {"A": {"value": 1, "explanation": "e", "details": {}}},
-                "steps": [{"tool": "t", "arguments": {"a": 1}, "observation": {}, "model_text": "m", "index": 0}]}
+    document = {
+        "final_answer": {"x": 1},
+        "scores": {"A": {"value": 1, "explanation": "e", "details": {}}},
+        "steps": [{"tool": "t", "arguments": {"a": 1}, "observation": {}, "model_text": "m", "index": 0}],
+    }
     assert trajectory_shown(document, full=False) == {
-        "final_answer": None, "scores": {"A": {"value": 1}},
-        "steps": [{"tool": "t", "arguments": None, "observation": None, "model_text": None, "index": 0}]}
+        "final_answer": None,
+        "scores": {"A": {"value": 1}},
+        "steps": [{"tool": "t", "arguments": None, "observation": None, "model_text": None, "index": 0}],
+    }
     assert trajectory_shown(document, full=True) is document
 
 
 # --- running ----------------------------------------------------------------------------------------
+
 
 def test_an_ordinary_user_may_not_submit_to_a_hidden_release_by_default(client, hidden_world):
     other = hidden_world["users"]["other"]
     client.force_login(other)
     response = client.post("/api/v1/runs/", {**SUBMISSION, "release": "hid-hidden"}, content_type="application/json")
     assert response.status_code == 400
-    assert response.json()["release"] == ["release hid-hidden is hidden: only curators and staff may run on it "
-                                          "(HIDDEN_RELEASE_RUNNERS=staff); choose a public release"]
+    assert response.json()["release"] == [
+        "release hid-hidden is hidden: only curators and staff may run on it "
+        "(HIDDEN_RELEASE_RUNNERS=staff); choose a public release"
+    ]
     form = client.post("/submit/", {**SUBMISSION, "release": "hid-hidden", "requests_per_minute": "", "params": ""})
     assert form.status_code == 200 and "only curators and staff may run on it" in form.content.decode()
     assert not EvaluationRun.objects.filter(created_by=other).exists()
-    assert client.post("/api/v1/runs/", {**SUBMISSION, "release": "hid-public"},
-                       content_type="application/json").status_code == 201
+    assert (
+        client.post(
+            "/api/v1/runs/", {**SUBMISSION, "release": "hid-public"}, content_type="application/json"
+        ).status_code
+        == 201
+    )
 
 
 @pytest.mark.parametrize("role", ["staff", "curator"])

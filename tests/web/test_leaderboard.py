@@ -1,5 +1,6 @@
 """The leaderboard (home page): rows from stored aggregates, honest ranks, sorting, filters, cost,
 visibility of smoke tests, escaping, and a query count that does not grow with the runs."""
+
 import re
 
 import litellm
@@ -76,8 +77,9 @@ def test_cost_is_priced_by_litellm_for_known_models_only(release):
     run_with_results(release, name="priced", agent="litellm", endpoint=known, tokens=(1000, 100))
     run_with_results(release, name="unpriced", agent="litellm", endpoint=unknown, tokens=(1000, 100))
     rows = {r["name"]: r for r in leaderboard_rows(release=release, user=None)}
-    prompt, completion = litellm.cost_per_token(model="gpt-4o-mini", prompt_tokens=22 * 1000,
-                                                completion_tokens=22 * 100)
+    prompt, completion = litellm.cost_per_token(
+        model="gpt-4o-mini", prompt_tokens=22 * 1000, completion_tokens=22 * 100
+    )
     assert rows["priced"]["cost"] == pytest.approx(prompt + completion)
     assert rows["priced"]["model"] == "gpt-4o-mini"
     assert rows["unpriced"]["cost"] is None

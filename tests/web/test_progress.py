@@ -1,5 +1,6 @@
 """Live progress of a run: the JSON it polls (visible runs only), the partial without JavaScript,
 and the partial in a real browser (Debian's chromium) following a smoke test to its report."""
+
 from __future__ import annotations
 
 from urllib.parse import urlparse
@@ -14,8 +15,14 @@ from benchmark.submissions.services import submission_create
 from tests.api.data import SECRET, finished_run, release, user
 
 pytestmark = pytest.mark.django_db
-LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-               "--disable-component-update", "--disable-sync"]
+LAUNCH_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 @pytest.fixture
@@ -24,16 +31,30 @@ def smoke(settings):
     test transaction is never committed, so nothing is sent to the broker)."""
     settings.ALLOW_PRIVATE_ENDPOINTS = True
     release("prog-public")
-    return submission_create(user=user("prog-owner"), name="prog model", model="openai/gpt-4o-mini",
-                             api_base="http://127.0.0.1:9/v1", api_key=SECRET)
+    return submission_create(
+        user=user("prog-owner"),
+        name="prog model",
+        model="openai/gpt-4o-mini",
+        api_base="http://127.0.0.1:9/v1",
+        api_key=SECRET,
+    )
 
 
 def test_progress_json_counts_a_visible_run(client, smoke):
     run = finished_run(smoke.release, name="finished")
     data = client.get(f"/runs/{run.id}/progress.json").json()
     assert data["status"] == "completed" and data["finished"] and data["purpose"] == "evaluation"
-    assert data["progress"] == {"total": 6, "done": 6, "running": 0, "queued": 0, "cancelled": 0, "passed": 3,
-                                "failed": 3, "tokens": 720, "tool_calls": 12}
+    assert data["progress"] == {
+        "total": 6,
+        "done": 6,
+        "running": 0,
+        "queued": 0,
+        "cancelled": 0,
+        "passed": 3,
+        "failed": 3,
+        "tokens": 720,
+        "tool_calls": 12,
+    }
     assert client.get("/runs/999999/progress.json").status_code == 404
 
 

@@ -1,4 +1,5 @@
 """The trajectory replay: geometry per tool call, tables, notes, answers, visibility, escaping, queries."""
+
 from __future__ import annotations
 
 import json
@@ -31,8 +32,12 @@ def reference_answer() -> dict:
 @pytest.fixture
 def full_trajectory(make_grid_release, record_trajectory, hostile_note):
     release = make_grid_release(required_evidence={"attributes": [], "note_ids": [hostile_note.note_id]})
-    return record_trajectory(release=release, calls=every_tool_calls(hostile_note.note_id), answer=reference_answer(),
-                             model_text="I will look <script>alert('model')</script> around.")
+    return record_trajectory(
+        release=release,
+        calls=every_tool_calls(hostile_note.note_id),
+        answer=reference_answer(),
+        model_text="I will look <script>alert('model')</script> around.",
+    )
 
 
 def kinds(step: dict) -> list[str]:
@@ -48,8 +53,10 @@ def test_search_results_are_ranked_markers_at_the_places(full_trajectory):
     step = replay_payload(trajectory=full_trajectory, user=None)["steps"][0]
     ids = [row[2] for row in step["table"]["rows"]]  # in the tool's order (best rating first)
     assert sorted(ids) == ["N1", "N7"]
-    assert [(f["properties"]["rank"], f["properties"]["place_id"]) for f in step["features"]] == [(1, ids[0]),
-                                                                                                  (2, ids[1])]
+    assert [(f["properties"]["rank"], f["properties"]["place_id"]) for f in step["features"]] == [
+        (1, ids[0]),
+        (2, ids[1]),
+    ]
     assert [f["geometry"]["coordinates"] for f in step["features"]] == [location(ids[0]), location(ids[1])]
 
 
@@ -89,8 +96,14 @@ def test_routing_draws_its_line_with_a_point_per_turn_step(full_trajectory):
 def test_turn_points_lie_at_each_steps_distance_along_the_line():
     line = {"type": "LineString", "coordinates": [[24.0, 60.0], [24.0, 60.001], [24.002, 60.001]]}
     north = 111.2  # metres in 0.001 degree of latitude
-    points = turn_points(line, [{"instruction": "north", "distance_m": north / 2},
-                                {"instruction": "on", "distance_m": north / 2}, {"instruction": "east"}])
+    points = turn_points(
+        line,
+        [
+            {"instruction": "north", "distance_m": north / 2},
+            {"instruction": "on", "distance_m": north / 2},
+            {"instruction": "east"},
+        ],
+    )
     coords = [p["geometry"]["coordinates"] for p in points]
     assert coords[0] == [24.0, 60.0]
     assert coords[1] == pytest.approx([24.0, 60.0005], abs=1e-6)
@@ -108,10 +121,21 @@ def test_notes_steps_list_the_notes_and_mark_required_evidence(full_trajectory, 
     listed, detail = steps[5]["notes"], steps[6]["notes"]
     assert [n["note_id"] for n in listed] == ["hostile-1"] and listed[0]["full"] is False
     assert listed[0]["text"] is None and listed[0]["likes"] == 7
-    assert detail == [{"note_id": "hostile-1", "title": HOSTILE_TITLE, "text": HOSTILE_TEXT, "time": detail[0]["time"],
-                       "likes": 7, "collected": 1, "comment_count": 1, "tags": "bakery", "full": True,
-                       "comments": [{"content": HOSTILE_COMMENT, "time": detail[0]["comments"][0]["time"],
-                                     "likes": 3}], "required": True}]
+    assert detail == [
+        {
+            "note_id": "hostile-1",
+            "title": HOSTILE_TITLE,
+            "text": HOSTILE_TEXT,
+            "time": detail[0]["time"],
+            "likes": 7,
+            "collected": 1,
+            "comment_count": 1,
+            "tags": "bakery",
+            "full": True,
+            "comments": [{"content": HOSTILE_COMMENT, "time": detail[0]["comments"][0]["time"], "likes": 3}],
+            "required": True,
+        }
+    ]
     assert steps[5]["features"] == [] and steps[6]["features"] == []
 
 
@@ -140,10 +164,16 @@ def test_metrics_come_with_their_explanations(full_trajectory):
 
 
 def test_places_cited_but_never_fetched_are_flagged_on_the_answer(client, grid_release, record_trajectory):
-    answer = {"start": {"place_id": "N1"}, "end": {"place_id": "N5"}, "waypoints": [{"place_id": "N9"}],
-              "vehicle": "walking", "mode": "distance"}
-    trajectory = record_trajectory(release=grid_release, calls=[("place_search", {"query_name": "Kahvila Koira"})],
-                                   answer=answer)
+    answer = {
+        "start": {"place_id": "N1"},
+        "end": {"place_id": "N5"},
+        "waypoints": [{"place_id": "N9"}],
+        "vehicle": "walking",
+        "mode": "distance",
+    }
+    trajectory = record_trajectory(
+        release=grid_release, calls=[("place_search", {"query_name": "Kahvila Koira"})], answer=answer
+    )
     payload = replay_payload(trajectory=trajectory, user=None)
     flagged = {f["value"] for f in payload["answer"]["flags"] if f["kind"] == "place_id"}
     assert flagged == {"N5", "N9"}
@@ -156,8 +186,13 @@ def test_hostile_text_is_escaped_in_the_page_and_in_the_embedded_data(client, fu
     response = client.get(reverse("trajectory", args=[full_trajectory.pk]))
     html = response.content.decode()
     assert response.status_code == 200
-    for raw in ("<script>alert('title')</script>", "<img src=x onerror", HOSTILE_COMMENT, "<b>buns</b>",
-                "<script>alert('model')</script>"):
+    for raw in (
+        "<script>alert('title')</script>",
+        "<img src=x onerror",
+        HOSTILE_COMMENT,
+        "<b>buns</b>",
+        "<script>alert('model')</script>",
+    ):
         assert raw not in html
     assert "&lt;script&gt;alert(&#x27;title&#x27;)&lt;/script&gt; Best &lt;b&gt;buns&lt;/b&gt;" in html
     assert "&lt;img src=x onerror=alert(1)&gt; Lovely spot" in html
@@ -182,19 +217,29 @@ def test_every_step_is_on_the_page_without_javascript(client, full_trajectory):
 
 
 def test_a_hidden_release_keeps_answers_observations_and_explanations_for_curators(
-        client, make_grid_release, record_trajectory, hostile_note, users):
+    client, make_grid_release, record_trajectory, hostile_note, users
+):
     release = make_grid_release(split="hidden", required_evidence={"attributes": [], "note_ids": ["hostile-1"]})
-    trajectory = record_trajectory(release=release, calls=every_tool_calls("hostile-1"), answer=reference_answer(),
-                                   model_text="MODEL-TEXT-MARK")
+    trajectory = record_trajectory(
+        release=release, calls=every_tool_calls("hostile-1"), answer=reference_answer(), model_text="MODEL-TEXT-MARK"
+    )
     url = reverse("trajectory", args=[trajectory.pk])
     for user in (None, users["member"]):  # staff see the answers, like curators
         payload = replay_payload(trajectory=trajectory, user=user)
         assert payload["reference"] is None and payload["answers_visible"] is False
         assert payload["answer"]["raw"] is None and payload["answer"]["stops"] == [] and payload["answer"]["submitted"]
         assert [s["tool"] for s in payload["steps"]] == [t for t, _ in every_tool_calls("hostile-1")] + [
-            "submit_answer"]
-        assert all(s["arguments"] is None and s["model_text"] is None and s["notes"] == [] and s["features"] == []
-                   and s["table"]["rows"] == [] and s["withheld"] for s in payload["steps"])
+            "submit_answer"
+        ]
+        assert all(
+            s["arguments"] is None
+            and s["model_text"] is None
+            and s["notes"] == []
+            and s["features"] == []
+            and s["table"]["rows"] == []
+            and s["withheld"]
+            for s in payload["steps"]
+        )
         assert payload["steps"][7]["error_kind"] == "not_found"  # how each call went stays
         metrics = {m["name"]: m for m in payload["metrics"]}
         assert metrics["PIoU"]["value"] == 1.0 and metrics["TE"]["value"] == trajectory.scores["TE"]["value"]
@@ -215,14 +260,20 @@ def test_a_hidden_release_keeps_answers_observations_and_explanations_for_curato
 
 
 @pytest.mark.parametrize("viewer, status", [(None, 404), ("member", 404), ("submitter", 200), ("staff", 200)])
-def test_a_smoke_run_replays_only_for_its_submitter_and_staff(client, grid_release, record_trajectory, users, viewer,
-                                                              status):
+def test_a_smoke_run_replays_only_for_its_submitter_and_staff(
+    client, grid_release, record_trajectory, users, viewer, status
+):
     from django.contrib.auth.models import User
 
     submitter = User.objects.create_user("submitter", password="pw")
     users["submitter"] = submitter
-    trajectory = record_trajectory(release=grid_release, calls=[("place_detail", {"place_id": "N4"})],
-                                   answer={"place_id": "N4"}, purpose=EvaluationRun.SMOKE, created_by=submitter)
+    trajectory = record_trajectory(
+        release=grid_release,
+        calls=[("place_detail", {"place_id": "N4"})],
+        answer={"place_id": "N4"},
+        purpose=EvaluationRun.SMOKE,
+        created_by=submitter,
+    )
     if viewer:
         client.force_login(users[viewer])
     assert client.get(reverse("trajectory", args=[trajectory.pk])).status_code == status
@@ -236,11 +287,13 @@ def test_an_unknown_trajectory_is_not_found(client):
     assert client.get(reverse("trajectory", args=[999999])).status_code == 404
 
 
-def test_the_replay_page_needs_a_bounded_number_of_queries(client, full_trajectory, grid_release, users,
-                                                           record_trajectory, django_assert_max_num_queries):
+def test_the_replay_page_needs_a_bounded_number_of_queries(
+    client, full_trajectory, grid_release, users, record_trajectory, django_assert_max_num_queries
+):
     """Trajectory, run visibility, steps, city, places, and one query for every route buffer together."""
-    short = record_trajectory(release=grid_release, calls=[("place_detail", {"place_id": "N4"})],
-                              answer={"place_id": "N4"})
+    short = record_trajectory(
+        release=grid_release, calls=[("place_detail", {"place_id": "N4"})], answer={"place_id": "N4"}
+    )
     client.get(reverse("trajectory", args=[short.pk]))  # warm the per-process city caches
     for trajectory in (short, full_trajectory):
         with django_assert_max_num_queries(6):
@@ -252,9 +305,11 @@ def test_the_replay_page_needs_a_bounded_number_of_queries(client, full_trajecto
 
 def test_an_earlier_submission_is_drawn_from_its_own_result(grid_release, record_trajectory):
     first = {"place_id": "N7"}
-    trajectory = record_trajectory(release=grid_release, calls=[("place_search", {"query_name": "Kahvila"}),
-                                                               ("submit_answer", {"result": first})],
-                                   answer={"place_id": "N1"})
+    trajectory = record_trajectory(
+        release=grid_release,
+        calls=[("place_search", {"query_name": "Kahvila"}), ("submit_answer", {"result": first})],
+        answer={"place_id": "N1"},
+    )
     steps = replay_payload(trajectory=trajectory, user=None)["steps"]
     assert [f["properties"]["place_id"] for f in steps[1]["features"]] == ["N7"]
     assert [f["properties"]["place_id"] for f in steps[2]["features"]] == ["N1"]

@@ -2,6 +2,7 @@
 and the per-category table as the run stored them (benchmark/runs/results.py), a run in progress
 the same tables computed over its finished trajectories, and a run stored before the per-category
 table still shows it."""
+
 from __future__ import annotations
 
 import re
@@ -27,9 +28,13 @@ TABLE3_LABELS = {"PR": "Pass Rate@0.9", "tokens": "Tokens / case"}
 def _rows(html: str, heading: str) -> list[list[str]]:
     """The body rows of the table under ``heading``, each a list of its cells' text."""
     table = re.search(re.escape(heading) + r".*?<tbody>(.*?)</tbody>", html, re.S).group(1)
-    return [[" ".join(unescape(re.sub(r"<[^>]+>", " ", cell)).split())
-             for cell in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)]
-            for row in re.findall(r"<tr>(.*?)</tr>", table, re.S)]
+    return [
+        [
+            " ".join(unescape(re.sub(r"<[^>]+>", " ", cell)).split())
+            for cell in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)
+        ]
+        for row in re.findall(r"<tr>(.*?)</tr>", table, re.S)
+    ]
 
 
 def _num(value, digits: int = 1) -> str:
@@ -56,16 +61,24 @@ def assert_page_shows(html: str, tables: dict) -> None:
         digits = 0 if name == "tokens" else 1
         assert shown[TABLE3_LABELS.get(name, name)] == [_num(table3[lv][name], digits) for lv in LEVELS], name
     per_category = _rows(html, "<h2>Per category</h2>")
-    assert per_category == [[CATEGORY_LABELS[c], str(categories[c]["n"]), _num(categories[c]["PR"]),
-                             *(_num(categories[c][m]) for m in TABLE3_METRICS), _num(categories[c]["tokens"], 0)]
-                            for c in CATEGORY_LABELS]
+    assert per_category == [
+        [
+            CATEGORY_LABELS[c],
+            str(categories[c]["n"]),
+            _num(categories[c]["PR"]),
+            *(_num(categories[c][m]) for m in TABLE3_METRICS),
+            _num(categories[c]["tokens"], 0),
+        ]
+        for c in CATEGORY_LABELS
+    ]
 
 
 def _hand_counted_cells(run: EvaluationRun) -> dict:
     """Each cell's pass rate counted from the run's finished trajectories, without judging.aggregate."""
     counts: dict[str, list[bool]] = {}
     for category, level, passed in run.trajectories.filter(status=Trajectory.DONE).values_list(
-            "entry__case__category", "entry__case__level", "passed"):
+        "entry__case__category", "entry__case__level", "passed"
+    ):
         counts.setdefault(f"{category}/{level}", []).append(bool(passed))
     return {key: round(100 * sum(v) / len(v), 1) for key, v in counts.items()}
 
@@ -92,8 +105,14 @@ def test_a_finished_runs_page_api_and_leaderboard_show_its_stored_tables(client,
 def test_a_running_runs_page_shows_the_tables_of_its_finished_trajectories(client):
     release = release_with_cases("live-v1", per_cell=2)
     wrong = (False, failing_scores(PIoU=metric("PIoU", 0.0), IG=metric("IG", 0.5)))
-    run = run_with_results(release, name="live", status=EvaluationRun.RUNNING, limit=15, tokens=(300, 50),
-                           results=[(True, passing_scores()), wrong])
+    run = run_with_results(
+        release,
+        name="live",
+        status=EvaluationRun.RUNNING,
+        limit=15,
+        tokens=(300, 50),
+        results=[(True, passing_scores()), wrong],
+    )
     assert run.aggregates == {} and run_results_stored(run=run) is None
     live = run_tables(run=run)
     assert live["table2"]["n"] == 15 and run_results(run=run).final is False

@@ -1,5 +1,6 @@
 """The run page: table 3, cells, per-category breakdown, figures 5 and 6, tokens, failed cases with
 reasons and filters, visibility of smoke tests and endpoint details, escaping, bounded queries."""
+
 import re
 
 import pytest
@@ -17,14 +18,24 @@ from tests.web.board_factories import failing_scores, metric, passing_scores, re
 pytestmark = pytest.mark.django_db
 
 WRONG_PLACE = (False, failing_scores(PIoU=metric("PIoU", 0.0), IG=metric("IG", 0.5), TE=metric("TE", 0.25)))
-CLOSED = (False, failing_scores(SC=metric("SC", 0.5, checks=[{"check": "open on arrival", "ok": False,
-                                                              "detail": "closed: N5"}])))
+CLOSED = (
+    False,
+    failing_scores(SC=metric("SC", 0.5, checks=[{"check": "open on arrival", "ok": False, "detail": "closed: N5"}])),
+)
 STEPS = [
-    {"tool": "place_search", "arguments": {"query_name": "x"}, "observation": {"places": []},
-     "error_kind": "empty_result"},
+    {
+        "tool": "place_search",
+        "arguments": {"query_name": "x"},
+        "observation": {"places": []},
+        "error_kind": "empty_result",
+    },
     {"tool": "place_search", "arguments": {"query_name": "y"}, "observation": {"places": [{"place_id": "N1"}]}},
-    {"tool": "routing", "arguments": {"vehicle": "boat"}, "observation": {"error": {"kind": "invalid_parameter"}},
-     "error_kind": "invalid_parameter"},
+    {
+        "tool": "routing",
+        "arguments": {"vehicle": "boat"},
+        "observation": {"error": {"kind": "invalid_parameter"}},
+        "error_kind": "invalid_parameter",
+    },
     {"tool": "submit_answer", "arguments": {"result": {}}, "observation": {"result": {}}},
 ]
 
@@ -36,8 +47,9 @@ def release():
 
 @pytest.fixture
 def run(release):
-    return run_with_results(release, name="mixed", results=[(True, passing_scores()), WRONG_PLACE, CLOSED],
-                            steps=STEPS, tokens=(900, 100))
+    return run_with_results(
+        release, name="mixed", results=[(True, passing_scores()), WRONG_PLACE, CLOSED], steps=STEPS, tokens=(900, 100)
+    )
 
 
 def test_table3_on_the_page_is_the_runs_stored_table3(client, run):
@@ -76,15 +88,17 @@ def test_failed_cases_filter_by_reason_category_and_level(client, run):
     only_closed = client.get(f"/runs/{run.id}/?reason=closed_on_arrival").content.decode()
     assert "closed on arrival" in only_closed and '<span class="reason primary">wrong place</span>' not in only_closed
     routing_l1 = client.get(f"/runs/{run.id}/?category=routing&level=L1").content.decode()
-    listed = re.findall(r'<td>(\w+)</td><td>(L\d)</td>', routing_l1)
+    listed = re.findall(r"<td>(\w+)</td><td>(L\d)</td>", routing_l1)
     assert listed and set(listed) == {("routing", "L1")}
 
 
 def test_bad_filters_get_a_400_that_names_what_is_allowed(client, run):
-    for query, message in [("reason=bad_luck", "reason must be one of budget_exhausted"),
-                           ("level=L3", "level must be one of L0, L1, L2"),
-                           ("category=cooking", "category must be one of place_perception"),
-                           ("curves=L7", "curves must be all or one of L0, L1, L2")]:
+    for query, message in [
+        ("reason=bad_luck", "reason must be one of budget_exhausted"),
+        ("level=L3", "level must be one of L0, L1, L2"),
+        ("category=cooking", "category must be one of place_perception"),
+        ("curves=L7", "curves must be all or one of L0, L1, L2"),
+    ]:
         page = client.get(f"/runs/{run.id}/?{query}")
         assert page.status_code == 400, query
         assert message in page.content.decode()
@@ -94,8 +108,12 @@ def test_figure6_counts_tool_failures_by_kind_per_tool(client, run):
     data = tool_failures(run=run)
     assert data["kinds"] == ["invalid_parameter", "empty_result"]  # the paper's order
     rows = {r["tool"]: r for r in data["rows"]}
-    assert rows["place_search"] == {"tool": "place_search", "calls": 44, "failed": 22,
-                                    "kinds": {"invalid_parameter": 0, "empty_result": 22}}
+    assert rows["place_search"] == {
+        "tool": "place_search",
+        "calls": 44,
+        "failed": 22,
+        "kinds": {"invalid_parameter": 0, "empty_result": 22},
+    }
     assert rows["routing"]["kinds"]["invalid_parameter"] == 22 and rows["submit_answer"]["failed"] == 0
     html = client.get(f"/runs/{run.id}/").content.decode()
     assert "<title>routing: 22 invalid_parameter</title>" in html and "22 of 44 calls" in html
@@ -113,8 +131,7 @@ def test_figure5_curves_and_tokens_histogram_are_drawn(client, run):
 def test_exceedance_and_histogram_maths():
     values = [0.0, 0.5, 0.5, 1.0]
     assert [exceedance(values, x) for x in (0, 0.25, 0.5, 0.75, 1)] == [100, 75, 75, 25, 25]
-    assert exceedance_steps(values) == [(0.0, 100.0), (0.0, 100.0), (0.0, 75.0), (0.5, 75.0), (0.5, 25.0),
-                                        (1.0, 25.0)]
+    assert exceedance_steps(values) == [(0.0, 100.0), (0.0, 100.0), (0.0, 75.0), (0.5, 75.0), (0.5, 25.0), (1.0, 25.0)]
     assert exceedance_steps([0.2]) == [(0.0, 100.0), (0.2, 100.0), (0.2, 0.0), (1.0, 0.0)]
     assert [b["count"] for b in histogram([0, 5, 10, 10], bins=2)] == [1, 3]
     assert histogram([0, 0]) == []
@@ -142,8 +159,13 @@ def _plain_user(username):
 
 def test_endpoint_base_is_shown_to_its_owner_only_and_the_key_never(client, release):
     owner = _plain_user("owner")
-    endpoint = ModelEndpoint.objects.create(name="mine", model="openai/our-model", owner=owner,
-                                            api_base="https://models.example.org/v1", api_key_encrypted="SECRETBLOB")
+    endpoint = ModelEndpoint.objects.create(
+        name="mine",
+        model="openai/our-model",
+        owner=owner,
+        api_base="https://models.example.org/v1",
+        api_key_encrypted="SECRETBLOB",
+    )
     run = run_with_results(release, name="endpoint run", agent="litellm", endpoint=endpoint)
     public = client.get(f"/runs/{run.id}/").content.decode()
     assert "openai/our-model" in public and "models.example.org" not in public
@@ -176,8 +198,7 @@ def test_progress_partial_is_included_while_the_run_is_running(client, release, 
 
 def test_run_page_queries_do_not_grow_with_cases(client, django_assert_max_num_queries):
     small = run_with_results(release_with_cases("small"), name="small", steps=STEPS, results=[WRONG_PLACE])
-    large = run_with_results(release_with_cases("large", per_cell=6), name="large", steps=STEPS,
-                             results=[WRONG_PLACE])
+    large = run_with_results(release_with_cases("large", per_cell=6), name="large", steps=STEPS, results=[WRONG_PLACE])
     for run in (small, large):
         with django_assert_max_num_queries(6):
             assert client.get(f"/runs/{run.id}/").status_code == 200

@@ -1,4 +1,5 @@
 """The city's streets as the maps' own base layer: content, classes, caching per city version, HTTP."""
+
 from __future__ import annotations
 
 import gzip

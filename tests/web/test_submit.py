@@ -1,6 +1,7 @@
 """Submitting a model: the form, its errors, the per-user limit, the API token page, and the smoke
 test end to end (a real OpenAI-compatible HTTP fake, the real litellm agent and tools, real Redis).
 """
+
 from __future__ import annotations
 
 import json
@@ -23,8 +24,16 @@ from tests.fakes.openai_server import FakeOpenAI, error, reply
 from tests.processes import celery_broker
 
 BROKER = "redis://127.0.0.1:6379/5"  # a database of its own, flushed by the tests that use it
-FORM = {"name": "my model", "model": "openai/gpt-4o-mini", "api_base": "http://127.0.0.1:9/v1", "api_key": SECRET,
-        "concurrency": "2", "requests_per_minute": "", "params": "", "release": "web-public"}
+FORM = {
+    "name": "my model",
+    "model": "openai/gpt-4o-mini",
+    "api_base": "http://127.0.0.1:9/v1",
+    "api_key": SECRET,
+    "concurrency": "2",
+    "requests_per_minute": "",
+    "params": "",
+    "release": "web-public",
+}
 
 
 @pytest.fixture
@@ -37,6 +46,7 @@ def submitter(db, client, settings):
 
 
 # --- the form -------------------------------------------------------------------------------------
+
 
 def test_the_submit_page_needs_a_signed_in_user(client, db):
     response = client.get("/submit/")
@@ -125,6 +135,7 @@ def test_without_a_public_release_a_submission_says_so(db, settings):
 
 # --- the API token page ---------------------------------------------------------------------------
 
+
 def test_the_token_is_shown_once_on_creation_and_can_be_revoked(client, submitter):
     assert "You have no API token yet" in client.get("/accounts/token/").content.decode()
     created = client.post("/accounts/token/", {"action": "create"})
@@ -142,40 +153,48 @@ def test_the_token_is_shown_once_on_creation_and_can_be_revoked(client, submitte
 
 # --- spotting tool calls the provider did not parse -----------------------------------------------
 
-@pytest.mark.parametrize("text", [
-    '<tool_call>{"name": "place_search", "arguments": {"query_name": "x"}}</tool_call>',
-    '```json\n{"name": "submit_answer", "arguments": {"result": {}}}\n```',
-    '[TOOL_CALLS] [{"name": "routing", "arguments": {}}]',
-    "<function=place_search>{\"query_name\": \"x\"}</function>",
-    "submit_answer(result={'name': 'Museo Kivi'})",
-    '{"type": "function", "function": "place_search", "parameters": {"query_name": "x"}}',
-])
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<tool_call>{"name": "place_search", "arguments": {"query_name": "x"}}</tool_call>',
+        '```json\n{"name": "submit_answer", "arguments": {"result": {}}}\n```',
+        '[TOOL_CALLS] [{"name": "routing", "arguments": {}}]',
+        '<function=place_search>{"query_name": "x"}</function>',
+        "submit_answer(result={'name': 'Museo Kivi'})",
+        '{"type": "function", "function": "place_search", "parameters": {"query_name": "x"}}',
+    ],
+)
 def test_tool_calls_written_as_text_are_recognised(text):
     assert looks_like_tool_call(text, {"place_search", "submit_answer", "routing"})
 
 
-@pytest.mark.parametrize("text", [
-    "The nearest cafe is Kahvila Koira, 120 m away.",
-    'My answer: {"name": "Museo Kivi", "place_id": "N5"}',
-    "I will search for places first.",
-    "",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The nearest cafe is Kahvila Koira, 120 m away.",
+        'My answer: {"name": "Museo Kivi", "place_id": "N5"}',
+        "I will search for places first.",
+        "",
+    ],
+)
 def test_ordinary_text_is_not_taken_for_a_tool_call(text):
     assert not looks_like_tool_call(text, {"place_search", "submit_answer", "routing"})
 
 
 # --- the smoke test end to end --------------------------------------------------------------------
 
+
 def good_model(body: dict) -> dict:
     """Looks a place up, then submits an answer: structured tool calls, as a working provider sends."""
     if not any(m.get("role") == "tool" for m in body["messages"]):
         return reply("Looking it up.", tool_calls=[{"name": "place_search", "arguments": {"query_name": "Koira"}}])
-    return reply(tool_calls=[{"name": "submit_answer", "arguments": {"result": {"name": "Museo Kivi",
-                                                                               "place_id": "N5"}}}])
+    return reply(
+        tool_calls=[{"name": "submit_answer", "arguments": {"result": {"name": "Museo Kivi", "place_id": "N5"}}}]
+    )
 
 
-TEXT_CALL = ('<tool_call>{"name": "place_search", "arguments": {"query_name": "<script>alert(1)</script>"}}'
-             '</tool_call>')
+TEXT_CALL = '<tool_call>{"name": "place_search", "arguments": {"query_name": "<script>alert(1)</script>"}}</tool_call>'
 
 
 @pytest.fixture
@@ -194,8 +213,9 @@ def flow(grid_city, django_db_blocker, settings):
     def submit_and_smoke(fake: FakeOpenAI, name: str) -> EvaluationRun:
         from benchmark.runs.driver import run_sync
 
-        smoke = submission_create(user=account, name=name, model="openai/fake", api_base=fake.url, api_key=SECRET,
-                                  release=flow_release)
+        smoke = submission_create(
+            user=account, name=name, model="openai/fake", api_base=fake.url, api_key=SECRET, release=flow_release
+        )
         run_sync(run=smoke, concurrency=1, progress=None)
         smoke.refresh_from_db()
         return smoke
@@ -227,8 +247,9 @@ def _remove_flow_rows() -> None:
 def queued_trajectories(broker: redis.Redis) -> set[int]:
     """The trajectory ids of the tasks waiting in the broker's evaluation queue."""
     messages = [json.loads(raw) for raw in broker.lrange("evaluation", 0, -1)]
-    return {int(m["headers"]["argsrepr"].strip("(),")) for m in messages if m["headers"]["task"].endswith(
-        "trajectory_task")}
+    return {
+        int(m["headers"]["argsrepr"].strip("(),")) for m in messages if m["headers"]["task"].endswith("trajectory_task")
+    }
 
 
 def test_a_good_model_passes_the_smoke_test_and_its_full_run_is_queued(flow, client, caplog):

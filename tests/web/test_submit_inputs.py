@@ -1,4 +1,5 @@
 """Bad JSON in the submit form's params: the form says what is wrong with params, never a server error."""
+
 from __future__ import annotations
 
 import pytest
@@ -6,8 +7,15 @@ import pytest
 from benchmark.endpoints.models import ModelEndpoint
 from tests.api.data import release, user
 
-FORM = {"name": "input model", "model": "openai/gpt-4o-mini", "api_base": "http://127.0.0.1:9/v1",
-        "api_key": "sk-input-test", "concurrency": "2", "requests_per_minute": "", "release": "input-public"}
+FORM = {
+    "name": "input model",
+    "model": "openai/gpt-4o-mini",
+    "api_base": "http://127.0.0.1:9/v1",
+    "api_key": "sk-input-test",
+    "concurrency": "2",
+    "requests_per_minute": "",
+    "release": "input-public",
+}
 
 
 @pytest.fixture
@@ -19,11 +27,15 @@ def submitter(db, client, settings):
     return client
 
 
-@pytest.mark.parametrize("params, message", [
-    ('{"stop": "end\\u0000"}', "params.stop contains a NUL character (not allowed)"),
-    ('{"stop": ' + "[" * 100_000 + "]" * 100_000 + "}", "params must be a JSON object"),
-    ('{"stop": [[[[[[[[[[[[[[[[[["x"]]]]]]]]]]]]]]]]]]}', "params.stop[0]"),
-], ids=["nul", "100000-deep", "17-deep"])
+@pytest.mark.parametrize(
+    "params, message",
+    [
+        ('{"stop": "end\\u0000"}', "params.stop contains a NUL character (not allowed)"),
+        ('{"stop": ' + "[" * 100_000 + "]" * 100_000 + "}", "params must be a JSON object"),
+        ('{"stop": [[[[[[[[[[[[[[[[[["x"]]]]]]]]]]]]]]]]]]}', "params.stop[0]"),
+    ],
+    ids=["nul", "100000-deep", "17-deep"],
+)
 def test_bad_params_are_a_form_error_naming_params(submitter, params, message):
     response = submitter.post("/submit/", {**FORM, "params": params})
     assert response.status_code == 200

@@ -1,4 +1,5 @@
 """Request budgets: anonymous clients of the compare page and of the API get a 429 past their rate."""
+
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,5 @@
 """Runs with several trials per case on the site: the comparison pairs cases, the run page shows pass^k."""
+
 from __future__ import annotations
 
 import re
@@ -41,8 +42,9 @@ def test_the_comparison_of_runs_with_trials_pairs_cases(client, release):
 def test_the_run_page_shows_pass_hat_k_with_its_interval_and_per_cell(client, release):
     run = run_with_trials(release, name="two trials", trials=2, passed=lambda pos, trial: pos % 2 == 0 or trial == 0)
     t2 = run.aggregates["table2"]
-    assert t2["trials"] == 2 and t2["cases"] == 11 and t2["pass_hat_k"] == {"value": 54.55, "low": 27.27,
-                                                                             "high": 81.82}  # 6 of 11 cases
+    assert (
+        t2["trials"] == 2 and t2["cases"] == 11 and t2["pass_hat_k"] == {"value": 54.55, "low": 27.27, "high": 81.82}
+    )  # 6 of 11 cases
     html = client.get(f"/runs/{run.id}/").content.decode()
     assert re.search(r'pass\^k <strong>54.6%</strong>\s*<span class="ci">95% interval \[27.3, 81.8\]', html)
     assert "Mean over trials (11 cases, 2 trials each)" in html

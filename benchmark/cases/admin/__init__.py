@@ -5,6 +5,7 @@ Every action calls one service in ``benchmark.cases.services``; edits go through
 ``cases.curate_case`` permission (the "Curators" group); other staff can at most view,
 and never see the cases or snapshots of a hidden release.
 """
+
 from .cases import CaseAdmin
 from .releases import ReleaseAdmin
 

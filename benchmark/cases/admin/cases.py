@@ -1,4 +1,5 @@
 """Case curation in the admin: review on a map, edit through the audit history, validate, reject, re-verify."""
+
 from __future__ import annotations
 
 import json
@@ -28,21 +29,45 @@ from benchmark.cases.services.cases import EDITABLE_FIELDS
 
 from .html import pretty_json, tool_path_html
 
-JSON_FIELDS = ("answer", "reference_path", "engine_path", "required_evidence", "constraints", "uniqueness",
-               "provenance")
+JSON_FIELDS = (
+    "answer",
+    "reference_path",
+    "engine_path",
+    "required_evidence",
+    "constraints",
+    "uniqueness",
+    "provenance",
+)
 
 
 class CaseForm(forms.ModelForm):
     """The case edit form; it refuses anything that is not a valid case document."""
 
-    edit_reason = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}),
-                                  help_text="Why you changed it (kept in the history).")
+    edit_reason = forms.CharField(
+        required=False, widget=forms.Textarea(attrs={"rows": 2}), help_text="Why you changed it (kept in the history)."
+    )
 
     class Meta:
         model = Case
-        fields = ["case_id", "type", "category", "level", "question", "answer", "reference_path", "engine_path",
-                  "required_evidence", "constraints", "uniqueness", "status", "rejection_reason", "provenance",
-                  "verification", "city_name", "city_version"]
+        fields = [
+            "case_id",
+            "type",
+            "category",
+            "level",
+            "question",
+            "answer",
+            "reference_path",
+            "engine_path",
+            "required_evidence",
+            "constraints",
+            "uniqueness",
+            "status",
+            "rejection_reason",
+            "provenance",
+            "verification",
+            "city_name",
+            "city_version",
+        ]
 
     def clean(self):
         super().clean()
@@ -66,8 +91,16 @@ class CaseAdmin(admin.ModelAdmin):
     list_filter = ["category", "level", "status", "releases"]
     search_fields = ["question", "case_id"]
     actions = ["validate_cases", "reject_cases", "reverify_cases", "duplicate_cases"]
-    REVIEW = ["answer_html", "reference_path_html", "engine_path_html", "required_evidence_html",
-              "constraints_html", "uniqueness_html", "provenance_html", "verification_html"]
+    REVIEW = [
+        "answer_html",
+        "reference_path_html",
+        "engine_path_html",
+        "required_evidence_html",
+        "constraints_html",
+        "uniqueness_html",
+        "provenance_html",
+        "verification_html",
+    ]
 
     def get_queryset(self, request):
         qs = super().get_queryset(request)
@@ -80,11 +113,14 @@ class CaseAdmin(admin.ModelAdmin):
         head = ["case_id", "type", "category", "level", "city_name", "city_version", "question"]
         if obj is None:
             return [(None, {"fields": head + list(JSON_FIELDS)})]
-        sets = [(None, {"fields": head[:1] + ["status", "rejection_reason"] + head[1:]}),
-                ("Review", {"fields": self.REVIEW})]
+        sets = [
+            (None, {"fields": head[:1] + ["status", "rejection_reason"] + head[1:]}),
+            ("Review", {"fields": self.REVIEW}),
+        ]
         if self.has_change_permission(request, obj):
-            sets.append(("Edit the documents (JSON)", {"classes": ["collapse"],
-                                                       "fields": list(JSON_FIELDS) + ["edit_reason"]}))
+            sets.append(
+                ("Edit the documents (JSON)", {"classes": ["collapse"], "fields": list(JSON_FIELDS) + ["edit_reason"]})
+            )
         return sets + [("History", {"fields": ["history_html"]})]
 
     def get_readonly_fields(self, request, obj=None):
@@ -100,8 +136,12 @@ class CaseAdmin(admin.ModelAdmin):
     def save_model(self, request, obj, form, change):
         if change:
             changes = {f: form.cleaned_data[f] for f in form.changed_data if f in EDITABLE_FIELDS}
-            case = case_update(case=Case.objects.get(pk=obj.pk), changes=changes, actor=request.user,
-                               reason=form.cleaned_data.get("edit_reason", ""))
+            case = case_update(
+                case=Case.objects.get(pk=obj.pk),
+                changes=changes,
+                actor=request.user,
+                reason=form.cleaned_data.get("edit_reason", ""),
+            )
         else:
             case = case_create(document=form.document, actor=request.user)
         obj.pk = case.pk
@@ -153,18 +193,30 @@ class CaseAdmin(admin.ModelAdmin):
         if not v:
             return "not verified yet"
         failures = format_html_join("", "<li>{}</li>", ((f,) for f in v.get("failures", [])))
-        return format_html("<p>{} ({} checks, {})</p><ul>{}</ul>", "passed" if v.get("ok") else "FAILED",
-                           v.get("checks", 0), v.get("at", "?"), failures)
+        return format_html(
+            "<p>{} ({} checks, {})</p><ul>{}</ul>",
+            "passed" if v.get("ok") else "FAILED",
+            v.get("checks", 0),
+            v.get("at", "?"),
+            failures,
+        )
 
     @admin.display(description="audit history")
     def history_html(self, case):
-        rows = ((e.at.strftime("%Y-%m-%d %H:%M:%S"), e.actor or "-", e.action,
-                 json.dumps(e.changes, indent=1, ensure_ascii=False, sort_keys=True) if e.changes else "", e.reason)
-                for e in case.events.select_related("actor"))
-        body = format_html_join("", "<tr><td>{}</td><td>{}</td><td>{}</td><td><pre>{}</pre></td><td>{}</td></tr>",
-                                rows)
-        return format_html("<table><tr><th>when</th><th>who</th><th>action</th><th>changes</th><th>reason</th>"
-                           "</tr>{}</table>", body)
+        rows = (
+            (
+                e.at.strftime("%Y-%m-%d %H:%M:%S"),
+                e.actor or "-",
+                e.action,
+                json.dumps(e.changes, indent=1, ensure_ascii=False, sort_keys=True) if e.changes else "",
+                e.reason,
+            )
+            for e in case.events.select_related("actor")
+        )
+        body = format_html_join("", "<tr><td>{}</td><td>{}</td><td>{}</td><td><pre>{}</pre></td><td>{}</td></tr>", rows)
+        return format_html(
+            "<table><tr><th>when</th><th>who</th><th>action</th><th>changes</th><th>reason</th></tr>{}</table>", body
+        )
 
     # ---------------------------------------------------------------- actions
 
@@ -176,8 +228,7 @@ class CaseAdmin(admin.ModelAdmin):
                 case_validate(case=case, actor=request.user)
                 done.append(case.case_id)
             except CaseVerificationError as exc:
-                self.message_user(request, f"Not validated: {case.case_id}: {'; '.join(exc.failures)}",
-                                  messages.ERROR)
+                self.message_user(request, f"Not validated: {case.case_id}: {'; '.join(exc.failures)}", messages.ERROR)
         if done:
             self.message_user(request, f"Validated {len(done)}: {', '.join(done)}", messages.SUCCESS)
 
@@ -189,10 +240,17 @@ class CaseAdmin(admin.ModelAdmin):
                 case_reject(case=case, actor=request.user, reason=form.cleaned_data["reason"])
             self.message_user(request, f"Rejected {queryset.count()} cases.", messages.SUCCESS)
             return None
-        return TemplateResponse(request, "admin/cases/case/reject_cases.html", {
-            **self.admin_site.each_context(request), "title": "Reject cases", "opts": self.model._meta,
-            "cases": queryset, "form": form,
-        })
+        return TemplateResponse(
+            request,
+            "admin/cases/case/reject_cases.html",
+            {
+                **self.admin_site.each_context(request),
+                "title": "Reject cases",
+                "opts": self.model._meta,
+                "cases": queryset,
+                "form": form,
+            },
+        )
 
     @admin.action(description="Re-verify", permissions=["curate"])
     def reverify_cases(self, request, queryset):
@@ -203,8 +261,11 @@ class CaseAdmin(admin.ModelAdmin):
                 self.message_user(request, f"Verification passed: {case.case_id}", messages.SUCCESS)
             else:
                 back = " (back to draft)" if was != case.status else ""
-                self.message_user(request, f"Verification failed{back}: {case.case_id}: "
-                                  f"{'; '.join(result.failures)}", messages.WARNING)
+                self.message_user(
+                    request,
+                    f"Verification failed{back}: {case.case_id}: {'; '.join(result.failures)}",
+                    messages.WARNING,
+                )
 
     @admin.action(description="Duplicate as draft", permissions=["curate"])
     def duplicate_cases(self, request, queryset):

@@ -1,4 +1,5 @@
 """Shared pieces of the benchmark admin: escaped, readable HTML for documents."""
+
 from __future__ import annotations
 
 import json

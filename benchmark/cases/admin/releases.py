@@ -1,4 +1,5 @@
 """Releases in the admin: freeze validated cases; afterwards read-only, hidden snapshots for curators only."""
+
 from __future__ import annotations
 
 from django import forms
@@ -18,8 +19,9 @@ from .html import pretty_json
 class ReleaseFreezeForm(forms.ModelForm):
     """Freeze chosen validated cases as a new release (through ``release_freeze``)."""
 
-    freeze_cases = forms.ModelMultipleChoiceField(queryset=Case.objects.filter(status=Case.VALIDATED),
-                                                  widget=forms.SelectMultiple(attrs={"size": 15}))
+    freeze_cases = forms.ModelMultipleChoiceField(
+        queryset=Case.objects.filter(status=Case.VALIDATED), widget=forms.SelectMultiple(attrs={"size": 15})
+    )
 
     class Meta:
         model = Release
@@ -57,8 +59,11 @@ class ReleaseCaseInline(admin.TabularInline):
 
     @admin.display(description="snapshot")
     def snapshot_html(self, entry):
-        return format_html("<details><summary>{}</summary>{}</details>",
-                           Truncator(entry.snapshot.get("question", "")).chars(100), pretty_json(entry.snapshot))
+        return format_html(
+            "<details><summary>{}</summary>{}</details>",
+            Truncator(entry.snapshot.get("question", "")).chars(100),
+            pretty_json(entry.snapshot),
+        )
 
 
 @admin.register(Release)
@@ -66,8 +71,7 @@ class ReleaseAdmin(admin.ModelAdmin):
     list_display = ["name", "split", "case_count", "content_hash_short", "created_at"]
     list_filter = ["split"]
     inlines = [ReleaseCaseInline]
-    FROZEN = ["name", "split", "content_hash", "city_name", "city_version", "description", "created_by",
-              "created_at"]
+    FROZEN = ["name", "split", "content_hash", "city_name", "city_version", "description", "created_by", "created_at"]
 
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(case_count=Count("entries"))
@@ -93,8 +97,13 @@ class ReleaseAdmin(admin.ModelAdmin):
         return False
 
     def save_model(self, request, obj, form, change):
-        release = release_freeze(name=obj.name, split=obj.split, cases=form.cleaned_data["freeze_cases"],
-                                 actor=request.user, description=obj.description)
+        release = release_freeze(
+            name=obj.name,
+            split=obj.split,
+            cases=form.cleaned_data["freeze_cases"],
+            actor=request.user,
+            description=obj.description,
+        )
         obj.pk = release.pk
         obj.refresh_from_db()
         warning = release_exposure_warning(release=release)

@@ -12,6 +12,7 @@ must say everything the query holds (names, nouns, numbers, times, travel mode).
 
 ``audit_case(doc)`` returns the failures, one sentence each (empty when the case holds).
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable

@@ -1,4 +1,5 @@
 """Pieces the verifier's solvers share: candidate sets, filter verdicts, reading the gold."""
+
 from __future__ import annotations
 
 from datetime import datetime, timedelta

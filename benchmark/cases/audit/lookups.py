@@ -1,4 +1,5 @@
 """Place Perception: a value of a named place, comparisons, opening checks, choices by a need."""
+
 from __future__ import annotations
 
 import re
@@ -24,8 +25,9 @@ def value_of(world: AuditWorld, place_id: str, field: str, day: str | None = Non
     if field == "postcode":
         codes = re.findall(r"\b\d{5}\b", place.address)
         if len(codes) != 1:
-            raise Reject("uninformative gold",
-                         f"the address of {place.name} ({place.address!r}) has no single postcode")
+            raise Reject(
+                "uninformative gold", f"the address of {place.name} ({place.address!r}) has no single postcode"
+            )
         return codes[0]
     if field in ("opens_on", "closes_on", "open_on"):
         assert day is not None  # the generator names a day for these fields
@@ -62,8 +64,12 @@ def _day_answer(place, field: str, day: str):
             open_minutes.append(minute)
     if field == "open_on":
         return bool(open_minutes)
-    if not open_minutes or open_minutes[0] == 0 or open_minutes[-1] == 24 * 60 - 1 or \
-            open_minutes[-1] - open_minutes[0] + 1 != len(open_minutes):
+    if (
+        not open_minutes
+        or open_minutes[0] == 0
+        or open_minutes[-1] == 24 * 60 - 1
+        or open_minutes[-1] - open_minutes[0] + 1 != len(open_minutes)
+    ):
         raise Reject("uninformative gold", f"{place.name} has no single daytime opening on {day}")
     minute = open_minutes[0] if field == "opens_on" else open_minutes[-1] + 1
     return f"{minute // 60:02d}:{minute % 60:02d}"
@@ -106,8 +112,7 @@ def compare(world: AuditWorld, q: dict, answer) -> None:
     need = margins.RATING if field == "rating" else margins.COST_EUR
     if gap < need - 1e-9:
         raise Reject("too close to call", f"the {field} of the best two differ by {gap:g}, less than {need:g}")
-    if (q.get("max_cost") is not None or q.get("min_rating") is not None) and \
-            min(q["places"], key=better) == ranked[0]:
+    if (q.get("max_cost") is not None or q.get("min_rating") is not None) and min(q["places"], key=better) == ranked[0]:
         raise Reject("rule does not bind", "the best place overall already meets the stated limit")
     _expect(answer, ranked[0], world)
 
@@ -132,11 +137,17 @@ def open_on_arrival(world: AuditWorld, q: dict, answer) -> None:
     arrival = depart + timedelta(seconds=seconds, minutes=q.get("dwell_min", 0))
     verdict = open_verdict(world.place(q["place"]).opentime_week, arrival)
     if verdict not in (PASS, FAIL):
-        raise Reject("opening state unsure", f"arrival at {arrival:%a %H:%M} is within {margins.OPEN_MIN} min of a "
-                     "change in the opening hours (or the hours cannot say)")
+        raise Reject(
+            "opening state unsure",
+            f"arrival at {arrival:%a %H:%M} is within {margins.OPEN_MIN} min of a "
+            "change in the opening hours (or the hours cannot say)",
+        )
     if answer.get("answer") is not (verdict == PASS):
-        raise Reject("wrong gold", f"the place is {'open' if verdict == PASS else 'closed'} on arrival at "
-                     f"{arrival:%a %H:%M}; the answer says {answer.get('answer')!r}")
+        raise Reject(
+            "wrong gold",
+            f"the place is {'open' if verdict == PASS else 'closed'} on arrival at "
+            f"{arrival:%a %H:%M}; the answer says {answer.get('answer')!r}",
+        )
     _expect(answer, q["place"], world, value=False)
 
 
@@ -180,8 +191,10 @@ def budget(world: AuditWorld, q: dict, answer) -> None:
     if abs(total - q["budget"]) < margins.BUDGET_EUR:
         raise Reject("too close to call", f"the total {total:g} EUR is within {margins.BUDGET_EUR:g} EUR of the budget")
     if answer.get("answer") is not (total <= q["budget"]):
-        raise Reject("wrong gold", f"the total is {total:g} EUR for a budget of {q['budget']} EUR; the answer says "
-                     f"{answer.get('answer')!r}")
+        raise Reject(
+            "wrong gold",
+            f"the total is {total:g} EUR for a budget of {q['budget']} EUR; the answer says {answer.get('answer')!r}",
+        )
 
 
 def need_choice(world: AuditWorld, q: dict, answer) -> None:
@@ -192,8 +205,9 @@ def need_choice(world: AuditWorld, q: dict, answer) -> None:
     holders = world.holders(need_of(q["need"]).satisfied_by)
     chosen = [p for p in q["places"] if p in holders]
     if len(chosen) != 1:
-        raise Reject("rival meets the need",
-                     f"{len(chosen)} of the named options meet the need {q['need']} (exactly one must)")
+        raise Reject(
+            "rival meets the need", f"{len(chosen)} of the named options meet the need {q['need']} (exactly one must)"
+        )
     problems = gold_fits(world, chosen[0], q.get("noun"), q["need"])
     if problems:
         raise Reject("gold does not fit", "; ".join(problems))

@@ -4,6 +4,7 @@ A gold answer is right when it is right by more than the noise of any honest way
 it: rounding of tool outputs, the spheroid versus a sphere, a few minutes of slack in a
 timetable. Each comparison below says by how much the gold must win.
 """
+
 from __future__ import annotations
 
 NEAREST_M = 15.0  # the runner-up is at least this much farther ...

@@ -6,6 +6,7 @@ own shortest paths, and the gold must be the cheapest plan that surely meets eve
 condition by a margin. A stated rule (visit order, opening hours on arrival) must bind: the
 plan that ignores it must be cheaper than the gold by a margin too.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -52,8 +53,11 @@ def detour(world: AuditWorld, q: dict, answer) -> None:
     problems = gold_fits(world, gold, stop.get("noun"), stop.get("need"))
     if problems:
         raise Reject("gold does not fit", "; ".join(problems))
-    pool = {p: k for p, k in candidates(world, stop.get("noun"), stop.get("need"), stop.get("errand")).items()
-            if p not in (start, end)}
+    pool = {
+        p: k
+        for p, k in candidates(world, stop.get("noun"), stop.get("need"), stop.get("errand")).items()
+        if p not in (start, end)
+    }
     there = world.roads.legs_from(start, list(pool), vehicle, mode)
     back = world.roads.legs_from(end, list(pool), vehicle, mode, reverse=True)
     depart = when(q.get("depart"))
@@ -63,8 +67,11 @@ def detour(world: AuditWorld, q: dict, answer) -> None:
             continue
         place = world.place(pid)
         arrival = depart + timedelta(seconds=there[pid][1]) if depart else None
-        verdict = combine(rating_verdict(place.rating, stop.get("min_rating")),
-                          cost_verdict(place.cost, stop.get("max_cost")), open_verdict(place.opentime_week, arrival))
+        verdict = combine(
+            rating_verdict(place.rating, stop.get("min_rating")),
+            cost_verdict(place.cost, stop.get("max_cost")),
+            open_verdict(place.opentime_week, arrival),
+        )
         if verdict != FAIL:
             rows[pid] = (kind, verdict, cost_of(there[pid], mode) + cost_of(back[pid], mode))
     if rows.get(gold, (None, None))[:2] != (ACCEPT, PASS):
@@ -72,12 +79,18 @@ def detour(world: AuditWorld, q: dict, answer) -> None:
     ranked = sorted(rows, key=lambda p: (rows[p][2], p))
     best = rows[gold][2]
     if ranked[0] != gold:
-        raise Reject("better rival", f"stopping at {world.place(ranked[0]).name} ({ranked[0]}) costs "
-                     f"{rows[ranked[0]][2]:.0f}, "
-                     f"less than the gold's {best:.0f}")
+        raise Reject(
+            "better rival",
+            f"stopping at {world.place(ranked[0]).name} ({ranked[0]}) costs "
+            f"{rows[ranked[0]][2]:.0f}, "
+            f"less than the gold's {best:.0f}",
+        )
     if len(ranked) > 1 and rows[ranked[1]][2] - best < margins.route_margin(best, mode) - 1e-9:
-        raise Reject("runner-up within margin", f"the runner-up stop {world.place(ranked[1]).name} ({ranked[1]}) costs "
-                     f"{rows[ranked[1]][2]:.0f}, within the margin of the gold's {best:.0f}")
+        raise Reject(
+            "runner-up within margin",
+            f"the runner-up stop {world.place(ranked[1]).name} ({ranked[1]}) costs "
+            f"{rows[ranked[1]][2]:.0f}, within the margin of the gold's {best:.0f}",
+        )
     _check_totals(answer, [there[gold], back[gold]])
 
 
@@ -119,23 +132,32 @@ def trip(world: AuditWorld, q: dict, answer) -> None:
         if problems:
             raise Reject("gold does not fit", "; ".join(problems))
     if gold.verdict != PASS or gold.kind != ACCEPT:
-        raise Reject("gold not surely valid",
-                     f"the gold plan does not surely meet every stated condition ({gold.verdict})")
+        raise Reject(
+            "gold not surely valid", f"the gold plan does not surely meet every stated condition ({gold.verdict})"
+        )
     valid = sorted((p for p in plans if p.verdict != FAIL), key=lambda p: (p.cost, p.order))
     if valid[0].order != gold.order:
-        raise Reject("better rival", f"the plan {list(valid[0].order)} costs {valid[0].cost:.0f}, less than the "
-                     f"gold's {gold.cost:.0f}")
+        raise Reject(
+            "better rival",
+            f"the plan {list(valid[0].order)} costs {valid[0].cost:.0f}, less than the gold's {gold.cost:.0f}",
+        )
     margin = margins.order_margin(gold.cost, mode)
     if len(valid) > 1 and valid[1].cost - gold.cost < margin - 1e-9:
-        raise Reject("runner-up within margin", f"the next plan {list(valid[1].order)} costs {valid[1].cost:.0f}, "
-                     f"within {margin:.0f} of the "
-                     f"gold's {gold.cost:.0f}")
+        raise Reject(
+            "runner-up within margin",
+            f"the next plan {list(valid[1].order)} costs {valid[1].cost:.0f}, "
+            f"within {margin:.0f} of the "
+            f"gold's {gold.cost:.0f}",
+        )
     if q.get("before") or q.get("depart"):
         free = min(plans, key=lambda p: (p.cost, p.order))
         if free.order == gold.order or gold.cost - free.cost < margin - 1e-9:
-            raise Reject("rule does not bind", f"the stated rule does not bind: ignoring it gives {list(free.order)} "
-                         f"at {free.cost:.0f} "
-                         f"against the gold's {gold.cost:.0f} (it must be cheaper by {margin:.0f})")
+            raise Reject(
+                "rule does not bind",
+                f"the stated rule does not bind: ignoring it gives {list(free.order)} "
+                f"at {free.cost:.0f} "
+                f"against the gold's {gold.cost:.0f} (it must be cheaper by {margin:.0f})",
+            )
     _check_totals(answer, [legs.get(a, b) for a, b in zip(gold.order, gold.order[1:])])
 
 
@@ -189,7 +211,7 @@ class _Legs:
             for b, totals in world.roads.legs_from(a, points, vehicle, mode, reverse=True).items():
                 self.table[b, a] = totals
         for i, pool in enumerate(pools):
-            for other in pools[i + 1:]:
+            for other in pools[i + 1 :]:
                 for a in pool:
                     for b, totals in world.roads.legs_from(a, list(other), vehicle, mode).items():
                         self.table[a, b] = totals
@@ -214,15 +236,18 @@ def _selection(world: AuditWorld, sel: dict, exclude: set[str]) -> list[str]:
         if pid in exclude:
             continue
         place = world.place(pid)
-        verdict = combine(rating_verdict(place.rating, sel.get("min_rating")),
-                          radius_verdict(world.distance_m(sel["center"], pid), sel.get("radius_m"))
-                          if sel.get("center") else PASS)
+        verdict = combine(
+            rating_verdict(place.rating, sel.get("min_rating")),
+            radius_verdict(world.distance_m(sel["center"], pid), sel.get("radius_m")) if sel.get("center") else PASS,
+        )
         if verdict == FAIL:
             continue
         (chosen if (kind, verdict) == (ACCEPT, PASS) else unsure).append(pid)
     if unsure:
-        raise Reject("ambiguous selection", "the selection is ambiguous: "
-                     + ", ".join(f"{world.place(p).name} ({p})" for p in sorted(unsure)))
+        raise Reject(
+            "ambiguous selection",
+            "the selection is ambiguous: " + ", ".join(f"{world.place(p).name} ({p})" for p in sorted(unsure)),
+        )
     if not 2 <= len(chosen) <= 4:
         raise Reject("selection size", f"the selection holds {len(chosen)} places (2 to 4 make a tour)")
     return sorted(chosen)
@@ -247,4 +272,3 @@ def _check_totals(answer, pieces: list[tuple[float, float]]) -> None:
         given = answer.get(field)
         if not isinstance(given, int | float) or abs(given - mine) > tolerance:
             raise Reject("totals differ", f"{field} {given} differs from the verifier's {mine:.1f}")
-

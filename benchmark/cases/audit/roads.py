@@ -11,6 +11,7 @@ its road node count at least 1 m, at walking speed for drivers.
 
 The shortest paths themselves are scipy's Dijkstra on the graph assembled here.
 """
+
 from __future__ import annotations
 
 import math

@@ -1,4 +1,5 @@
 """Nearby Discovery and open searches: the best place among every place the question allows."""
+
 from __future__ import annotations
 
 from benchmark.cases.lexicon import ACCEPT
@@ -42,12 +43,16 @@ def find(world: AuditWorld, q: dict, answer) -> None:
     if rank == "only":
         rivals = sorted(p for p in rows if p != gold)
         if rivals:
-            raise Reject("rival meets the question",
-                         "other places may also meet the question: " + _names(world, rivals))
+            raise Reject(
+                "rival meets the question", "other places may also meet the question: " + _names(world, rivals)
+            )
         return
     # "nearest" read either way: the gold must win in a straight line and along the walking route.
-    readings = [dict(q, by="straight"), dict(q, by="route", vehicle="walking", mode="distance")] \
-        if q.get("by") == "either" else [q]
+    readings = (
+        [dict(q, by="straight"), dict(q, by="route", vehicle="walking", mode="distance")]
+        if q.get("by") == "either"
+        else [q]
+    )
     for reading in readings:
         _rank(world, reading, center, gold, list(rows))
 
@@ -58,8 +63,11 @@ def _rank(world: AuditWorld, q: dict, center: str | None, gold: str, pids: list[
         raise Reject("unreachable", f"{world.place(gold).name} cannot be reached")
     ordered = sorted(scores, key=lambda p: (scores[p], p))
     if ordered[0] != gold:
-        raise Reject("better rival", f"{world.place(ordered[0]).name} ({ordered[0]}) beats the gold "
-                     f"{world.place(gold).name} ({_show(q, scores[ordered[0]])} vs {_show(q, scores[gold])})")
+        raise Reject(
+            "better rival",
+            f"{world.place(ordered[0]).name} ({ordered[0]}) beats the gold "
+            f"{world.place(gold).name} ({_show(q, scores[ordered[0]])} vs {_show(q, scores[gold])})",
+        )
     if len(ordered) > 1:
         best, second = scores[gold], scores[ordered[1]]  # lower is better (ratings are negated)
         if q["rank"] == "rating":
@@ -69,8 +77,11 @@ def _rank(world: AuditWorld, q: dict, center: str | None, gold: str, pids: list[
         else:
             need = margins.nearest_margin(best)
         if second - best < need - 1e-9:
-            raise Reject("runner-up within margin", f"the runner-up {world.place(ordered[1]).name} ({ordered[1]}) "
-                         f"is within the margin ({_show(q, second)} vs {_show(q, best)})")
+            raise Reject(
+                "runner-up within margin",
+                f"the runner-up {world.place(ordered[1]).name} ({ordered[1]}) "
+                f"is within the margin ({_show(q, second)} vs {_show(q, best)})",
+            )
 
 
 def _admissible(world: AuditWorld, q: dict, center: str | None) -> dict[str, tuple[str, str]]:

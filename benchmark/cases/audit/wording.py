@@ -1,4 +1,5 @@
 """The question must say what the query holds: every named place, noun, number, time and mode."""
+
 from __future__ import annotations
 
 from datetime import datetime
@@ -39,8 +40,11 @@ def wording_failures(world: AuditWorld, question: str, query: dict) -> list[str]
     if query.get("day") and query["day"].casefold() not in text:
         failures.append(f"wording: the question does not say the day ({query['day']})")
     vehicle, mode = query.get("vehicle"), query.get("mode")
-    if vehicle and query["kind"] in ("route", "detour", "trip", "open_on_arrival", "closer", "open_choice") \
-            and not any(w in text for w in VEHICLE_WORDS[vehicle]):
+    if (
+        vehicle
+        and query["kind"] in ("route", "detour", "trip", "open_on_arrival", "closer", "open_choice")
+        and not any(w in text for w in VEHICLE_WORDS[vehicle])
+    ):
         failures.append(f"wording: the question does not say the travel mode ({vehicle})")
     if mode and query["kind"] in ("route", "detour", "trip") and not any(w in text for w in MODE_WORDS[mode]):
         failures.append(f"wording: the question does not say what to optimise ({mode})")
@@ -73,16 +77,25 @@ def _phrases(query: dict) -> list[str]:
 def _numbers(query: dict) -> list[tuple[str, float]]:
     found = []
     for part in _parts(query):
-        for key, label in (("radius_m", "radius"), ("min_rating", "minimum rating"), ("max_cost", "maximum cost"),
-                           ("budget", "budget"), ("delay_min", "wait in minutes"), ("dwell_min", "stay in minutes")):
+        for key, label in (
+            ("radius_m", "radius"),
+            ("min_rating", "minimum rating"),
+            ("max_cost", "maximum cost"),
+            ("budget", "budget"),
+            ("delay_min", "wait in minutes"),
+            ("dwell_min", "stay in minutes"),
+        ):
             if part.get(key) is not None:
                 found.append((label, part[key]))
     return found
 
 
 def _moments(query: dict) -> list[tuple[str, str]]:
-    return [(label, query[key]) for key, label in (("depart", "departure time"), ("open_at", "time"), ("at", "time"),
-                                                   ("now", "time")) if query.get(key)]
+    return [
+        (label, query[key])
+        for key, label in (("depart", "departure time"), ("open_at", "time"), ("at", "time"), ("now", "time"))
+        if query.get(key)
+    ]
 
 
 def _number_text(value: float) -> str:

@@ -6,6 +6,7 @@ fact kinds); straight-line distances use the WGS84 ellipsoid (what PostGIS geogr
 measures) through a local approximation that is exact to well under a centimetre at city
 scale; opening hours use the one opening-hours parser the benchmark grades with.
 """
+
 from __future__ import annotations
 
 import math
@@ -32,7 +33,7 @@ def ellipsoid_distance_m(lon1: float, lat1: float, lon2: float, lat2: float) -> 
     """Distance in metres on the WGS84 ellipsoid, from the radii of curvature at the mid-latitude."""
     phi = math.radians((lat1 + lat2) / 2)
     w = 1 - _E2 * math.sin(phi) ** 2
-    meridian = _A * (1 - _E2) / w ** 1.5
+    meridian = _A * (1 - _E2) / w**1.5
     normal = _A / math.sqrt(w)
     dy = meridian * math.radians(lat2 - lat1)
     dx = normal * math.cos(phi) * math.radians(lon2 - lon1)
@@ -55,15 +56,22 @@ class Place:
 
     def record(self) -> dict:
         """The fields the lexicon and the needs table read."""
-        return {"place_id": self.place_id, "name": self.name, "place_type": self.place_type, "tag": self.tag,
-                "rating": self.rating, "cost": self.cost}
+        return {
+            "place_id": self.place_id,
+            "name": self.name,
+            "place_type": self.place_type,
+            "tag": self.tag,
+            "rating": self.rating,
+            "cost": self.cost,
+        }
 
 
 class AuditWorld:
     """Every place of one city version with its hidden facts, and its road network."""
 
-    def __init__(self, *, city_name: str, city_version: str, places: list[Place], facts: Mapping[str, Set[str]],
-                 network):
+    def __init__(
+        self, *, city_name: str, city_version: str, places: list[Place], facts: Mapping[str, Set[str]], network
+    ):
         self.city_name, self.city_version = city_name, city_version
         self.places = {p.place_id: p for p in places}
         self.facts = facts
@@ -81,8 +89,7 @@ class AuditWorld:
         ctx = city_context(city_name)
         places = [Place(*record) for record in place_records(city_id=ctx.city_id)]
         facts = fact_keys(city_id=ctx.city_id, kinds=("static", "long_term"))
-        return cls(city_name=city_name, city_version=ctx.city_version, places=places, facts=facts,
-                   network=ctx.network)
+        return cls(city_name=city_name, city_version=ctx.city_version, places=places, facts=facts, network=ctx.network)
 
     # -- lookups ---------------------------------------------------------------------------
     def place(self, place_id: str) -> Place:

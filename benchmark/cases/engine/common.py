@@ -1,4 +1,5 @@
 """Helpers shared by the case recipes: sampling, names, nouns, needs, evidence notes, answer pieces."""
+
 from __future__ import annotations
 
 import random
@@ -52,14 +53,22 @@ def uniquely_named(session: EngineSession, place: dict) -> bool:
     if key not in session.memo:
         found = session.engine("place_search", query_name=place["name"])
         name = fold(place["name"]).strip()
-        same = [r for r in found["results"]
-                if fold(r["name"]).strip() == name or name in {fold(a).strip() for a in r["alias"].split("|")}]
+        same = [
+            r
+            for r in found["results"]
+            if fold(r["name"]).strip() == name or name in {fold(a).strip() for a in r["alias"].split("|")}
+        ]
         session.memo[key] = [r["place_id"] for r in same] == [place["place_id"]]
     return session.memo[key]
 
 
-def named_places(session: EngineSession, rng: random.Random, k: int, pool: list[dict] | None = None,
-                 exclude: Collection[str] = frozenset()) -> list[dict]:
+def named_places(
+    session: EngineSession,
+    rng: random.Random,
+    k: int,
+    pool: list[dict] | None = None,
+    exclude: Collection[str] = frozenset(),
+) -> list[dict]:
     """``k`` uniquely named places from a fresh sample (or ``pool``), in sample order."""
     chosen = []
     for place in pool if pool is not None else sample(session, rng):
@@ -90,24 +99,111 @@ def find_by_name(session: EngineSession, name: str) -> dict:
 # ------------------------------------------------------------------ nouns
 
 # Nouns that make sense as a stop on the way somewhere, and as the theme of a tour.
-STOP_NOUNS = frozenset({
-    "cafe", "bakery", "ice_cream", "bar", "pub", "restaurant", "asian_restaurant", "japanese_restaurant",
-    "sushi_restaurant", "chinese_restaurant", "thai_restaurant", "vietnamese_restaurant", "indian_restaurant",
-    "nepalese_restaurant", "italian_restaurant", "pizzeria", "mexican_restaurant", "finnish_restaurant",
-    "burger_place", "fast_food", "vegetarian_restaurant", "supermarket", "convenience_store", "kiosk", "pharmacy",
-    "florist", "bookshop", "gift_shop", "clothes_shop", "shoe_shop", "jewellery_shop", "phone_shop",
-    "electronics_shop", "sports_shop", "outdoor_shop", "toy_shop", "liquor_store", "cash_machine", "bank",
-    "post_office", "bike_shop", "hardware_store", "department_store", "shopping_centre", "cosmetics_shop",
-    "music_shop", "antique_shop", "homeware_shop", "museum", "art_gallery", "library", "park", "optician",
-})
-TOUR_NOUNS = frozenset({
-    "cafe", "bakery", "bar", "pub", "restaurant", "asian_restaurant", "japanese_restaurant", "sushi_restaurant",
-    "italian_restaurant", "pizzeria", "burger_place", "museum", "art_gallery", "bookshop", "antique_shop",
-    "clothes_shop", "gift_shop", "park", "memorial", "church", "library", "ice_cream", "jewellery_shop",
-})
-_NOT_VISITED = ("School", "Kindergarten", "Embassy", "Police", "Fire Station", "Courthouse", "Recycling", "Toilets",
-                "Parking", "Government Office", "Social Facility", "Driving School", "Taxi Stand", "Fuel Station",
-                "Town Hall", "Public Building", "Financial Services", "Insurance", "Car Rental")
+STOP_NOUNS = frozenset(
+    {
+        "cafe",
+        "bakery",
+        "ice_cream",
+        "bar",
+        "pub",
+        "restaurant",
+        "asian_restaurant",
+        "japanese_restaurant",
+        "sushi_restaurant",
+        "chinese_restaurant",
+        "thai_restaurant",
+        "vietnamese_restaurant",
+        "indian_restaurant",
+        "nepalese_restaurant",
+        "italian_restaurant",
+        "pizzeria",
+        "mexican_restaurant",
+        "finnish_restaurant",
+        "burger_place",
+        "fast_food",
+        "vegetarian_restaurant",
+        "supermarket",
+        "convenience_store",
+        "kiosk",
+        "pharmacy",
+        "florist",
+        "bookshop",
+        "gift_shop",
+        "clothes_shop",
+        "shoe_shop",
+        "jewellery_shop",
+        "phone_shop",
+        "electronics_shop",
+        "sports_shop",
+        "outdoor_shop",
+        "toy_shop",
+        "liquor_store",
+        "cash_machine",
+        "bank",
+        "post_office",
+        "bike_shop",
+        "hardware_store",
+        "department_store",
+        "shopping_centre",
+        "cosmetics_shop",
+        "music_shop",
+        "antique_shop",
+        "homeware_shop",
+        "museum",
+        "art_gallery",
+        "library",
+        "park",
+        "optician",
+    }
+)
+TOUR_NOUNS = frozenset(
+    {
+        "cafe",
+        "bakery",
+        "bar",
+        "pub",
+        "restaurant",
+        "asian_restaurant",
+        "japanese_restaurant",
+        "sushi_restaurant",
+        "italian_restaurant",
+        "pizzeria",
+        "burger_place",
+        "museum",
+        "art_gallery",
+        "bookshop",
+        "antique_shop",
+        "clothes_shop",
+        "gift_shop",
+        "park",
+        "memorial",
+        "church",
+        "library",
+        "ice_cream",
+        "jewellery_shop",
+    }
+)
+_NOT_VISITED = (
+    "School",
+    "Kindergarten",
+    "Embassy",
+    "Police",
+    "Fire Station",
+    "Courthouse",
+    "Recycling",
+    "Toilets",
+    "Parking",
+    "Government Office",
+    "Social Facility",
+    "Driving School",
+    "Taxi Stand",
+    "Fuel Station",
+    "Town Hall",
+    "Public Building",
+    "Financial Services",
+    "Insurance",
+    "Car Rental",
+)
 
 
 def visitable(place: dict) -> bool:

@@ -1,4 +1,5 @@
 """The generate_cases flow: generate, store, optionally verify and validate, and summarise."""
+
 from __future__ import annotations
 
 import time
@@ -34,9 +35,18 @@ def cell_counts(count: int | None, cells: list[str]) -> dict[tuple[str, str], in
     return out
 
 
-def generate_and_store(*, seed: int, count: int | None, cells: list[str], city: str | None, validate: bool,
-                       progress: TextIO | None, paraphraser=None, release: str | None = None,
-                       workers: int = 1) -> str:
+def generate_and_store(
+    *,
+    seed: int,
+    count: int | None,
+    cells: list[str],
+    city: str | None,
+    validate: bool,
+    progress: TextIO | None,
+    paraphraser=None,
+    release: str | None = None,
+    workers: int = 1,
+) -> str:
     """Generate, store, optionally validate and freeze as ``release``; returns the printed summary.
 
     With ``release``, an existing release of that name means there is nothing to do (make
@@ -56,15 +66,24 @@ def generate_and_store(*, seed: int, count: int | None, cells: list[str], city: 
     validate = validate or bool(release)
     started = time.perf_counter()
     bar = tqdm(total=sum(counts.values()), file=progress, disable=progress is None, unit="case")
-    documents, reports = generate_cases(context=context, seed=seed, counts=counts, on_case=lambda _d: bar.update(1),
-                                        paraphraser=paraphraser, workers=workers)
+    documents, reports = generate_cases(
+        context=context,
+        seed=seed,
+        counts=counts,
+        on_case=lambda _d: bar.update(1),
+        paraphraser=paraphraser,
+        workers=workers,
+    )
     bar.close()
     generated_s = time.perf_counter() - started
     stored = generated_cases_store(documents=documents)
-    lines = [_report_table(reports), f"Generated {len(documents)} cases in {generated_s:.1f} s "
-             f"(city {context.city_name} {context.city_version[:12]}, seed {seed}); stored: "
-             + f"created {stored['created']}, updated {stored['updated']}, unchanged {stored['unchanged']}, "
-             f"kept {stored['kept']} (reviewed; {stored['kept_differing']} differ from this generation)"]
+    lines = [
+        _report_table(reports),
+        f"Generated {len(documents)} cases in {generated_s:.1f} s "
+        f"(city {context.city_name} {context.city_version[:12]}, seed {seed}); stored: "
+        + f"created {stored['created']}, updated {stored['updated']}, unchanged {stored['unchanged']}, "
+        f"kept {stored['kept']} (reviewed; {stored['kept_differing']} differ from this generation)",
+    ]
     if validate:
         from benchmark.cases.services.cases import CaseVerificationError, case_validate
 
@@ -86,11 +105,15 @@ def generate_and_store(*, seed: int, count: int | None, cells: list[str], city: 
     if release:
         from benchmark.cases.services import release_freeze
 
-        frozen = release_freeze(name=release, split=Release.PUBLIC, description=f"Data engine seed {seed}",
-                                cases=Case.objects.filter(case_id__in=[d.case_id for d in documents],
-                                                          status=Case.VALIDATED))
-        lines.append(f"Froze release {frozen.name!r}: {frozen.entries.count()} cases, "
-                     f"content hash {frozen.content_hash[:12]}.")
+        frozen = release_freeze(
+            name=release,
+            split=Release.PUBLIC,
+            description=f"Data engine seed {seed}",
+            cases=Case.objects.filter(case_id__in=[d.case_id for d in documents], status=Case.VALIDATED),
+        )
+        lines.append(
+            f"Froze release {frozen.name!r}: {frozen.entries.count()} cases, content hash {frozen.content_hash[:12]}."
+        )
     return "\n".join(lines)
 
 
@@ -102,6 +125,8 @@ def _report_table(reports: list[CellReport]) -> str:
     for r in reports:
         reasons = ", ".join(f"{why} ({n})" for why, n in r.discards.most_common(TOP_REASONS))
         rows.append(f"{cell_name(r.cell):<18} {r.made:>5} {r.target:>6} {r.attempts:>8} {r.seconds:>7.1f}  {reasons}")
-    rows.append(f"{'total':<18} {sum(r.made for r in reports):>5} {sum(r.target for r in reports):>6} "
-                f"{sum(r.attempts for r in reports):>8} {sum(r.seconds for r in reports):>7.1f}")
+    rows.append(
+        f"{'total':<18} {sum(r.made for r in reports):>5} {sum(r.target for r in reports):>6} "
+        f"{sum(r.attempts for r in reports):>8} {sum(r.seconds for r in reports):>7.1f}"
+    )
     return "\n".join(rows)

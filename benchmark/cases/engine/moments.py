@@ -1,4 +1,5 @@
 """The week time-dependent questions are asked about, and moments in it."""
+
 from __future__ import annotations
 
 import math
@@ -25,7 +26,7 @@ def stable_state(hours: str, when: datetime, slack: int = STABLE_MIN) -> bool | 
     high = math.ceil(((when - WEEK_START).total_seconds() + slack * 60) / 300)
     if low >= 0 and high < SLOTS:
         # The five-minute marks covering the window (a little wider than it when ``when`` is between marks).
-        states = set(week_states(hours)[low:high + 1])
+        states = set(week_states(hours)[low : high + 1])
     else:
         states = {is_open_at(hours, when + timedelta(minutes=m)) for m in range(-slack, slack + 1, 5)}
     return states.pop() if len(states) == 1 and None not in states else None
@@ -61,8 +62,9 @@ def moments_when(hours: str, state: bool, *, between: tuple[int, int] = (7, 22),
     out = []
     for i in range(SLOTS):
         minute = (i * 5) % (24 * 60)
-        if between[0] * 60 <= minute < between[1] * 60 and \
-                all(states[j] is state for j in range(max(0, i - reach), min(SLOTS, i + reach + 1))):
+        if between[0] * 60 <= minute < between[1] * 60 and all(
+            states[j] is state for j in range(max(0, i - reach), min(SLOTS, i + reach + 1))
+        ):
             out.append(WEEK_START + timedelta(minutes=5 * i))
     return out
 
@@ -70,8 +72,9 @@ def moments_when(hours: str, state: bool, *, between: tuple[int, int] = (7, 22),
 def closings(hours: str) -> list:
     """The marks at which the place closes (open just before, closed from then on)."""
     states = week_states(hours)
-    return [WEEK_START + timedelta(minutes=5 * i) for i in range(1, SLOTS) if states[i - 1] is True and
-            states[i] is False]
+    return [
+        WEEK_START + timedelta(minutes=5 * i) for i in range(1, SLOTS) if states[i - 1] is True and states[i] is False
+    ]
 
 
 def day_place(hours: str) -> bool:
@@ -80,7 +83,7 @@ def day_place(hours: str) -> bool:
     states = week_states(hours)
     days = 0
     for day in range(7):
-        marks = states[day * 288 + 9 * 12: day * 288 + 21 * 12]
+        marks = states[day * 288 + 9 * 12 : day * 288 + 21 * 12]
         days += sum(1 for s in marks if s is True) >= 6 * 12
     return days >= 5
 
@@ -88,5 +91,6 @@ def day_place(hours: str) -> bool:
 def openings(hours: str) -> list:
     """The marks at which the place opens (closed just before, open from then on)."""
     states = week_states(hours)
-    return [WEEK_START + timedelta(minutes=5 * i) for i in range(1, SLOTS) if states[i - 1] is False and
-            states[i] is True]
+    return [
+        WEEK_START + timedelta(minutes=5 * i) for i in range(1, SLOTS) if states[i - 1] is False and states[i] is True
+    ]

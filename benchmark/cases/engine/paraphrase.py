@@ -4,6 +4,7 @@ A paraphrase is kept only when it still asks the same thing: every place name an
 number of the original is still there verbatim, no number is added, and (at L2) it does
 not name the hidden criterion. Otherwise the original question stays.
 """
+
 from __future__ import annotations
 
 import re
@@ -30,8 +31,12 @@ class Paraphraser:
         import litellm
 
         response = litellm.completion(
-            model=self.model, api_base=self.api_base, api_key=self.api_key, temperature=self.temperature,
-            timeout=self.timeout_s, num_retries=2,
+            model=self.model,
+            api_base=self.api_base,
+            api_key=self.api_key,
+            temperature=self.temperature,
+            timeout=self.timeout_s,
+            num_retries=2,
             messages=[{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": question}],
         )
         return (response.choices[0].message.content or "").strip()

@@ -5,6 +5,7 @@ Each cell draws its question skeletons from banks (``benchmark/cases/engine/word
 attempt's random stream), and counts a skeleton only when its case is kept, so every cell
 spreads over its skeletons and no skeleton dominates. Place names stay as in the city's data.
 """
+
 from __future__ import annotations
 
 import random
@@ -20,8 +21,10 @@ VEHICLE_GERUND = {"walking": "walking", "cycling": "cycling", "driving": "drivin
 VEHICLE_VERB = {"walking": "walk", "cycling": "cycle", "driving": "drive"}
 MODE_ADJECTIVE = {"time": ("fastest", "quickest"), "distance": ("shortest",)}
 TRIES_PER_CASE = 40
-MODE_GOAL = {"time": ("as quickly as possible", "in the least time"),
-             "distance": ("covering the least distance", "with the shortest distance overall")}
+MODE_GOAL = {
+    "time": ("as quickly as possible", "in the least time"),
+    "distance": ("covering the least distance", "with the shortest distance overall"),
+}
 
 
 class Phrasebook:
@@ -108,8 +111,12 @@ def mode_goal(rng: random.Random, mode: str) -> str:
 def travel_slots(rng: random.Random, vehicle: str, mode: str | None = None) -> dict[str, str]:
     """Slots for a travel mode: {by} 'by bike', {going} 'cycling', {go} 'cycle', and for a mode
     {best} 'quickest', {Best} 'Quickest', {goal} 'as quickly as possible'."""
-    slots = {"by": vehicle_adverb(rng, vehicle), "going": VEHICLE_GERUND[vehicle],
-             "Going": VEHICLE_GERUND[vehicle].capitalize(), "go": VEHICLE_VERB[vehicle]}
+    slots = {
+        "by": vehicle_adverb(rng, vehicle),
+        "going": VEHICLE_GERUND[vehicle],
+        "Going": VEHICLE_GERUND[vehicle].capitalize(),
+        "go": VEHICLE_VERB[vehicle],
+    }
     if mode:
         best = mode_adjective(rng, mode)
         slots.update(best=best, Best=best.capitalize(), goal=mode_goal(rng, mode))
@@ -118,8 +125,11 @@ def travel_slots(rng: random.Random, vehicle: str, mode: str | None = None) -> d
 
 def moment_slots(when: datetime) -> dict[str, str]:
     """{time} '17:40', {day} 'Saturday', {date} 'Saturday 12 December'."""
-    return {"time": when.strftime("%H:%M"), "day": when.strftime("%A"),
-            "date": f"{when.strftime('%A')} {when.day} {when.strftime('%B')}"}
+    return {
+        "time": when.strftime("%H:%M"),
+        "day": when.strftime("%A"),
+        "date": f"{when.strftime('%A')} {when.day} {when.strftime('%B')}",
+    }
 
 
 def number(value: float) -> str:

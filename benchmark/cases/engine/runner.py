@@ -1,4 +1,5 @@
 """Run the recipes until every cell has its cases: deterministic for a city version and a seed."""
+
 from __future__ import annotations
 
 import hashlib
@@ -68,8 +69,9 @@ def generate_cases(
     return documents, reports
 
 
-def _generate_cell(context: ToolContext, seed: int, cell: tuple[str, str], target: int,
-                   paraphraser: Callable[[str], str] | None = None) -> tuple[list[CaseDocument], CellReport]:
+def _generate_cell(
+    context: ToolContext, seed: int, cell: tuple[str, str], target: int, paraphraser: Callable[[str], str] | None = None
+) -> tuple[list[CaseDocument], CellReport]:
     recipes = load_recipes()
     report = CellReport(cell, target)
     documents: list[CaseDocument] = []
@@ -108,9 +110,15 @@ def _generate_cell(context: ToolContext, seed: int, cell: tuple[str, str], targe
 
 
 # The slowest cells first, so two workers finish at about the same time.
-_SLOWEST_FIRST = [(Category.NEARBY_DISCOVERY, Level.L1), (Category.TRIP_DESIGN, Level.L2), (Category.ROUTING, Level.L1),
-                  (Category.NEARBY_DISCOVERY, Level.L0), (Category.ROUTING, Level.L2), (Category.TRIP_DESIGN, Level.L1),
-                  (Category.PLACE_PERCEPTION, Level.L1)]
+_SLOWEST_FIRST = [
+    (Category.NEARBY_DISCOVERY, Level.L1),
+    (Category.TRIP_DESIGN, Level.L2),
+    (Category.ROUTING, Level.L1),
+    (Category.NEARBY_DISCOVERY, Level.L0),
+    (Category.ROUTING, Level.L2),
+    (Category.TRIP_DESIGN, Level.L1),
+    (Category.PLACE_PERCEPTION, Level.L1),
+]
 
 
 def _in_transaction() -> bool:
@@ -181,8 +189,11 @@ def _names_seen(session: EngineSession, answer) -> set[str]:
     """Place names this attempt looked up or answered with (protected in paraphrases)."""
     from benchmark.cases.checks import answer_names
 
-    looked_up = {s.arguments["query_name"] for s in session.reference_path
-                 if s.tool == "place_search" and s.arguments.get("query_name")}
+    looked_up = {
+        s.arguments["query_name"]
+        for s in session.reference_path
+        if s.tool == "place_search" and s.arguments.get("query_name")
+    }
     return looked_up | set(answer_names(answer))
 
 
@@ -203,10 +214,17 @@ def _document(context, seed, cell, number, attempt, draft: Draft, session: Engin
         required_evidence=RequiredEvidence(attributes=draft.attributes, note_ids=sorted(set(draft.note_ids))),
         constraints=draft.constraints,
         uniqueness={"query": draft.query, **({"found": draft.notes} if draft.notes else {})},
-        provenance={"generator": "lifeplanner-data-engine", "version": ENGINE_VERSION, "seed": seed,
-                    "attempt": attempt, "recipe": kind, "skeletons": list(session.skeletons),
-                    "variants": [v.split(":", 1)[1] for v in session.variants],
-                    "city_name": context.city_name, "city_version": context.city_version},
+        provenance={
+            "generator": "lifeplanner-data-engine",
+            "version": ENGINE_VERSION,
+            "seed": seed,
+            "attempt": attempt,
+            "recipe": kind,
+            "skeletons": list(session.skeletons),
+            "variants": [v.split(":", 1)[1] for v in session.variants],
+            "city_name": context.city_name,
+            "city_version": context.city_version,
+        },
         city_name=context.city_name,
         city_version=context.city_version,
     )

@@ -1,4 +1,5 @@
 """Store what the data engine wrote."""
+
 from __future__ import annotations
 
 from collections.abc import Iterable

@@ -4,6 +4,7 @@
 engine path); ``agent()`` uses the Standard Agent Toolset (the reference path an agent
 can follow to the same answer). A failed call discards the attempt.
 """
+
 from __future__ import annotations
 
 import random
@@ -53,9 +54,9 @@ class EngineSession:
         try:
             yield
         except Discard:
-            del self.reference_path[marks[0]:]
-            del self.skeletons[marks[1]:]
-            del self.variants[marks[2]:]
+            del self.reference_path[marks[0] :]
+            del self.skeletons[marks[1] :]
+            del self.variants[marks[2] :]
             raise
 
     def engine(self, tool: str, **arguments: Any) -> dict:

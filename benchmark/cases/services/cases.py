@@ -1,4 +1,5 @@
 """Case curation: create, edit, validate, reject, re-verify and duplicate, each with an audit event."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -68,8 +69,9 @@ def case_apply(*, case: Case, values: dict[str, Any], actor, action: str, reason
     return case
 
 
-def case_validate(*, case: Case, actor, replay_engine: bool = True,
-                  other_questions: frozenset[str] | None = None) -> Case:
+def case_validate(
+    *, case: Case, actor, replay_engine: bool = True, other_questions: frozenset[str] | None = None
+) -> Case:
     """Verify the case and mark it validated if every check passes.
 
     The verification is stored either way (with its time), and a refusal is recorded in the
@@ -85,11 +87,20 @@ def case_validate(*, case: Case, actor, replay_engine: bool = True,
     result = _verify(case, replay_engine=replay_engine, other_questions=other_questions)
     stored = _stored(result)
     if not result.ok:
-        case_apply(case=case, values={"verification": stored}, actor=actor, action="validation_refused",
-                   reason="; ".join(result.failures))
+        case_apply(
+            case=case,
+            values={"verification": stored},
+            actor=actor,
+            action="validation_refused",
+            reason="; ".join(result.failures),
+        )
         raise CaseVerificationError(case.case_id, result.failures)
-    return case_apply(case=case, values={"status": Case.VALIDATED, "rejection_reason": "", "verification": stored},
-                      actor=actor, action="validated")
+    return case_apply(
+        case=case,
+        values={"status": Case.VALIDATED, "rejection_reason": "", "verification": stored},
+        actor=actor,
+        action="validated",
+    )
 
 
 def case_reject(*, case: Case, actor, reason: str) -> Case:
@@ -101,8 +112,13 @@ def case_reject(*, case: Case, actor, reason: str) -> Case:
     reason = (reason or "").strip()
     if not reason:
         raise ValidationError("a rejection needs a reason")
-    return case_apply(case=case, values={"status": Case.REJECTED, "rejection_reason": reason}, actor=actor,
-                      action="rejected", reason=reason)
+    return case_apply(
+        case=case,
+        values={"status": Case.REJECTED, "rejection_reason": reason},
+        actor=actor,
+        action="rejected",
+        reason=reason,
+    )
 
 
 def case_reverify(*, case: Case, actor) -> VerificationResult:
@@ -117,14 +133,14 @@ def case_reverify(*, case: Case, actor) -> VerificationResult:
 
 def case_duplicate_as_draft(*, case: Case, actor) -> Case:
     """Copy the case as a new draft (case_id ``<original>-copy-N``) for a curator to rework."""
-    doc = case_document(case).model_copy(update={"case_id": _copy_id(case.case_id), "status": Case.DRAFT,
-                                                 "rejection_reason": ""})
+    doc = case_document(case).model_copy(
+        update={"case_id": _copy_id(case.case_id), "status": Case.DRAFT, "rejection_reason": ""}
+    )
     doc.provenance = {**doc.provenance, "duplicated_from": case.case_id}
     with transaction.atomic():
         copy = case_create(document=doc, actor=actor, action="duplicated")
         copy.events.update(changes={"case_id": [case.case_id, copy.case_id]})
-        CaseEvent.objects.create(case=case, actor=actor, action="duplicated",
-                                 changes={"copy": [None, copy.case_id]})
+        CaseEvent.objects.create(case=case, actor=actor, action="duplicated", changes={"copy": [None, copy.case_id]})
     return copy
 
 
@@ -140,8 +156,9 @@ def _copy_id(case_id: str) -> str:
         n += 1
 
 
-def _verify(case: Case, *, replay_engine: bool = True, other_questions: frozenset[str] | None = None
-            ) -> VerificationResult:
+def _verify(
+    case: Case, *, replay_engine: bool = True, other_questions: frozenset[str] | None = None
+) -> VerificationResult:
     others = case_other_questions(case=case) if other_questions is None else other_questions
     return verification.verify_case(case_document(case), other_questions=others, replay=replay_engine)
 
@@ -156,7 +173,9 @@ def _document_values(case: Case, changes: dict[str, Any]) -> dict[str, Any]:
     try:
         return CaseDocument.model_validate(data).model_dump(mode="json")
     except pydantic.ValidationError as exc:
-        raise ValidationError({
-            str(err["loc"][0]) if err["loc"] else "document": f"{'.'.join(map(str, err['loc']))}: {err['msg']}"
-            for err in exc.errors(include_url=False)
-        }) from None
+        raise ValidationError(
+            {
+                str(err["loc"][0]) if err["loc"] else "document": f"{'.'.join(map(str, err['loc']))}: {err['msg']}"
+                for err in exc.errors(include_url=False)
+            }
+        ) from None

@@ -2,6 +2,7 @@
 
 A case frozen in both a public and a hidden release has its answer public: ``release_exposure``
 names such cases so that whoever freezes the second release is warned."""
+
 from __future__ import annotations
 
 import hashlib
@@ -66,8 +67,9 @@ def release_audit(*, cases: Iterable[Case]) -> list[tuple[str, list[str]]]:
     return refused
 
 
-def release_freeze(*, name: str, split: str, cases: Iterable[Case], actor=None, description: str = "",
-                   audit: bool = True) -> Release:
+def release_freeze(
+    *, name: str, split: str, cases: Iterable[Case], actor=None, description: str = "", audit: bool = True
+) -> Release:
     """Freeze ``cases`` as a new release.
 
     Each case's document is copied into the release (position = order by case_id), and the
@@ -79,18 +81,24 @@ def release_freeze(*, name: str, split: str, cases: Iterable[Case], actor=None, 
     """
     ordered = release_check(name=name, split=split, cases=cases, audit=audit)
     snapshots = [case_document(c).model_dump(mode="json") for c in ordered]
-    return release_store(name=name, split=split, entries=list(zip(ordered, snapshots)), actor=actor,
-                         description=description)
+    return release_store(
+        name=name, split=split, entries=list(zip(ordered, snapshots)), actor=actor, description=description
+    )
 
 
-def release_store(*, name: str, split: str, entries: list[tuple[Case, dict]], actor=None,
-                  description: str = "") -> Release:
+def release_store(
+    *, name: str, split: str, entries: list[tuple[Case, dict]], actor=None, description: str = ""
+) -> Release:
     """Write a checked release from ``(case, snapshot)`` pairs already in case_id order (internal)."""
     first = entries[0][0]
     with transaction.atomic():
         release = Release.objects.create(
-            name=name, split=split, content_hash=release_content_hash([s for _c, s in entries]),
-            city_name=first.city_name, city_version=first.city_version, description=description,
+            name=name,
+            split=split,
+            content_hash=release_content_hash([s for _c, s in entries]),
+            city_name=first.city_name,
+            city_version=first.city_version,
+            description=description,
             created_by=actor,
         )
         ReleaseCase.objects.bulk_create(
@@ -112,8 +120,11 @@ def release_exposure(*, release: Release) -> dict[str, list[str]]:
     public release they reveal the answers of the hidden releases named.
     """
     other = Release.PUBLIC if release.split == Release.HIDDEN else Release.HIDDEN
-    rows = (ReleaseCase.objects.filter(case__in=release.entries.values("case"), release__split=other)
-            .order_by("case__case_id", "release__name").values_list("case__case_id", "release__name"))
+    rows = (
+        ReleaseCase.objects.filter(case__in=release.entries.values("case"), release__split=other)
+        .order_by("case__case_id", "release__name")
+        .values_list("case__case_id", "release__name")
+    )
     exposed: dict[str, list[str]] = {}
     for case_id, name in rows:
         exposed.setdefault(case_id, []).append(name)
@@ -128,7 +139,11 @@ def release_exposure_warning(*, release: Release) -> str:
     listed = "; ".join(f"{case_id} (in {', '.join(names)})" for case_id, names in list(exposed.items())[:20])
     more = f"; and {len(exposed) - 20} more" if len(exposed) > 20 else ""
     if release.split == Release.HIDDEN:
-        return (f"warning: {len(exposed)} case(s) of hidden release {release.name} are already in a public release, "
-                f"so their answers are not hidden: {listed}{more}")
-    return (f"warning: {len(exposed)} case(s) of public release {release.name} are also in a hidden release, whose "
-            f"answers they now make public: {listed}{more}")
+        return (
+            f"warning: {len(exposed)} case(s) of hidden release {release.name} are already in a public release, "
+            f"so their answers are not hidden: {listed}{more}"
+        )
+    return (
+        f"warning: {len(exposed)} case(s) of public release {release.name} are also in a hidden release, whose "
+        f"answers they now make public: {listed}{more}"
+    )

@@ -1,4 +1,5 @@
 """JSONL export and import of case documents: one canonical JSON document per line, lossless."""
+
 from __future__ import annotations
 
 import json
@@ -58,14 +59,19 @@ def cases_export(*, path: str | Path, release: Release | None = None, include_hi
     withheld: list[str] = []
     if release is not None:
         if release.split == Release.HIDDEN and not include_hidden:
-            raise HiddenAnswersRefused(f"release {release.name} is hidden: its snapshots hold the answers curators "
-                                       "keep; pass --include-hidden (include_hidden=True) to write them to a file "
-                                       "for curators")
+            raise HiddenAnswersRefused(
+                f"release {release.name} is hidden: its snapshots hold the answers curators "
+                "keep; pass --include-hidden (include_hidden=True) to write them to a file "
+                "for curators"
+            )
         lines = [canonical_json(e.snapshot) for e in release.entries.order_by("position")]
         holds_hidden = release.split == Release.HIDDEN
     else:
-        hidden_only = set(Case.objects.filter(releases__split=Release.HIDDEN).exclude(releases__split=Release.PUBLIC)
-                          .values_list("case_id", flat=True))
+        hidden_only = set(
+            Case.objects.filter(releases__split=Release.HIDDEN)
+            .exclude(releases__split=Release.PUBLIC)
+            .values_list("case_id", flat=True)
+        )
         cases = Case.objects.order_by("case_id")
         if not include_hidden:
             withheld = sorted(hidden_only)
@@ -77,8 +83,9 @@ def cases_export(*, path: str | Path, release: Release | None = None, include_hi
     return ExportResult(written=len(lines), withheld=withheld, holds_hidden_answers=holds_hidden)
 
 
-def cases_import(*, path: str | Path, release_name: str | None = None, split: str = Release.PUBLIC,
-                 actor=None) -> ImportResult:
+def cases_import(
+    *, path: str | Path, release_name: str | None = None, split: str = Release.PUBLIC, actor=None
+) -> ImportResult:
     """Create or update cases from a JSONL file; optionally freeze them as a release.
 
     The whole file is checked before anything is written, and the import is one
@@ -145,5 +152,4 @@ def _parse_line(number: int, line: str) -> CaseDocument:
 def _freeze_imported(name: str, split: str, cases: list[Case], documents: list[CaseDocument], actor) -> Release:
     ordered = release_check(name=name, split=split, cases=cases)
     snapshot_of = {d.case_id: d.model_dump(mode="json") for d in documents}
-    return release_store(name=name, split=split, entries=[(c, snapshot_of[c.case_id]) for c in ordered],
-                         actor=actor)
+    return release_store(name=name, split=split, entries=[(c, snapshot_of[c.case_id]) for c in ordered], actor=actor)

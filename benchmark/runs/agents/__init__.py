@@ -2,6 +2,7 @@
 
 Each agent module registers itself with ``base.agent``; importing this package imports them all.
 """
+
 from environment.registry_base import NotRegistered
 
 from . import heuristic, litellm_agent, reference, self_driven  # noqa: F401  (importing registers them)

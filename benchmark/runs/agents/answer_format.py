@@ -6,6 +6,7 @@ fields the case is scored on, in every ``next_case`` (:func:`answer_format`); do
 shows it (a test checks that the document holds this exact text). Recorded runs replay against
 the scaffold's prompt, so the block must not change.
 """
+
 from __future__ import annotations
 
 from judging.vocabulary import Category
@@ -42,7 +43,7 @@ _ROUTE_FIELDS = '"start", "end", "waypoints", "vehicle", "mode", "total_distance
 _CITE = ' Cite the notes and record fields you used in "ref" ("note_id", "attribute_key").'
 SCORED_FIELDS: dict[str, str] = {
     Category.PLACE_PERCEPTION: 'A place_perception case is scored on "answer" (the value alone), or on '
-                               '"name"/"place_id" when the question asks for a place.' + _CITE,
+    '"name"/"place_id" when the question asks for a place.' + _CITE,
     Category.NEARBY_DISCOVERY: 'A nearby_discovery case is scored on "name"/"place_id" of the place found.' + _CITE,
     Category.ROUTING: f'A routing case is scored on {_ROUTE_FIELDS} and "optimal_order".' + _CITE,
     Category.TRIP_DESIGN: f'A trip_design case is scored on {_ROUTE_FIELDS} and "optimal_order".' + _CITE,

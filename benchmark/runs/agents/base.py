@@ -5,6 +5,7 @@ the question (never the reference answer, except the ``reference`` agent, whose 
 prove that cases and scoring agree), reaches the world only through ``task.tools`` (the
 agent toolset over MCP; every call is recorded) and, when it is a model, asks ``task.llm``.
 """
+
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable

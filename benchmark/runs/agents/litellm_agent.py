@@ -8,6 +8,7 @@ through the toolbox (each one a recorded step) and hands back the observations, 
 submit_answer succeeds, the budget or the time runs out, the model fails, or it stops
 calling tools (it is reminded once to call submit_answer).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -21,7 +22,8 @@ from .base import AgentOutcome, AgentTask, agent
 from .toolbox import BudgetExhausted
 
 # Figure 9, verbatim but for the marked additions to the answer format (see answer_format.py).
-SYSTEM_PROMPT = """You are a geographic information assistant. Use the available tools to answer the user's question.
+SYSTEM_PROMPT = (
+    """You are a geographic information assistant. Use the available tools to answer the user's question.
 
 CRITICAL RULES:
 1. NEVER hallucinate or fabricate data. ALL reasoning MUST be grounded in tool return results.
@@ -31,13 +33,18 @@ CRITICAL RULES:
 5. After completing your analysis, you MUST call submit_answer() to deliver your final answer as a structured JSON object. Do NOT output JSON as plain text - always use submit_answer().
 
 ---
-""" + ANSWER_FORMAT + """
+"""
+    + ANSWER_FORMAT
+    + """
 
 ---
-Now answer the following question: {question}"""  # noqa: E501
+Now answer the following question: {question}"""
+)
 
-REMINDER = ("You have not submitted an answer. You MUST call submit_answer(result=<your_answer>) with your final "
-            "answer as a JSON object. Do NOT output JSON as plain text - always use submit_answer().")
+REMINDER = (
+    "You have not submitted an answer. You MUST call submit_answer(result=<your_answer>) with your final "
+    "answer as a JSON object. Do NOT output JSON as plain text - always use submit_answer()."
+)
 
 
 def system_prompt(question: str) -> str:
@@ -47,8 +54,13 @@ def system_prompt(question: str) -> str:
 
 def function_specs(mcp_tools: Any) -> list[dict]:
     """MCP tool definitions as OpenAI function specs."""
-    return [{"type": "function", "function": {"name": t.name, "description": t.description or "",
-                                              "parameters": t.input_schema}} for t in mcp_tools]
+    return [
+        {
+            "type": "function",
+            "function": {"name": t.name, "description": t.description or "", "parameters": t.input_schema},
+        }
+        for t in mcp_tools
+    ]
 
 
 @agent("litellm")
@@ -61,16 +73,23 @@ async def litellm_agent(task: AgentTask) -> AgentOutcome:
             ended, error = await conversation.run()
     except TimeoutError:
         ended, error = Ending.TIMEOUT, "the agent ran out of time"
-    return AgentOutcome(final_answer=task.tools.submitted, ended=ended, error=error,
-                        input_tokens=conversation.input_tokens, output_tokens=conversation.output_tokens)
+    return AgentOutcome(
+        final_answer=task.tools.submitted,
+        ended=ended,
+        error=error,
+        input_tokens=conversation.input_tokens,
+        output_tokens=conversation.output_tokens,
+    )
 
 
 class _Conversation:
     def __init__(self, task: AgentTask):
         self.task = task
         # The question also goes as the user turn: some providers refuse a conversation without one.
-        self.messages: list[dict] = [{"role": "system", "content": system_prompt(task.question)},
-                                     {"role": "user", "content": task.question}]
+        self.messages: list[dict] = [
+            {"role": "system", "content": system_prompt(task.question)},
+            {"role": "user", "content": task.question},
+        ]
         self.input_tokens = self.output_tokens = 0
         self.reminded = False
 
@@ -81,8 +100,9 @@ class _Conversation:
         functions = function_specs(await self.task.tools.list_tools())
         while True:
             try:
-                response = await self.task.llm.complete(self.messages, functions,
-                                                        temperature=self.task.config.temperature)
+                response = await self.task.llm.complete(
+                    self.messages, functions, temperature=self.task.config.temperature
+                )
             except ModelError as exc:
                 return Ending.MODEL_ERROR, str(exc)
             message, usage = self._read(response)
@@ -116,12 +136,24 @@ class _Conversation:
             arguments, problem = _arguments(function.get("arguments"))
             # Unreadable arguments are an invalid_parameter step; the model is told exactly what the step records.
             observation, _ = await self.task.tools.call(
-                function["name"], arguments, model_text=text if first else "",
-                input_tokens=usage[0] if first else 0, output_tokens=usage[1] if first else 0,
-                arguments_problem=(f"the arguments are not valid JSON ({problem}); call the tool again with a JSON "
-                                   "object") if problem else "")
-            self.messages.append({"role": "tool", "tool_call_id": call.get("id") or "",
-                                  "content": json.dumps(observation, ensure_ascii=False, default=str)})
+                function["name"],
+                arguments,
+                model_text=text if first else "",
+                input_tokens=usage[0] if first else 0,
+                output_tokens=usage[1] if first else 0,
+                arguments_problem=(
+                    f"the arguments are not valid JSON ({problem}); call the tool again with a JSON object"
+                )
+                if problem
+                else "",
+            )
+            self.messages.append(
+                {
+                    "role": "tool",
+                    "tool_call_id": call.get("id") or "",
+                    "content": json.dumps(observation, ensure_ascii=False, default=str),
+                }
+            )
             if self.task.tools.has_submitted:
                 return
 
@@ -142,10 +174,14 @@ def _arguments(raw: Any) -> tuple[Any, str]:
 def _assistant_turn(message: dict, calls: list[dict]) -> dict:
     turn: dict[str, Any] = {"role": "assistant", "content": message.get("content")}
     if calls:
-        turn["tool_calls"] = [{"id": c.get("id") or "", "type": "function",
-                               "function": {"name": c["function"]["name"],
-                                            "arguments": _as_text(c["function"].get("arguments"))}}
-                              for c in calls]
+        turn["tool_calls"] = [
+            {
+                "id": c.get("id") or "",
+                "type": "function",
+                "function": {"name": c["function"]["name"], "arguments": _as_text(c["function"].get("arguments"))},
+            }
+            for c in calls
+        ]
     return turn
 
 

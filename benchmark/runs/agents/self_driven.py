@@ -6,6 +6,7 @@ runs arrive finished (``manage.py upload_run``). The names are registered so tha
 name a real registry entry; a worker that is ever handed one (e.g. by resuming the run)
 records the error on the trajectory instead of answering.
 """
+
 from __future__ import annotations
 
 from .base import AgentOutcome, AgentTask, agent

@@ -8,6 +8,7 @@ told so. Arguments the gateway would refuse (a NUL, NaN, a huge number, deep nes
 refused here, before the in-process client would mangle them (it sends NaN as null and cannot
 send a deep value at all); a call that fails in the client is still a recorded step.
 """
+
 from __future__ import annotations
 
 import json
@@ -80,8 +81,16 @@ class Toolbox:
     def used(self) -> int:
         return len(self.steps)
 
-    async def call(self, tool: str, arguments: Any, *, model_text: str = "", input_tokens: int = 0,
-                   output_tokens: int = 0, arguments_problem: str = "") -> tuple[Any, bool]:
+    async def call(
+        self,
+        tool: str,
+        arguments: Any,
+        *,
+        model_text: str = "",
+        input_tokens: int = 0,
+        output_tokens: int = 0,
+        arguments_problem: str = "",
+    ) -> tuple[Any, bool]:
         """Call ``tool``; returns (observation, is_error). Raises BudgetExhausted past the budget.
 
         ``arguments_problem``: why the agent could not read the model's arguments (e.g. not valid JSON);
@@ -93,16 +102,31 @@ class Toolbox:
         problem = argument_problem(arguments) if isinstance(arguments, dict) else None
         kind: str  # an ErrorKind, or the kind the server gave the call
         if arguments_problem or not isinstance(arguments, dict):
-            observation = {"error": {"kind": ErrorKind.INVALID_PARAMETER, "parameter": "arguments",
-                                     "message": arguments_problem or "tool arguments must be a JSON object"}}
+            observation = {
+                "error": {
+                    "kind": ErrorKind.INVALID_PARAMETER,
+                    "parameter": "arguments",
+                    "message": arguments_problem or "tool arguments must be a JSON object",
+                }
+            }
             is_error, kind = True, ErrorKind.INVALID_PARAMETER
         elif problem is not None:
             observation, is_error, kind = {"error": argument_error(problem)}, True, ErrorKind.INVALID_PARAMETER
         else:
             observation, is_error, kind = await self._send(tool, arguments)
-        self.steps.append(StepRecord(len(self.steps), tool, arguments, observation, kind,
-                                     round((time.perf_counter() - started) * 1000, 3), model_text, input_tokens,
-                                     output_tokens))
+        self.steps.append(
+            StepRecord(
+                len(self.steps),
+                tool,
+                arguments,
+                observation,
+                kind,
+                round((time.perf_counter() - started) * 1000, 3),
+                model_text,
+                input_tokens,
+                output_tokens,
+            )
+        )
         if tool == "submit_answer" and not is_error:
             self.submitted, self.has_submitted = observation.get("result"), True
         return observation, is_error
@@ -121,8 +145,11 @@ class Toolbox:
         is_error = bool(result.is_error)
         kind = (result.meta or {}).get("error_kind", "") if getattr(result, "meta", None) else ""
         if is_error and not kind:
-            kind = (observation or {}).get("error", {}).get("kind", ErrorKind.OTHER) if isinstance(observation, dict) \
+            kind = (
+                (observation or {}).get("error", {}).get("kind", ErrorKind.OTHER)
+                if isinstance(observation, dict)
                 else ErrorKind.OTHER
+            )
         return observation, is_error, kind
 
 

@@ -1,4 +1,5 @@
 """The judge verdict cache, backed by the JudgeRecord table (judging.judges.cache.JudgeCache)."""
+
 from __future__ import annotations
 
 from benchmark.runs.models import JudgeRecord
@@ -14,6 +15,10 @@ class DatabaseJudgeCache:
     def put(self, key: str, verdict: dict) -> None:
         JudgeRecord.objects.update_or_create(
             key=key,
-            defaults={"verdict": verdict, "role": str(verdict.get("role", "")), "model": str(verdict.get("model", "")),
-                      "prompt_version": str(verdict.get("prompt_version", ""))},
+            defaults={
+                "verdict": verdict,
+                "role": str(verdict.get("role", "")),
+                "model": str(verdict.get("model", "")),
+                "prompt_version": str(verdict.get("prompt_version", "")),
+            },
         )

@@ -1,4 +1,5 @@
 """Judge calibration against curators' human scores (appendix B.2)."""
+
 from __future__ import annotations
 
 from benchmark.cases.selectors import case_document
@@ -23,20 +24,34 @@ def judges_calibrate(*, judges: list[JudgeConfig], metric: str, cache=None, k: i
         document = case_document(human.case)
         trajectory = Trajectory.model_validate(human.trajectory) if human.trajectory else None
         for judge in judges:
-            verdict = judge_score(ROLE_OF_METRIC[metric], judge, case_spec(document), human.answer, trajectory,
-                                  cache=cache, tools_city=document.city_name)
+            verdict = judge_score(
+                ROLE_OF_METRIC[metric],
+                judge,
+                case_spec(document),
+                human.answer,
+                trajectory,
+                cache=cache,
+                tools_city=document.city_name,
+            )
             if verdict.score is None:
                 failures.append({"judge": judge.name, "case_id": document.case_id, "failure": verdict.failure})
             else:
                 pairs.append(CalibrationPair(judge.name, document.category, human.score, verdict.score))
     stats = calibration_stats(pairs)
-    return {"metric": metric, "pairs": len(pairs), "failures": failures, "stats": stats,
-            "recommended": recommend_ensemble(stats, k=k)}
+    return {
+        "metric": metric,
+        "pairs": len(pairs),
+        "failures": failures,
+        "stats": stats,
+        "recommended": recommend_ensemble(stats, k=k),
+    }
 
 
 def calibration_report(result: dict) -> str:
-    lines = [f"Judge agreement with human {result['metric']} scores ({result['pairs']} pairs)",
-             f"{'judge':<24} {'category':<18} {'n':>4} {'MAE':>7} {'Pearson r':>10}"]
+    lines = [
+        f"Judge agreement with human {result['metric']} scores ({result['pairs']} pairs)",
+        f"{'judge':<24} {'category':<18} {'n':>4} {'MAE':>7} {'Pearson r':>10}",
+    ]
     for judge, agreement in result["stats"].items():
         rows = [("overall", agreement.overall), *agreement.by_category.items()]
         for category, a in rows:

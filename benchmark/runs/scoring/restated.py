@@ -6,6 +6,7 @@ address, a clock time in am/pm, opening hours with commas, route totals rounded 
 A careful grader accepts every one of them; ``tests/benchmark/test_scoring.py`` scores them on generated
 cases and ``scripts/restated_answers.py`` on a whole release (figures in docs/metrics.md).
 """
+
 from __future__ import annotations
 
 import json

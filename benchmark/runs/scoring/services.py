@@ -1,4 +1,5 @@
 """Score an answer (and its trajectory) on a case: metrics, SC and RP from judges or rules."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -14,8 +15,12 @@ from .world import CityWorld, city_world
 def case_spec(document: CaseDocument) -> CaseSpec:
     """What scoring needs of a case document (plain data for the judging layer)."""
     return CaseSpec(
-        case_id=document.case_id, category=document.category, level=document.level, question=document.question,
-        answer=document.answer, required_evidence=document.required_evidence.model_dump(),
+        case_id=document.case_id,
+        category=document.category,
+        level=document.level,
+        question=document.question,
+        answer=document.answer,
+        required_evidence=document.required_evidence.model_dump(),
         constraints=document.constraints,
         reference_path=[{"tool": s.tool, "arguments": s.arguments} for s in document.reference_path],
         city_name=document.city_name,
@@ -33,5 +38,13 @@ def answer_score(
 ) -> dict[str, MetricResult]:
     """``judging.scoring.score_answer`` on a case document, with the city's world (shared per process)."""
     world = world or city_world(document.city_name)
-    return score_answer(case_spec(document), answer, trajectory, world=world, resolve_name=world.resolve_name,
-                        judges=judges, cache=cache, tools_city=document.city_name)
+    return score_answer(
+        case_spec(document),
+        answer,
+        trajectory,
+        world=world,
+        resolve_name=world.resolve_name,
+        judges=judges,
+        cache=cache,
+        tools_city=document.city_name,
+    )

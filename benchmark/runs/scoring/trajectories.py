@@ -3,6 +3,7 @@
 Everything here, with ``services``, ``world``, ``cache`` and the whole ``judging`` package, is what
 the re-score code version (``operations.rescore.scoring_code_hash``) covers.
 """
+
 from __future__ import annotations
 
 import logging
@@ -45,19 +46,41 @@ def submitted_answer(steps: Sequence[ScoredStep]) -> Any:
     return answer
 
 
-def trajectory_score(document: CaseDocument, *, steps: Sequence[ScoredStep], final_answer: Any, ended: str,
-                     input_tokens: int, output_tokens: int) -> tuple[dict, bool | None]:
+def trajectory_score(
+    document: CaseDocument,
+    *,
+    steps: Sequence[ScoredStep],
+    final_answer: Any,
+    ended: str,
+    input_tokens: int,
+    output_tokens: int,
+) -> tuple[dict, bool | None]:
     """(scores by metric, passed) of a finished trajectory; a failing metric gives ``{"error": ...}`` and None
     (kept for a re-score), but a lost database raises so that the task retries the case."""
     judged = JTrajectory(
-        steps=[JStep(index=s.index, tool=s.tool, arguments=s.arguments, observation=s.observation,
-                     error_kind=s.error_kind, input_tokens=s.input_tokens, output_tokens=s.output_tokens,
-                     text=s.model_text) for s in steps],
-        final_answer=final_answer, ended=ended, input_tokens=input_tokens, output_tokens=output_tokens)
+        steps=[
+            JStep(
+                index=s.index,
+                tool=s.tool,
+                arguments=s.arguments,
+                observation=s.observation,
+                error_kind=s.error_kind,
+                input_tokens=s.input_tokens,
+                output_tokens=s.output_tokens,
+                text=s.model_text,
+            )
+            for s in steps
+        ],
+        final_answer=final_answer,
+        ended=ended,
+        input_tokens=input_tokens,
+        output_tokens=output_tokens,
+    )
     try:
         answer = final_answer if ended == Ending.SUBMITTED else submitted_answer(steps)
-        results = services.answer_score(document=document, answer=answer, trajectory=judged, judges=_judges(),
-                                        cache=_cache())
+        results = services.answer_score(
+            document=document, answer=answer, trajectory=judged, judges=_judges(), cache=_cache()
+        )
     except (OperationalError, InterfaceError):
         raise  # the database went away: not a scoring error; the task retries the case once it is back
     except Exception as exc:  # scoring must not lose the trajectory; the error is kept for a re-score

@@ -1,4 +1,5 @@
 """The judging layer's view of a built city (judging.metrics.ConstraintWorld)."""
+
 from __future__ import annotations
 
 import threading
@@ -29,8 +30,7 @@ class CityWorld:
         route = self._route(start, end, vehicle, "time")
         if route is None:
             return None
-        metres = selectors.place_line_distance_m(city_id=self.context.city_id, place_id=place_id,
-                                                 line=route.geometry)
+        metres = selectors.place_line_distance_m(city_id=self.context.city_id, place_id=place_id, line=route.geometry)
         return None if metres is None else round(metres, 1)
 
     def leg(self, a: str, b: str, vehicle: str, mode: str) -> tuple[float, float] | None:

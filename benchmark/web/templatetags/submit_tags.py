@@ -1,4 +1,5 @@
 """Template tags of the submission part of the site (live progress of a run)."""
+
 from django import template
 
 from benchmark.runs.services import run_progress as progress_of

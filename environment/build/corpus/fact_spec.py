@@ -10,15 +10,19 @@ least one of the lowercase ``evidence`` words, which is how tests (and curators)
 that a note supports a fact. ``weight`` sets how often a fitting place draws the fact:
 ``RARE`` facts end up on only a handful of places in a city, so they can single one out.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-FOOD, SHOP, STAY, SCENE, CULT = (
-    "Food & Beverages", "Shopping", "Accommodation", "Scenery Spot", "Culture")
+FOOD, SHOP, STAY, SCENE, CULT = ("Food & Beverages", "Shopping", "Accommodation", "Scenery Spot", "Culture")
 FUN, SPORT, BEAUTY, HEALTH, PUBLIC = (
-    "Entertainment", "Sports & Recreation", "Beauty & Personal Care", "Healthcare",
-    "Public Service")
+    "Entertainment",
+    "Sports & Recreation",
+    "Beauty & Personal Care",
+    "Healthcare",
+    "Public Service",
+)
 MONEY, EDU, MOVE, BIZ, CRAFT = "Finance", "Education", "Transport", "Business", "Crafts"
 ANY = "*"  # fits every top type, including unknown ones
 
@@ -53,16 +57,46 @@ class FactSpec:
 
 
 def static_fact(key, label, types, weight, evidence, phrases, comments, subs=(), hashtag=""):
-    return FactSpec(key, "static", label, tuple(types), weight, tuple(evidence),
-                    tuple(phrases), tuple(comments), tuple(subs), hashtag)
+    return FactSpec(
+        key,
+        "static",
+        label,
+        tuple(types),
+        weight,
+        tuple(evidence),
+        tuple(phrases),
+        tuple(comments),
+        tuple(subs),
+        hashtag,
+    )
 
 
 def long_term_fact(key, label, types, weight, evidence, phrases, comments, group="", contra=(), subs=()):
-    return FactSpec(key, "long_term", label, tuple(types), weight, tuple(evidence),
-                    tuple(phrases), tuple(comments), tuple(subs), group=group,
-                    contra=tuple(contra))
+    return FactSpec(
+        key,
+        "long_term",
+        label,
+        tuple(types),
+        weight,
+        tuple(evidence),
+        tuple(phrases),
+        tuple(comments),
+        tuple(subs),
+        group=group,
+        contra=tuple(contra),
+    )
 
 
 def short_term_fact(key, label, types, dates, evidence, phrases, comments, hashtag=""):
-    return FactSpec(key, "short_term", label, tuple(types), COMMON, tuple(evidence),
-                    tuple(phrases), tuple(comments), hashtag=hashtag, dates=tuple(dates))
+    return FactSpec(
+        key,
+        "short_term",
+        label,
+        tuple(types),
+        COMMON,
+        tuple(evidence),
+        tuple(phrases),
+        tuple(comments),
+        hashtag=hashtag,
+        dates=tuple(dates),
+    )

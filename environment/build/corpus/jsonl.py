@@ -3,6 +3,7 @@
 The format is documented in ``docs/corpus.md``. The importer is strict: a bad line raises
 ``ValueError("line N: <field> ...")`` naming the line, the field and what is allowed.
 """
+
 from __future__ import annotations
 
 import json
@@ -20,8 +21,19 @@ FACT_KINDS = ("static", "long_term", "short_term")
 _ID = re.compile(r"^[0-9A-Za-z_-]{1,40}$")
 _KEY = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
 _COUNTS = ("liked_count", "collected_count", "share_count")
-_NOTE_FIELDS = {"note_id", "place_id", "mentioned_place_ids", "kind", "title", "desc", "time",
-                *_COUNTS, "tag_list", "comments", "facts"}
+_NOTE_FIELDS = {
+    "note_id",
+    "place_id",
+    "mentioned_place_ids",
+    "kind",
+    "title",
+    "desc",
+    "time",
+    *_COUNTS,
+    "tag_list",
+    "comments",
+    "facts",
+}
 _REQUIRED = ("note_id", "title", "desc", "time", *_COUNTS, "tag_list")
 _COMMENT_FIELDS = ("comment_id", "time", "content", "like_count")
 _FACT_FIELDS = ("place_id", "kind", "key", "label", "valid_from", "valid_until")
@@ -43,19 +55,39 @@ def write_corpus_jsonl(corpus: Corpus, path: str | Path) -> None:
     with open(path, "w", encoding="utf-8") as out:
         for n in corpus.notes:
             row: dict[str, Any] = {
-                "note_id": n.note_id, "place_id": n.place_id,
-                "mentioned_place_ids": list(n.mentioned_place_ids), "kind": n.kind,
-                "title": n.title, "desc": n.desc, "time": n.time.isoformat(),
-                "liked_count": n.liked_count, "collected_count": n.collected_count,
-                "share_count": n.share_count, "tag_list": n.tag_list,
-                "comments": [{"comment_id": c.comment_id, "time": c.time.isoformat(),
-                              "content": c.content, "like_count": c.like_count}
-                             for c in comments[n.note_id]],
+                "note_id": n.note_id,
+                "place_id": n.place_id,
+                "mentioned_place_ids": list(n.mentioned_place_ids),
+                "kind": n.kind,
+                "title": n.title,
+                "desc": n.desc,
+                "time": n.time.isoformat(),
+                "liked_count": n.liked_count,
+                "collected_count": n.collected_count,
+                "share_count": n.share_count,
+                "tag_list": n.tag_list,
+                "comments": [
+                    {
+                        "comment_id": c.comment_id,
+                        "time": c.time.isoformat(),
+                        "content": c.content,
+                        "like_count": c.like_count,
+                    }
+                    for c in comments[n.note_id]
+                ],
             }
             if facts[n.note_id]:
-                row["facts"] = [{"place_id": f.place_id, "kind": f.kind, "key": f.key, "label": f.label,
-                                 "valid_from": _iso(f.valid_from), "valid_until": _iso(f.valid_until)}
-                                for f in facts[n.note_id]]
+                row["facts"] = [
+                    {
+                        "place_id": f.place_id,
+                        "kind": f.kind,
+                        "key": f.key,
+                        "label": f.label,
+                        "valid_from": _iso(f.valid_from),
+                        "valid_until": _iso(f.valid_until),
+                    }
+                    for f in facts[n.note_id]
+                ]
             out.write(json.dumps(row, ensure_ascii=False) + "\n")
 
 
@@ -90,8 +122,10 @@ def read_corpus_jsonl(path: str | Path, places: Sequence[PlaceRecord]) -> Corpus
             comments += note_comments
             for fact_key in note_facts:
                 grouped.setdefault(fact_key, []).append(note.note_id)
-    facts = [FactRecord(pid, kind, key, label, tuple(ids), vf, vu)
-             for (pid, kind, key, label, vf, vu), ids in grouped.items()]
+    facts = [
+        FactRecord(pid, kind, key, label, tuple(ids), vf, vu)
+        for (pid, kind, key, label, vf, vu), ids in grouped.items()
+    ]
     return Corpus(facts=facts, notes=notes, comments=comments, memories=memories_from_facts(places, facts))
 
 
@@ -126,12 +160,19 @@ def _parse_line(line: str, known: set[str]):
         raise _Invalid("comments must be a list of at most 10 comment objects")
     note_comments = [_comment(c, i, note_id) for i, c in enumerate(n_comments)]
     note = NoteRecord(
-        note_id=note_id, place_id=place_id, mentioned_place_ids=mentioned, kind=kind,
-        title=_text(row["title"], "title", 300), desc=_text(row["desc"], "desc", None, empty=True),
-        time=when, liked_count=_count(row["liked_count"], "liked_count"),
+        note_id=note_id,
+        place_id=place_id,
+        mentioned_place_ids=mentioned,
+        kind=kind,
+        title=_text(row["title"], "title", 300),
+        desc=_text(row["desc"], "desc", None, empty=True),
+        time=when,
+        liked_count=_count(row["liked_count"], "liked_count"),
         collected_count=_count(row["collected_count"], "collected_count"),
-        comment_count=len(note_comments), share_count=_count(row["share_count"], "share_count"),
-        tag_list=_text(row["tag_list"], "tag_list", 500, empty=True))
+        comment_count=len(note_comments),
+        share_count=_count(row["share_count"], "share_count"),
+        tag_list=_text(row["tag_list"], "tag_list", 500, empty=True),
+    )
     raw_facts = row.get("facts", [])
     if not isinstance(raw_facts, list):
         raise _Invalid("facts must be a list of fact objects")
@@ -147,8 +188,10 @@ def _id(value: Any, name: str) -> str:
 
 def _place(value: Any, known: set[str], name: str) -> str:
     if not isinstance(value, str) or value not in known:
-        raise _Invalid(f"{name} {value!r} is not a place of this city (expected a known place_id such as "
-                       f"{min(known) if known else 'N123'!r})")
+        raise _Invalid(
+            f"{name} {value!r} is not a place of this city (expected a known place_id such as "
+            f"{min(known) if known else 'N123'!r})"
+        )
     return value
 
 
@@ -224,9 +267,12 @@ def _comment(value: Any, i: int, note_id: str) -> CommentRecord:
         if field not in row:
             raise _Invalid(f"{name}.{field} is missing (required: {', '.join(_COMMENT_FIELDS)})")
     return CommentRecord(
-        comment_id=_id(row["comment_id"], f"{name}.comment_id"), note_id=note_id,
-        time=_time(row["time"], f"{name}.time"), content=_text(row["content"], f"{name}.content", None),
-        like_count=_count(row["like_count"], f"{name}.like_count"))
+        comment_id=_id(row["comment_id"], f"{name}.comment_id"),
+        note_id=note_id,
+        time=_time(row["time"], f"{name}.time"),
+        content=_text(row["content"], f"{name}.content", None),
+        like_count=_count(row["like_count"], f"{name}.like_count"),
+    )
 
 
 def _fact(value: Any, i: int, known: set[str], allowed: set[str]) -> tuple:
@@ -237,8 +283,7 @@ def _fact(value: Any, i: int, known: set[str], allowed: set[str]) -> tuple:
             raise _Invalid(f"{name}.{field} is missing (required: place_id, kind, key, label)")
     place_id = _place(row["place_id"], known, f"{name}.place_id")
     if place_id not in allowed:
-        raise _Invalid(f"{name}.place_id {place_id!r} must be the note's place_id or one of its "
-                       "mentioned_place_ids")
+        raise _Invalid(f"{name}.place_id {place_id!r} must be the note's place_id or one of its mentioned_place_ids")
     if row["kind"] not in FACT_KINDS:
         raise _Invalid(f"{name}.kind must be one of {', '.join(FACT_KINDS)}, got {row['kind']!r}")
     key = row["key"]

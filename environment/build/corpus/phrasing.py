@@ -3,6 +3,7 @@
 ``{m}`` is how the note names the place (full name, part of it, a nickname, a misspelling
 or a vague description), ``{sub}`` the lower-cased sub-type ("coffee house").
 """
+
 from __future__ import annotations
 
 OPENERS = (
@@ -147,27 +148,59 @@ OUTDATED_EVENTS = (
 )
 
 COMMENTS_GENERIC = (
-    "saving this!", "which metro stop is closest?", "adding to my list", "how are the prices?",
-    "is it open on Sundays?", "going there this weekend", "looks so nice", "thanks for sharing",
-    "do they take reservations?", "nice photos", "been wanting to go!", "love this place",
-    "is it wheelchair accessible?", "how long did you stay?", "can you go without booking?",
-    "is it far from Kamppi?", "omg need to go", "bookmarked", "what did you order?",
-    "did you go alone?", "how was parking?", "great review", "agree with everything",
-    "I work nearby, will check it out", "is it good for a first visit to Helsinki?",
-    "followed for more Helsinki tips", "can I pay with MobilePay?", "nice find",
-    "wish I'd known this last month", "tag me next time you go",
+    "saving this!",
+    "which metro stop is closest?",
+    "adding to my list",
+    "how are the prices?",
+    "is it open on Sundays?",
+    "going there this weekend",
+    "looks so nice",
+    "thanks for sharing",
+    "do they take reservations?",
+    "nice photos",
+    "been wanting to go!",
+    "love this place",
+    "is it wheelchair accessible?",
+    "how long did you stay?",
+    "can you go without booking?",
+    "is it far from Kamppi?",
+    "omg need to go",
+    "bookmarked",
+    "what did you order?",
+    "did you go alone?",
+    "how was parking?",
+    "great review",
+    "agree with everything",
+    "I work nearby, will check it out",
+    "is it good for a first visit to Helsinki?",
+    "followed for more Helsinki tips",
+    "can I pay with MobilePay?",
+    "nice find",
+    "wish I'd known this last month",
+    "tag me next time you go",
 )
 COMMENTS_CHATTER = (
-    "the trams were a mess today", "anyone else freezing this week?", "Helsinki in November is a vibe",
-    "the ferry to Suomenlinna was delayed again", "rent in Kallio is getting crazy",
-    "can't believe it snowed in April", "the sun finally came out!",
-    "HSL app crashed on me again", "who's going to Flow this year?",
+    "the trams were a mess today",
+    "anyone else freezing this week?",
+    "Helsinki in November is a vibe",
+    "the ferry to Suomenlinna was delayed again",
+    "rent in Kallio is getting crazy",
+    "can't believe it snowed in April",
+    "the sun finally came out!",
+    "HSL app crashed on me again",
+    "who's going to Flow this year?",
 )
 REPLY_PREFIXES = ("Can confirm, ", "Same here: ", "Went last week, ", "Agree, ", "Yes! ", "")
 
 CHATTER_TITLES = (
-    "Helsinki weather update", "Transport rant", "Life in Helsinki", "Sunday thoughts",
-    "Expat diary", "Moving to Helsinki tips", "Helsinki on a budget", "Random city moment",
+    "Helsinki weather update",
+    "Transport rant",
+    "Life in Helsinki",
+    "Sunday thoughts",
+    "Expat diary",
+    "Moving to Helsinki tips",
+    "Helsinki on a budget",
+    "Random city moment",
 )
 CHATTER_SENTENCES = (
     "It rained sideways the whole day and then the sun came out at eight pm.",
@@ -192,7 +225,25 @@ CHATTER_SENTENCES = (
     "My Finnish colleagues just went silent when I asked about small talk.",
 )
 CHATTER_TAGS = ("helsinki", "finland", "expatlife", "weather", "citylife", "nordic", "dailylife")
-GENERIC_TAGS = ("weekend", "travel", "finland", "visithelsinki", "foodie", "citybreak",
-                "solotravel", "localguide", "nordic", "explore")
-LANDMARKS = ("the station", "the cathedral", "the market square", "Kamppi", "the Esplanadi",
-             "Stockmann", "the harbour", "the Ateneum")
+GENERIC_TAGS = (
+    "weekend",
+    "travel",
+    "finland",
+    "visithelsinki",
+    "foodie",
+    "citybreak",
+    "solotravel",
+    "localguide",
+    "nordic",
+    "explore",
+)
+LANDMARKS = (
+    "the station",
+    "the cathedral",
+    "the market square",
+    "Kamppi",
+    "the Esplanadi",
+    "Stockmann",
+    "the harbour",
+    "the Ateneum",
+)

@@ -1,4 +1,5 @@
 """Small text helpers: dates written the way labels and people write them, place mentions."""
+
 from __future__ import annotations
 
 import random
@@ -8,8 +9,20 @@ from datetime import date
 from .phrasing import LANDMARKS
 
 _MON = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
-_MONTH = ("January", "February", "March", "April", "May", "June", "July", "August",
-          "September", "October", "November", "December")
+_MONTH = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
 _WEEKDAY = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
 
@@ -61,9 +74,37 @@ def spoken_dates(start: date, end: date, rng: random.Random, until: bool = False
     return f"from {_spoken_day(start, rng)} to {_spoken_day(end, rng)}"
 
 
-_STOP = {"cafe", "café", "kahvila", "restaurant", "ravintola", "bar", "baari", "pub", "hotel",
-         "hotelli", "oy", "ab", "ltd", "the", "and", "helsinki", "helsingin", "shop", "store",
-         "kauppa", "&", "de", "la", "le", "of", "och", "ja", "museum", "museo"}
+_STOP = {
+    "cafe",
+    "café",
+    "kahvila",
+    "restaurant",
+    "ravintola",
+    "bar",
+    "baari",
+    "pub",
+    "hotel",
+    "hotelli",
+    "oy",
+    "ab",
+    "ltd",
+    "the",
+    "and",
+    "helsinki",
+    "helsingin",
+    "shop",
+    "store",
+    "kauppa",
+    "&",
+    "de",
+    "la",
+    "le",
+    "of",
+    "och",
+    "ja",
+    "museum",
+    "museo",
+}
 _FOLD = str.maketrans("äöåéüÄÖÅÉÜ", "aoaeuAOAEU")
 
 
@@ -95,8 +136,8 @@ def misspelling(name: str, rng: random.Random) -> str | None:
         return None
     word = rng.choice(long_words)
     i = rng.randrange(1, len(word) - 2)
-    swapped = word[:i] + word[i + 1] + word[i] + word[i + 2:]
-    typo = word[:i] + word[i + 1:] if word[i] == word[i + 1] else swapped  # a doubled letter is dropped
+    swapped = word[:i] + word[i + 1] + word[i] + word[i + 2 :]
+    typo = word[:i] + word[i + 1 :] if word[i] == word[i + 1] else swapped  # a doubled letter is dropped
     return name.replace(word, typo, 1)
 
 

@@ -4,6 +4,7 @@ Every fact kind (:class:`~.fact_spec.FactSpec`) of the data modules, collected: 
 (lasting offerings and facilities), ``LONG_TERM`` (impressions) and ``SHORT_TERM`` (dated
 states), and ``ALL_SPECS`` by key.
 """
+
 from __future__ import annotations
 
 from .fact_spec import ANY, FactSpec

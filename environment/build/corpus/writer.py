@@ -4,6 +4,7 @@ Every place draws its facts and notes from its own random stream, seeded by a SH
 ``(seed, place_id)``, so adding or removing a place leaves every other place's notes as
 they were; only multi-place posts, whose partners are the nearest places, may change.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -57,8 +58,9 @@ class _Fact:
         if self.start is None or self.end is None:  # both are set or neither
             return text
         until = "{until}" in self.spec.label
-        return text.format(dates=spoken_dates(self.start, self.end, rng, until=until),
-                           end=spoken_dates(self.end, self.end, rng)[3:])
+        return text.format(
+            dates=spoken_dates(self.start, self.end, rng, until=until), end=spoken_dates(self.end, self.end, rng)[3:]
+        )
 
 
 @dataclass
@@ -69,8 +71,7 @@ class _Note:
 
 def _sample_weighted(rng: random.Random, specs: list[FactSpec], k: int) -> list[FactSpec]:
     """Weighted sampling without replacement (Efraimidis-Spirakis), one fact per group."""
-    keyed = sorted(((rng.random() ** (1.0 / s.weight), s) for s in specs),
-                   key=lambda pair: (-pair[0], pair[1].key))
+    keyed = sorted(((rng.random() ** (1.0 / s.weight), s) for s in specs), key=lambda pair: (-pair[0], pair[1].key))
     chosen: list[FactSpec] = []
     groups: set[str] = set()
     for _, spec in keyed:
@@ -96,10 +97,12 @@ def _event_dates(spec: FactSpec, rng: random.Random) -> tuple[date, date]:
 
 
 def _pick_facts(rng: random.Random, top: str, sub: str) -> list[_Fact]:
-    facts = [_Fact(s, s.label) for s in
-             _sample_weighted(rng, fitting(STATIC, top, sub), rng.choice((1, 1, 2, 2, 2, 3)))]
-    facts += [_Fact(s, s.label) for s in
-              _sample_weighted(rng, fitting(LONG_TERM, top, sub), rng.choice((1, 2, 2, 2, 3)))]
+    facts = [
+        _Fact(s, s.label) for s in _sample_weighted(rng, fitting(STATIC, top, sub), rng.choice((1, 1, 2, 2, 2, 3)))
+    ]
+    facts += [
+        _Fact(s, s.label) for s in _sample_weighted(rng, fitting(LONG_TERM, top, sub), rng.choice((1, 2, 2, 2, 3)))
+    ]
     short = fitting(SHORT_TERM, top, sub)
     if short and rng.random() < 0.45:
         spec = short[rng.randrange(len(short))]
@@ -115,8 +118,9 @@ def _note_count(rng: random.Random) -> int:
     return rng.randint(4, 13)
 
 
-def _random_time(rng: random.Random, lo: datetime = WINDOW_START,
-                 hi: datetime = WINDOW_END - timedelta(days=2)) -> datetime:
+def _random_time(
+    rng: random.Random, lo: datetime = WINDOW_START, hi: datetime = WINDOW_END - timedelta(days=2)
+) -> datetime:
     return lo + timedelta(seconds=rng.randrange(int((hi - lo).total_seconds())))
 
 
@@ -176,14 +180,14 @@ class _PlaceWriter:
     def _about(self, i: int, carried: list[tuple[int, str]]) -> None:
         rng, place = self.rng, self.place
         full = rng.random() < 0.82
-        mention = place.name if full else ambiguous_mention(
-            place.name, place.alias, self.sub, place.address, rng)
+        mention = place.name if full else ambiguous_mention(place.name, place.alias, self.sub, place.address, rng)
         when = _random_time(rng)
         starts = [start for f, _ in carried if (start := self.facts[f].start) is not None]
         if starts:
             when = _near_event(rng, starts[0])
-        middle: list[tuple[str, int | None]] = [(self.facts[f].say(rng.choice(self.facts[f].spec.phrases), rng), f)
-                  for f, mode in carried if mode == "desc"]
+        middle: list[tuple[str, int | None]] = [
+            (self.facts[f].say(rng.choice(self.facts[f].spec.phrases), rng), f) for f, mode in carried if mode == "desc"
+        ]
         n_fill = min(rng.randint(0 if middle else 1, 2), 4 - len(middle))
         middle += [(s, None) for s in self._fillers(n_fill)]
         rng.shuffle(middle)
@@ -192,8 +196,9 @@ class _PlaceWriter:
             sentences.append((rng.choice(P.CLOSERS), None))
         sentences = sentences[:6]
         short = mention if not full else (partial_name(place.name) or place.name)
-        title = rng.choice(P.TITLES).format(m=short if rng.random() < 0.5 else mention,
-                                            sub=self.noun, n=rng.randint(2, 12))
+        title = rng.choice(P.TITLES).format(
+            m=short if rng.random() < 0.5 else mention, sub=self.noun, n=rng.randint(2, 12)
+        )
         hashtags = [self.facts[f].spec.hashtag for f, mode in carried if mode == "desc"]
         extra = [(f, mode) for f, mode in carried if mode == "comment"]
         self._emit(i, "about", title, sentences, when, (place.place_id,), hashtags, extra)
@@ -210,8 +215,7 @@ class _PlaceWriter:
         sentences.append((rng.choice(P.MULTI_VERDICTS).format(**names), None))
         sentences += [(s, None) for s in self._fillers(rng.randint(0, 1), rng)]
         ids = (self.place.place_id, *(o.place_id for o in others))
-        self._emit(i, "multi", rng.choice(P.MULTI_TITLES), sentences, _random_time(rng), ids,
-                   [], [], rng=rng)
+        self._emit(i, "multi", rng.choice(P.MULTI_TITLES), sentences, _random_time(rng), ids, [], [], rng=rng)
 
     def _duplicate(self, i: int) -> None:
         rng = self.rng
@@ -226,8 +230,7 @@ class _PlaceWriter:
         title = source.record.title + rng.choice((" (repost)", " - still true", " again", "!"))
         when = min(source.record.time + timedelta(days=rng.randint(3, 200)), WINDOW_END - timedelta(days=2))
         tags = source.record.tag_list.split(",")
-        self._emit(i, "duplicate", title, sentences[:6], when, source.record.mentioned_place_ids,
-                   tags, [])
+        self._emit(i, "duplicate", title, sentences[:6], when, source.record.mentioned_place_ids, tags, [])
 
     def _outdated(self, i: int, rng: random.Random | None = None) -> None:
         rng = rng or self.rng
@@ -260,10 +263,19 @@ class _PlaceWriter:
         tags += rng.sample(P.GENERIC_TAGS, rng.randint(0, 2))
         liked, collected, shared = _engagement(rng)
         record = NoteRecord(
-            note_id=note_id, place_id=self.place.place_id, mentioned_place_ids=tuple(mentioned),
-            kind=kind, title=title, desc=" ".join(text for text, _ in sentences), time=when,
-            liked_count=liked, collected_count=collected, comment_count=len(contents),
-            share_count=shared, tag_list=",".join(dict.fromkeys(tags)))
+            note_id=note_id,
+            place_id=self.place.place_id,
+            mentioned_place_ids=tuple(mentioned),
+            kind=kind,
+            title=title,
+            desc=" ".join(text for text, _ in sentences),
+            time=when,
+            liked_count=liked,
+            collected_count=collected,
+            comment_count=len(contents),
+            share_count=shared,
+            tag_list=",".join(dict.fromkeys(tags)),
+        )
         self.notes.append(_Note(record, sentences))
 
     def _comment_texts(self, rng, n, comment_facts, may_restate) -> tuple[list[str], set[int]]:
@@ -296,12 +308,17 @@ class _PlaceWriter:
         return fact.say(rng.choice(fact.spec.phrases), rng)
 
     def _write_comments(self, rng, note_id, when, contents) -> None:
-        times = sorted(min(when + timedelta(minutes=1 + int(rng.expovariate(1 / 4000))), WINDOW_END)
-                       for _ in contents)
+        times = sorted(min(when + timedelta(minutes=1 + int(rng.expovariate(1 / 4000))), WINDOW_END) for _ in contents)
         for j, (t, text) in enumerate(zip(times, contents)):
-            self.comments.append(CommentRecord(
-                comment_id=_rednote_id(t, note_id, j), note_id=note_id, time=t, content=text,
-                like_count=int(rng.lognormvariate(0.2, 1.4))))
+            self.comments.append(
+                CommentRecord(
+                    comment_id=_rednote_id(t, note_id, j),
+                    note_id=note_id,
+                    time=t,
+                    content=text,
+                    like_count=int(rng.lognormvariate(0.2, 1.4)),
+                )
+            )
 
 
 def _chatter(seed: int, i: int) -> tuple[NoteRecord, list[CommentRecord]]:
@@ -315,12 +332,25 @@ def _chatter(seed: int, i: int) -> tuple[NoteRecord, list[CommentRecord]]:
     times = sorted(when + timedelta(minutes=1 + int(rng.expovariate(1 / 3000))) for _ in range(n))
     for j, t in enumerate(times):
         t = min(t, WINDOW_END)
-        comments.append(CommentRecord(_rednote_id(t, note_id, j), note_id, t, rng.choice(pool),
-                                      int(rng.lognormvariate(0.2, 1.4))))
+        comments.append(
+            CommentRecord(_rednote_id(t, note_id, j), note_id, t, rng.choice(pool), int(rng.lognormvariate(0.2, 1.4)))
+        )
     liked, collected, shared = _engagement(rng)
     tags = ",".join(dict.fromkeys(rng.sample(P.CHATTER_TAGS, rng.randint(1, 3))))
-    note = NoteRecord(note_id, None, (), "chatter", rng.choice(P.CHATTER_TITLES), desc, when,
-                      liked, collected, len(comments), shared, tags)
+    note = NoteRecord(
+        note_id,
+        None,
+        (),
+        "chatter",
+        rng.choice(P.CHATTER_TITLES),
+        desc,
+        when,
+        liked,
+        collected,
+        len(comments),
+        shared,
+        tags,
+    )
     return note, comments
 
 
@@ -337,8 +367,10 @@ def _neighbours(places: Sequence[PlaceRecord], k: int = 6) -> dict[str, list[Pla
         if len(near) <= 1:
             near = list(places)
         scale = math.cos(math.radians(p.lat))
-        near = sorted((q for q in near if q.place_id != p.place_id),
-                      key=lambda q: (((q.lat - p.lat) ** 2 + ((q.lon - p.lon) * scale) ** 2), q.place_id))
+        near = sorted(
+            (q for q in near if q.place_id != p.place_id),
+            key=lambda q: (((q.lat - p.lat) ** 2 + ((q.lon - p.lon) * scale) ** 2), q.place_id),
+        )
         out[p.place_id] = near[:k]
     return out
 
@@ -365,8 +397,10 @@ def generate_corpus(places: Sequence[PlaceRecord], seed: int) -> Corpus:
         writer.write()
         notes += [n.record for n in writer.notes]
         comments += writer.comments
-        facts += [FactRecord(place.place_id, f.spec.kind, f.spec.key, f.label, tuple(f.note_ids),
-                             f.start, f.end) for f in writer.facts]
+        facts += [
+            FactRecord(place.place_id, f.spec.kind, f.spec.key, f.label, tuple(f.note_ids), f.start, f.end)
+            for f in writer.facts
+        ]
     for i in range(round(len(places) * CHATTER_PER_PLACE)):
         note, note_comments = _chatter(seed, i)
         notes.append(note)
@@ -374,8 +408,7 @@ def generate_corpus(places: Sequence[PlaceRecord], seed: int) -> Corpus:
     if len({n.note_id for n in notes}) != len(notes):
         raise RuntimeError("note_id collision; change the seed")
     facts = canonical_facts(facts, notes)
-    return Corpus(facts=facts, notes=notes, comments=comments,
-                  memories=memories_from_facts(places, facts))
+    return Corpus(facts=facts, notes=notes, comments=comments, memories=memories_from_facts(places, facts))
 
 
 def canonical_facts(facts: Sequence[FactRecord], notes: Sequence[NoteRecord]) -> list[FactRecord]:
@@ -384,7 +417,16 @@ def canonical_facts(facts: Sequence[FactRecord], notes: Sequence[NoteRecord]) ->
     This is the order the JSONL importer rebuilds, so export and import round-trip exactly.
     """
     position = {n.note_id: i for i, n in enumerate(notes)}
-    ordered = [FactRecord(f.place_id, f.kind, f.key, f.label,
-                          tuple(sorted(f.note_ids, key=position.__getitem__)), f.valid_from, f.valid_until)
-               for f in facts]
+    ordered = [
+        FactRecord(
+            f.place_id,
+            f.kind,
+            f.key,
+            f.label,
+            tuple(sorted(f.note_ids, key=position.__getitem__)),
+            f.valid_from,
+            f.valid_until,
+        )
+        for f in facts
+    ]
     return sorted(ordered, key=lambda f: position[f.note_ids[0]])

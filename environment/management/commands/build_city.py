@@ -37,7 +37,11 @@ class Command(BaseCommand):
                 return
         try:
             city = city_build(
-                name=name, pbf=pbf, seed=opts["seed"], scale=opts["scale"], corpus_jsonl=opts["corpus_jsonl"],
+                name=name,
+                pbf=pbf,
+                seed=opts["seed"],
+                scale=opts["scale"],
+                corpus_jsonl=opts["corpus_jsonl"],
                 log=self.stdout.write,
             )
         except ValueError as exc:  # malformed input files: say what and where

@@ -6,8 +6,10 @@ from environment.tools.gateway import call_tool
 
 
 class Command(BaseCommand):
-    help = ("Call a tool through the gateway and print its JSON result or error, "
-            "e.g. call_tool place_search '{\"query_name\": \"Kamppi\"}'")
+    help = (
+        "Call a tool through the gateway and print its JSON result or error, "
+        'e.g. call_tool place_search \'{"query_name": "Kamppi"}\''
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("name", help="Tool name, e.g. place_search")

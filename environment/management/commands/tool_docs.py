@@ -4,6 +4,7 @@ Every example call runs through the tool gateway at generation time, so the docu
 results are what the tools really return. The example arguments are chosen from the city's
 own data by the rules in :func:`example_arguments`.
 """
+
 from __future__ import annotations
 
 import json
@@ -113,6 +114,7 @@ class Command(BaseCommand):
 
 # ---------------------------------------------------------------- examples
 
+
 def _run(ctx, toolset: str, name: str, arguments: dict) -> dict:
     call = call_tool(toolset, name, arguments, context=ctx)
     if not call.ok:
@@ -133,12 +135,17 @@ def example_arguments(ctx) -> dict[tuple[str, str], dict]:
     place_query, places = _first_hit(ctx, "place_search", [{"query_name": w} for w in PLACE_WORDS])
     anchor = places[0]
     start = anchor["place_id"]
-    around = [r["place_id"] for r in _run(ctx, "agent", "nearby_search",
-                                           {"center": start, "radius_meters": NEIGHBOURHOOD_M})["results"]]
+    around = [
+        r["place_id"]
+        for r in _run(ctx, "agent", "nearby_search", {"center": start, "radius_meters": NEIGHBOURHOOD_M})["results"]
+    ]
     if len(around) < 3:
         raise CommandError(f"fewer than 3 places within {NEIGHBOURHOOD_M} m of {start}")
-    _, destinations = _first_hit(ctx, "nearby_search", [
-        {"center": start, "radius_meters": NEIGHBOURHOOD_M, "place_types": t} for t in DESTINATION_TYPES])
+    _, destinations = _first_hit(
+        ctx,
+        "nearby_search",
+        [{"center": start, "radius_meters": NEIGHBOURHOOD_M, "place_types": t} for t in DESTINATION_TYPES],
+    )
     far = destinations[-1]["place_id"]
     stops = [start, *[p for p in around if p != far][:2], far]
     name_words = sorted(anchor["name"].split(), key=len, reverse=True)[:1]
@@ -154,13 +161,18 @@ def example_arguments(ctx) -> dict[tuple[str, str], dict]:
         ("agent", "note_detail"): {"note_id": notes[0]["note_id"]},
         ("agent", "submit_answer"): answer,
         ("engine", "place_search"): {**place_query, "place_types": [top_type]},
-        ("engine", "nearby_search"): {"center": {"start": start, "end": far, "vehicle": "walking"},
-                                      "radius_meters": ROUTE_BUFFER_M},
-        ("engine", "routing"): {"start_place_id": start, "end_place_id": far, "mode": "distance",
-                                "vehicle": "cycling"},
+        ("engine", "nearby_search"): {
+            "center": {"start": start, "end": far, "vehicle": "walking"},
+            "radius_meters": ROUTE_BUFFER_M,
+        },
+        ("engine", "routing"): {"start_place_id": start, "end_place_id": far, "mode": "distance", "vehicle": "cycling"},
         ("engine", "sample_place"): {"num_samples": 2, "seed": 0},
-        ("engine", "multi_stop_routing"): {"stop_ids": stops, "start_id": start,
-                                           "vehicle": "walking", "max_orderings": 3},
+        ("engine", "multi_stop_routing"): {
+            "stop_ids": stops,
+            "start_id": start,
+            "vehicle": "walking",
+            "max_orderings": 3,
+        },
         ("engine", "search_notes"): note_query,
         ("engine", "submit_answer"): answer,
         ("errors", "nearby_search"): {"center": start, "radius_meters": -5},
@@ -212,8 +224,10 @@ def _parameter_table(tool) -> list[str]:
     lines = ["| Parameter | Type | Required | Default | Description |", "|---|---|---|---|---|"]
     for name, info in tool.parameters.items():
         default = "" if info["required"] else f"`{json.dumps(info['default'])}`"
-        lines.append(f"| `{name}` | {_cell(_type(info['schema']))} | {'yes' if info['required'] else 'no'} "
-                     f"| {default} | {_cell(info['description'])} |")
+        lines.append(
+            f"| `{name}` | {_cell(_type(info['schema']))} | {'yes' if info['required'] else 'no'} "
+            f"| {default} | {_cell(info['description'])} |"
+        )
     return lines
 
 
@@ -224,9 +238,24 @@ def _tool_section(ctx, tool, arguments: dict) -> list[str]:
         flags += f" --city {ctx.city_name}"
     quoted = json.dumps(arguments, ensure_ascii=False).replace("'", "'\\''")  # a shell single-quoted word
     cli = f"python manage.py call_tool{flags} {tool.name} '{quoted}'"
-    return [f"### {tool.name}", "", tool.description, "", *_parameter_table(tool), "", "Example call:", "",
-            *_json_block(arguments), "", f"From the command line: `{cli}`", "", "Example result:", "",
-            *_json_block(shorten(result)), ""]
+    return [
+        f"### {tool.name}",
+        "",
+        tool.description,
+        "",
+        *_parameter_table(tool),
+        "",
+        "Example call:",
+        "",
+        *_json_block(arguments),
+        "",
+        f"From the command line: `{cli}`",
+        "",
+        "Example result:",
+        "",
+        *_json_block(shorten(result)),
+        "",
+    ]
 
 
 def _error_examples(ctx, examples) -> list[str]:
@@ -242,13 +271,17 @@ def render(ctx) -> str:
     """The whole of docs/tools.md for the city of ``ctx``."""
     examples = example_arguments(ctx)
     lines = [
-        "# LifePlanner tools", "",
+        "# LifePlanner tools",
+        "",
         "Generated by `python manage.py tool_docs` from the tool registry (`environment/tools/`). "
         f"Examples were run through the tool gateway against city `{ctx.city_name}` (version "
-        f"`{ctx.city_version}`); long lists show the first {LIST_KEEP} items and long texts are cut.", "",
+        f"`{ctx.city_version}`); long lists show the first {LIST_KEEP} items and long texts are cut.",
+        "",
         "Two toolsets: `agent` (what an evaluated agent gets, the paper's table 7) and `engine` (what the "
-        "data engine uses to write cases, table 8). MCP clients see the same tools: see `docs/mcp.md`.", "",
-        RULES, *_error_examples(ctx, examples),
+        "data engine uses to write cases, table 8). MCP clients see the same tools: see `docs/mcp.md`.",
+        "",
+        RULES,
+        *_error_examples(ctx, examples),
     ]
     for toolset in TOOLSETS:
         lines += [f"## The {toolset} toolset", ""]

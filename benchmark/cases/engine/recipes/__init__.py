@@ -3,6 +3,7 @@
 The registry maps (category, level) to its recipe; the runner calls them with a fresh
 session and a seeded random stream per attempt.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable

@@ -1,4 +1,5 @@
 """Nearby Discovery: the right place around a named place, among every place the question allows."""
+
 from __future__ import annotations
 
 import random
@@ -37,8 +38,9 @@ def anchor_and_noun(session, rng, *, radius: float = 600) -> tuple[dict, Noun]:
     return anchor, nouns[0]
 
 
-def anchor_and_nouns(session, rng, *, radius: float = 600, limit: int = 3,
-                     allowed: frozenset[str] | None = None) -> tuple[dict, list[Noun]]:
+def anchor_and_nouns(
+    session, rng, *, radius: float = 600, limit: int = 3, allowed: frozenset[str] | None = None
+) -> tuple[dict, list[Noun]]:
     """A uniquely named anchor and up to ``limit`` different nouns (among ``allowed``) of places around it."""
     (anchor,) = named_places(session, rng, 1, pool=sample(session, rng, 15))
     around = session.engine("nearby_search", center=anchor["place_id"], radius_meters=radius)["results"]
@@ -68,16 +70,27 @@ def each_noun(session, rng, make, allowed: frozenset[str] | None = None):
     raise reason
 
 
-def noun_around(session, anchor: dict, noun, radius: float = SEARCH_M, *, complete: bool = False,
-                **filters) -> list[dict]:
+def noun_around(
+    session, anchor: dict, noun, radius: float = SEARCH_M, *, complete: bool = False, **filters
+) -> list[dict]:
     """Places around the anchor a reader could take for the noun, nearest first (engine records): those of its
     types, and those whose name says it ("Espresso Bar" for a bar), found with a geo_tag search. Searches list
     at most 20 places; with ``complete``, a truncated list discards the attempt (a ranking needs them all)."""
-    searches = [session.engine("nearby_search", center=anchor["place_id"], radius_meters=radius,
-                               place_types=noun_types(noun), **filters)]
+    searches = [
+        session.engine(
+            "nearby_search", center=anchor["place_id"], radius_meters=radius, place_types=noun_types(noun), **filters
+        )
+    ]
     if noun.name_words:
-        searches.append(session.engine("nearby_search", center=anchor["place_id"], radius_meters=radius,
-                                       geo_tag=list(noun.name_words), **filters))
+        searches.append(
+            session.engine(
+                "nearby_search",
+                center=anchor["place_id"],
+                radius_meters=radius,
+                geo_tag=list(noun.name_words),
+                **filters,
+            )
+        )
     if complete and any(found["truncated"] for found in searches):
         raise Discard("too many candidates to rank within the radius")
     found = {r["place_id"]: r for search in searches for r in search["results"]}
@@ -90,8 +103,9 @@ def nearest_margin(d: float) -> float:
 
 def walk_costs(session, anchor: dict, places: list[dict]) -> dict[str, float]:
     """Walking route distance from the anchor to each place (engine multi_stop_routing, one pair per call)."""
-    return {p["place_id"]: engine_leg(session, anchor["place_id"], p["place_id"], "walking", "distance")[0]
-            for p in places}
+    return {
+        p["place_id"]: engine_leg(session, anchor["place_id"], p["place_id"], "walking", "distance")[0] for p in places
+    }
 
 
 def _nearest_by_both(session, anchor, places: list[dict]) -> dict:
@@ -113,8 +127,12 @@ def radius_for(distance: float) -> int:
 
 
 def _answer(place: dict, reason: str, keys: str) -> dict:
-    return {"name": place["name"], "place_id": place["place_id"], "reason": reason,
-            "ref": {"attribute_key": keys, "note_id": ""}}
+    return {
+        "name": place["name"],
+        "place_id": place["place_id"],
+        "reason": reason,
+        "ref": {"attribute_key": keys, "note_id": ""},
+    }
 
 
 def _errand_nearest(session, rng) -> Draft:
@@ -127,16 +145,27 @@ def _errand_nearest(session, rng) -> Draft:
         raise Discard("the nearest place for the errand is only arguably right")
     gold = _nearest_by_both(session, anchor, places)
     find_by_name(session, anchor["name"])
-    session.agent("nearby_search", center=anchor["place_id"], radius_meters=radius_for(gold["distance_m"]),
-                  place_types=noun.types())
-    answer = _answer(gold, f"The nearest {noun.singular} to {anchor['name']}, {gold['distance_m']} m away.",
-                     "place_type")
+    session.agent(
+        "nearby_search",
+        center=anchor["place_id"],
+        radius_meters=radius_for(gold["distance_m"]),
+        place_types=noun.types(),
+    )
+    answer = _answer(
+        gold, f"The nearest {noun.singular} to {anchor['name']}, {gold['distance_m']} m away.", "place_type"
+    )
     session.agent("submit_answer", result=answer)
     return Draft(
         question=session.say(rng, "nearby_L0.errand", words.ERRAND_NEAREST, errand=errand, a=anchor["name"]),
         answer=answer,
-        query={"kind": "find", "center": anchor["place_id"], "noun": noun.key, "errand": errand, "rank": "nearest",
-               "by": "either"},
+        query={
+            "kind": "find",
+            "center": anchor["place_id"],
+            "noun": noun.key,
+            "errand": errand,
+            "rank": "nearest",
+            "by": "either",
+        },
         constraints={"center": anchor["place_id"], **noun.constraint()},
         attributes=[{"place_id": gold["place_id"], "key": "place_type"}],
         signature=f"errand:{anchor['place_id']}:{noun.key}",
@@ -169,8 +198,9 @@ def nearby_l0(session, rng: random.Random) -> Draft:
         if not kept or kept[0]["place_id"] == places[0]["place_id"]:
             raise Discard("the filter does not change the nearest place")
         places = kept
-        bank, skeletons = (("nearby_L0.rated", words.NEAREST_RATED) if variant == "rated"
-                           else ("nearby_L0.cheap", words.NEAREST_CHEAP))
+        bank, skeletons = (
+            ("nearby_L0.rated", words.NEAREST_RATED) if variant == "rated" else ("nearby_L0.cheap", words.NEAREST_CHEAP)
+        )
         slots = {"x": f"{threshold:g}", "y": f"{threshold:g}"}
         query = dict(filters)
     if not places or not accepted(noun, places[0]):
@@ -180,18 +210,25 @@ def nearby_l0(session, rng: random.Random) -> Draft:
     if variant == "within":
         bank, skeletons, slots, query = "nearby_L0.within", words.NEAREST_WITHIN, {"R": radius}, {"radius_m": radius}
     find_by_name(session, anchor["name"])
-    session.agent("nearby_search", center=anchor["place_id"], radius_meters=radius, place_types=noun.types(),
-                  **filters)
-    keys = ",".join(["place_type", *(("rating",) if "min_rating" in filters else ()),
-                     *(("cost",) if "max_cost" in filters else ())])
+    session.agent("nearby_search", center=anchor["place_id"], radius_meters=radius, place_types=noun.types(), **filters)
+    keys = ",".join(
+        ["place_type", *(("rating",) if "min_rating" in filters else ()), *(("cost",) if "max_cost" in filters else ())]
+    )
     answer = _answer(gold, f"The nearest {noun.singular} to {anchor['name']}, {gold['distance_m']} m away.", keys)
     session.agent("submit_answer", result=answer)
     return Draft(
-        question=session.say(rng, bank, skeletons, noun=noun.singular, a_noun=a(noun.singular), a=anchor["name"],
-                             **slots),
+        question=session.say(
+            rng, bank, skeletons, noun=noun.singular, a_noun=a(noun.singular), a=anchor["name"], **slots
+        ),
         answer=answer,
-        query={"kind": "find", "center": anchor["place_id"], "noun": noun.key, "rank": "nearest", "by": "either",
-               **query},
+        query={
+            "kind": "find",
+            "center": anchor["place_id"],
+            "noun": noun.key,
+            "rank": "nearest",
+            "by": "either",
+            **query,
+        },
         constraints={"center": anchor["place_id"], **noun.constraint(), **query},
         attributes=[{"place_id": gold["place_id"], "key": k} for k in keys.split(",")],
         signature=f"nearest:{anchor['place_id']}:{noun.key}:{variant}",
@@ -199,6 +236,7 @@ def nearby_l0(session, rng: random.Random) -> Draft:
 
 
 # ------------------------------------------------------------------ L1
+
 
 def _states(places: list[dict], when, minutes: int = 0) -> list[bool | None]:
     """Per place: surely open from ``when`` for ``minutes`` (True), surely closed at some point (False), or unsure."""
@@ -217,25 +255,50 @@ def _states(places: list[dict], when, minutes: int = 0) -> list[bool | None]:
 
 def _open_for(session, rng) -> Draft:
     """The nearest place open for the whole stay, when a nearer one is open now but closes during it."""
-    return each_noun(session, rng, lambda anchor, noun: _open_for_case(session, rng, anchor, noun),
-                     allowed=STAY_NOUNS)
+    return each_noun(session, rng, lambda anchor, noun: _open_for_case(session, rng, anchor, noun), allowed=STAY_NOUNS)
 
 
 # Places one stays in for a while (an hour in a homeware shop is not a plan).
-STAY_NOUNS = frozenset({"cafe", "bakery", "bar", "pub", "restaurant", "asian_restaurant", "japanese_restaurant",
-                        "sushi_restaurant", "chinese_restaurant", "thai_restaurant", "vietnamese_restaurant",
-                        "indian_restaurant", "nepalese_restaurant", "italian_restaurant", "pizzeria",
-                        "mexican_restaurant", "finnish_restaurant", "vegetarian_restaurant", "library", "museum",
-                        "art_gallery", "gym", "nightclub"})
+STAY_NOUNS = frozenset(
+    {
+        "cafe",
+        "bakery",
+        "bar",
+        "pub",
+        "restaurant",
+        "asian_restaurant",
+        "japanese_restaurant",
+        "sushi_restaurant",
+        "chinese_restaurant",
+        "thai_restaurant",
+        "vietnamese_restaurant",
+        "indian_restaurant",
+        "nepalese_restaurant",
+        "italian_restaurant",
+        "pizzeria",
+        "mexican_restaurant",
+        "finnish_restaurant",
+        "vegetarian_restaurant",
+        "library",
+        "museum",
+        "art_gallery",
+        "gym",
+        "nightclub",
+    }
+)
 
 
 def _open_for_case(session, rng, anchor, noun) -> Draft:
     places = noun_around(session, anchor, noun)[:8]
     minutes = rng.choice((45, 60, 90, 120))
     # Moments shortly before a nearby place closes: it is open then but shuts during the stay.
-    starts = [c - timedelta(minutes=rng.randrange(15, minutes - 9, 5)) for p in places[:4]
-              if hours_are_valid(p["opentime_week"] or "") for c in closings(p["opentime_week"])
-              if 8 <= c.hour <= 23]
+    starts = [
+        c - timedelta(minutes=rng.randrange(15, minutes - 9, 5))
+        for p in places[:4]
+        if hours_are_valid(p["opentime_week"] or "")
+        for c in closings(p["opentime_week"])
+        if 8 <= c.hour <= 23
+    ]
     rng.shuffle(starts)
     for when in starts[:25]:
         whole = _states(places, when, minutes)
@@ -246,30 +309,56 @@ def _open_for_case(session, rng, anchor, noun) -> Draft:
         if not any(now[i] is True and accepted(noun, places[i]) for i in range(first)):
             continue  # a nearer place of the noun itself is open now but closes too soon
         gold = places[first]
-        later = [p for p, s in zip(places[first + 1:], whole[first + 1:]) if s is not False]
+        later = [p for p, s in zip(places[first + 1 :], whole[first + 1 :]) if s is not False]
         if later and later[0]["distance_m"] - gold["distance_m"] < nearest_margin(gold["distance_m"]):
             continue
         walks = walk_costs(session, anchor, [gold, *later[:3]])
-        if all(w - walks[gold["place_id"]] >= max(30.0, 0.03 * walks[gold["place_id"]]) * NEAREST_SLACK
-               for pid, w in walks.items() if pid != gold["place_id"]):
+        if all(
+            w - walks[gold["place_id"]] >= max(30.0, 0.03 * walks[gold["place_id"]]) * NEAREST_SLACK
+            for pid, w in walks.items()
+            if pid != gold["place_id"]
+        ):
             break
     else:
         raise Discard("no moment when a nearer place closes during the stay and the next one stays open")
     find_by_name(session, anchor["name"])
-    session.agent("nearby_search", center=anchor["place_id"], radius_meters=radius_for(gold["distance_m"]),
-                  place_types=noun.types())
-    for place in places[:first + 1]:
+    session.agent(
+        "nearby_search",
+        center=anchor["place_id"],
+        radius_meters=radius_for(gold["distance_m"]),
+        place_types=noun.types(),
+    )
+    for place in places[: first + 1]:
         session.agent("place_detail", place_id=place["place_id"])
     iso = when.isoformat(timespec="minutes")
-    answer = _answer(gold, f"Nearer {noun.plural} close within {minutes} minutes of {when:%H:%M}; it stays open "
-                           f"({gold['opentime_week']}).", "place_type,opentime_week")
+    answer = _answer(
+        gold,
+        f"Nearer {noun.plural} close within {minutes} minutes of {when:%H:%M}; it stays open "
+        f"({gold['opentime_week']}).",
+        "place_type,opentime_week",
+    )
     session.agent("submit_answer", result=answer)
     return Draft(
-        question=session.say(rng, "nearby_L1.open_for", words.OPEN_FOR, noun=noun.singular, a_noun=a(noun.singular),
-                             a=anchor["name"], D=minutes, **moment_slots(when)),
+        question=session.say(
+            rng,
+            "nearby_L1.open_for",
+            words.OPEN_FOR,
+            noun=noun.singular,
+            a_noun=a(noun.singular),
+            a=anchor["name"],
+            D=minutes,
+            **moment_slots(when),
+        ),
         answer=answer,
-        query={"kind": "find", "center": anchor["place_id"], "noun": noun.key, "rank": "nearest", "by": "either",
-               "open_at": iso, "open_for_min": minutes},
+        query={
+            "kind": "find",
+            "center": anchor["place_id"],
+            "noun": noun.key,
+            "rank": "nearest",
+            "by": "either",
+            "open_at": iso,
+            "open_for_min": minutes,
+        },
         constraints={"center": anchor["place_id"], **noun.constraint(), "open_at": iso, "open_for_min": minutes},
         attributes=[{"place_id": gold["place_id"], "key": "opentime_week"}],
         signature=f"openfor:{anchor['place_id']}:{noun.key}",
@@ -286,18 +375,35 @@ def _best_rated_open_case(session, rng, anchor, noun) -> Draft:
     radius, gold, when, by_rating = _rated_open_search(session, rng, anchor, noun)
     find_by_name(session, anchor["name"])
     session.agent("nearby_search", center=anchor["place_id"], radius_meters=radius, place_types=noun.types())
-    for place in by_rating[:by_rating.index(gold) + 1]:
+    for place in by_rating[: by_rating.index(gold) + 1]:
         session.agent("place_detail", place_id=place["place_id"])
     iso = when.isoformat(timespec="minutes")
-    answer = _answer(gold, f"Rated {gold['rating']}, the best of the {noun.plural} within {radius} m that are open "
-                           f"at {when:%H:%M}.", "place_type,rating,opentime_week")
+    answer = _answer(
+        gold,
+        f"Rated {gold['rating']}, the best of the {noun.plural} within {radius} m that are open at {when:%H:%M}.",
+        "place_type,rating,opentime_week",
+    )
     session.agent("submit_answer", result=answer)
     return Draft(
-        question=session.say(rng, "nearby_L1.rated_open", words.RATED_OPEN, noun=noun.singular, nouns=noun.plural,
-                             a=anchor["name"], R=radius, **moment_slots(when)),
+        question=session.say(
+            rng,
+            "nearby_L1.rated_open",
+            words.RATED_OPEN,
+            noun=noun.singular,
+            nouns=noun.plural,
+            a=anchor["name"],
+            R=radius,
+            **moment_slots(when),
+        ),
         answer=answer,
-        query={"kind": "find", "center": anchor["place_id"], "noun": noun.key, "rank": "rating", "radius_m": radius,
-               "open_at": iso},
+        query={
+            "kind": "find",
+            "center": anchor["place_id"],
+            "noun": noun.key,
+            "rank": "rating",
+            "radius_m": radius,
+            "open_at": iso,
+        },
         constraints={"center": anchor["place_id"], **noun.constraint(), "radius_m": radius, "open_at": iso},
         attributes=[{"place_id": gold["place_id"], "key": k} for k in ("rating", "opentime_week")],
         signature=f"ratedopen:{anchor['place_id']}:{noun.key}:{radius}",
@@ -365,19 +471,38 @@ def _shortest_walk_case(session, rng, anchor, noun) -> Draft:
     if second - walks[gold["place_id"]] < max(30.0, 0.03 * walks[gold["place_id"]]) * NEAREST_SLACK:
         raise Discard("the two shortest walks are too close")
     find_by_name(session, anchor["name"])
-    session.agent("nearby_search", center=anchor["place_id"], radius_meters=radius_for(gold["distance_m"]),
-                  place_types=noun.types())
-    for place in places[:places.index(gold) + 2]:
-        session.agent("routing", start_place_id=anchor["place_id"], end_place_id=place["place_id"], vehicle="walking",
-                      mode="distance")
-    answer = _answer(gold, f"A {walks[gold['place_id']]:.0f} m walk, shorter than to any nearer-looking "
-                           f"{noun.singular}.", "place_type")
+    session.agent(
+        "nearby_search",
+        center=anchor["place_id"],
+        radius_meters=radius_for(gold["distance_m"]),
+        place_types=noun.types(),
+    )
+    for place in places[: places.index(gold) + 2]:
+        session.agent(
+            "routing",
+            start_place_id=anchor["place_id"],
+            end_place_id=place["place_id"],
+            vehicle="walking",
+            mode="distance",
+        )
+    answer = _answer(
+        gold,
+        f"A {walks[gold['place_id']]:.0f} m walk, shorter than to any nearer-looking {noun.singular}.",
+        "place_type",
+    )
     session.agent("submit_answer", result=answer)
     return Draft(
         question=session.say(rng, "nearby_L1.walk", words.SHORTEST_WALK, noun=noun.singular, a=anchor["name"]),
         answer=answer,
-        query={"kind": "find", "center": anchor["place_id"], "noun": noun.key, "rank": "nearest", "by": "route",
-               "vehicle": "walking", "mode": "distance"},
+        query={
+            "kind": "find",
+            "center": anchor["place_id"],
+            "noun": noun.key,
+            "rank": "nearest",
+            "by": "route",
+            "vehicle": "walking",
+            "mode": "distance",
+        },
         constraints={"center": anchor["place_id"], "place_types": noun.types()},
         signature=f"walk:{anchor['place_id']}:{noun.key}",
     )

@@ -1,4 +1,5 @@
 """Nearby Discovery L2: a place around a named place that meets a need the user only implies."""
+
 from __future__ import annotations
 
 import random
@@ -38,8 +39,9 @@ def _holders_around(session, anchor: dict, radius: float, noun, key: str) -> lis
     found = {}
     types = {"place_types": noun_types(noun)} if noun else {}
     for filters in need_filters(key):
-        for record in session.engine("nearby_search", center=anchor["place_id"], radius_meters=radius, **types,
-                                     **filters)["results"]:
+        for record in session.engine(
+            "nearby_search", center=anchor["place_id"], radius_meters=radius, **types, **filters
+        )["results"]:
             if (noun is None or noun.match(record)) and has_need(record, key):
                 found[record["place_id"]] = record
     return sorted(found.values(), key=lambda r: r["distance_m"])
@@ -77,12 +79,16 @@ def _case(session, rng, anchor, gold, key, noun, radius, timed) -> Draft:
         when = _moment_for(rng, gold, rivals)
     elif rivals:
         nearest = True
-        if holders[0]["place_id"] != gold["place_id"] or \
-                rivals[0]["distance_m"] - gold["distance_m"] < nearest_margin(gold["distance_m"]):
+        if holders[0]["place_id"] != gold["place_id"] or rivals[0]["distance_m"] - gold["distance_m"] < nearest_margin(
+            gold["distance_m"]
+        ):
             raise Discard("the gold is not clearly the nearest place that holds the need")
         walks = walk_costs(session, anchor, [gold, *rivals[:3]])
-        if any(w - walks[gold["place_id"]] < max(30.0, 0.03 * walks[gold["place_id"]]) * 1.3
-               for pid, w in walks.items() if pid != gold["place_id"]):
+        if any(
+            w - walks[gold["place_id"]] < max(30.0, 0.03 * walks[gold["place_id"]]) * 1.3
+            for pid, w in walks.items()
+            if pid != gold["place_id"]
+        ):
             raise Discard("on foot the gold is not clearly the nearest holder")
     types = {"place_types": noun_types(noun)} if noun else {}
     nearby = session.engine("nearby_search", center=anchor["place_id"], radius_meters=radius, **types)
@@ -94,8 +100,12 @@ def _case(session, rng, anchor, gold, key, noun, radius, timed) -> Draft:
     want = want_phrase(rng, key, gold, timed=timed)
     note_ids = supporting_notes(session, gold, key)
     find_by_name(session, anchor["name"])
-    session.agent("nearby_search", center=anchor["place_id"], radius_meters=radius,
-                  **({"place_types": noun.types()} if noun else {}))
+    session.agent(
+        "nearby_search",
+        center=anchor["place_id"],
+        radius_meters=radius,
+        **({"place_types": noun.types()} if noun else {}),
+    )
     read_notes(session, gold, key, note_ids)
     extra: tuple[str, ...]
     extra, query = (), {"radius_m": radius, "rank": "only"}
@@ -104,30 +114,47 @@ def _case(session, rng, anchor, gold, key, noun, radius, timed) -> Draft:
         extra, query = ("opentime_week",), {**query, "open_at": when.isoformat(timespec="minutes")}
     if nearest:
         query = {"rank": "nearest", "by": "either"}
-    answer = {"name": gold["name"], "place_id": gold["place_id"],
-              "reason": "Social media notes confirm it offers what the user implicitly needs"
-                        + (", and it is open then." if when else "."),
-              "ref": evidence_ref(key, note_ids, extra), "implicit_logic": "True"}
+    answer = {
+        "name": gold["name"],
+        "place_id": gold["place_id"],
+        "reason": "Social media notes confirm it offers what the user implicitly needs"
+        + (", and it is open then." if when else "."),
+        "ref": evidence_ref(key, note_ids, extra),
+        "implicit_logic": "True",
+    }
     session.agent("submit_answer", result=answer)
     noun_slots = {"noun": noun.singular, "a_noun": a(noun.singular)} if noun else {}
     if when is not None:
         bank, skeletons, slots = "nearby_L2.open", words.NEED_OPEN, moment_slots(when)
     elif nearest:
-        bank, skeletons = (("nearby_L2.nearest_noun", words.NEED_NEAREST_NOUN) if noun
-                           else ("nearby_L2.nearest_any", words.NEED_NEAREST_ANY))
+        bank, skeletons = (
+            ("nearby_L2.nearest_noun", words.NEED_NEAREST_NOUN)
+            if noun
+            else ("nearby_L2.nearest_any", words.NEED_NEAREST_ANY)
+        )
         slots = {}
     else:
         bank, skeletons = ("nearby_L2.noun", words.NEED_NOUN) if noun else ("nearby_L2.any", words.NEED_ANY)
         slots = {}
-    constraints = {"center": anchor["place_id"], "fact": fact_constraint(gold, key),
-                   **(noun.constraint() if noun else {}),
-                   **{k: v for k, v in query.items() if k in ("radius_m", "open_at")}}
+    constraints = {
+        "center": anchor["place_id"],
+        "fact": fact_constraint(gold, key),
+        **(noun.constraint() if noun else {}),
+        **{k: v for k, v in query.items() if k in ("radius_m", "open_at")},
+    }
     return Draft(
         question=session.say(rng, bank, skeletons, a=anchor["name"], want=want, R=radius, **noun_slots, **slots),
         answer=answer,
-        query={"kind": "find", "center": anchor["place_id"], "noun": noun.key if noun else None, "need": key,
-               "phrase": want, **query},
-        note_ids=note_ids, constraints=constraints,
+        query={
+            "kind": "find",
+            "center": anchor["place_id"],
+            "noun": noun.key if noun else None,
+            "need": key,
+            "phrase": want,
+            **query,
+        },
+        note_ids=note_ids,
+        constraints=constraints,
         attributes=[{"place_id": gold["place_id"], "key": k} for k in (tag_citation(key), *extra) if k],
         signature=f"nearneed:{gold['place_id']}:{key}",
     )
@@ -135,8 +162,9 @@ def _case(session, rng, anchor, gold, key, noun, radius, timed) -> Draft:
 
 def _moment_for(rng, gold: dict, rivals: list[dict]):
     """A moment when the gold is open and every rival holder is surely closed."""
-    if not hours_are_valid(gold["opentime_week"] or "") or \
-            any(not hours_are_valid(r["opentime_week"] or "") for r in rivals):
+    if not hours_are_valid(gold["opentime_week"] or "") or any(
+        not hours_are_valid(r["opentime_week"] or "") for r in rivals
+    ):
         raise Discard("opening hours are missing for the gold or a rival")
     opens = moments_when(gold["opentime_week"], True, between=(8, 22))
     rng.shuffle(opens)

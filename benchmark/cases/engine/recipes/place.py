@@ -1,4 +1,5 @@
 """Place Perception L0: one value of a named place, read from its record."""
+
 from __future__ import annotations
 
 import random
@@ -14,8 +15,18 @@ from ..session import Discard
 from ..wording import place as words
 from .registry import recipe
 
-FIELDS = (("opentime_week", 2), ("closes_on", 2), ("opens_on", 1), ("open_on", 1), ("address", 2), ("postcode", 1),
-          ("rating", 2), ("cost", 2), ("place_type", 2), ("cuisine", 2))
+FIELDS = (
+    ("opentime_week", 2),
+    ("closes_on", 2),
+    ("opens_on", 1),
+    ("open_on", 1),
+    ("address", 2),
+    ("postcode", 1),
+    ("rating", 2),
+    ("cost", 2),
+    ("place_type", 2),
+    ("cuisine", 2),
+)
 DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 _POSTCODE = re.compile(r"\b(\d{5})\b")
 _STREET_AND_NUMBER = re.compile(r"[^\W\d_]{3,}\.?\s+\d+", re.UNICODE)
@@ -90,8 +101,13 @@ def place_l0(session, rng: random.Random) -> Draft:
         value = informative_value(detail, field, day)
         key = {"cuisine": "tag:Cuisine", "postcode": "address"}.get(field, field)
         key = "opentime_week" if day else key
-        answer = {"answer": value, "name": place["name"], "place_id": place["place_id"],
-                  "reason": f"Read from {key} in the place record.", "ref": {"attribute_key": key, "note_id": ""}}
+        answer = {
+            "answer": value,
+            "name": place["name"],
+            "place_id": place["place_id"],
+            "reason": f"Read from {key} in the place record.",
+            "ref": {"attribute_key": key, "note_id": ""},
+        }
         session.agent("submit_answer", result=answer)
         return Draft(
             question=session.say(rng, f"place_L0.{field}", words.L0[field], n=place["name"], day=day),

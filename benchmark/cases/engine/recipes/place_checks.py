@@ -4,6 +4,7 @@ Every stated condition must matter: the best value under a budget differs from t
 overall, an opening check depends on the travel (and the wait or the stop before it), a
 budget covers different party sizes per stop.
 """
+
 from __future__ import annotations
 
 import random
@@ -41,22 +42,36 @@ def noun_pool(session, rng, *, need=lambda r: True, size: int = 3) -> tuple:
 
 # ------------------------------------------------------------------ the best value under a condition
 
+
 def _value_pick(session, rng) -> Draft:
-    noun, places = noun_pool(session, rng, need=lambda r: r["rating"] is not None and r["cost"] is not None,
-                             size=rng.choice((4, 5)))
+    noun, places = noun_pool(
+        session, rng, need=lambda r: r["rating"] is not None and r["cost"] is not None, size=rng.choice((4, 5))
+    )
     condition = rng.choice(("max_cost", "min_rating"))
     field = "rating" if condition == "max_cost" else "cost"
     winner, limit = _binding_limit(places, condition)
     for place in places:
         find_by_name(session, place["name"])
-    answer = {"answer": winner["name"], "name": winner["name"], "place_id": winner["place_id"],
-              "reason": "; ".join(f"{p['name']}: rated {p['rating']}, {p['cost']} EUR" for p in places),
-              "ref": {"attribute_key": "rating,cost", "note_id": ""}}
+    answer = {
+        "answer": winner["name"],
+        "name": winner["name"],
+        "place_id": winner["place_id"],
+        "reason": "; ".join(f"{p['name']}: rated {p['rating']}, {p['cost']} EUR" for p in places),
+        "ref": {"attribute_key": "rating,cost", "note_id": ""},
+    }
     session.agent("submit_answer", result=answer)
     names = [p["name"] for p in places]
     return Draft(
-        question=session.say(rng, f"place_L1.value.{condition}", words.VALUE_PICK[condition], nouns=noun.plural,
-                             options=join_names(names, "or"), all=join_names(names), x=f"{limit:g}", y=f"{limit:g}"),
+        question=session.say(
+            rng,
+            f"place_L1.value.{condition}",
+            words.VALUE_PICK[condition],
+            nouns=noun.plural,
+            options=join_names(names, "or"),
+            all=join_names(names),
+            x=f"{limit:g}",
+            y=f"{limit:g}",
+        ),
         answer=answer,
         query={"kind": "compare", "places": [p["place_id"] for p in places], "field": field, condition: limit},
         attributes=[{"place_id": p["place_id"], "key": k} for p in places for k in ("rating", "cost")],
@@ -83,6 +98,7 @@ def _binding_limit(places: list[dict], condition: str) -> tuple[dict, float]:
 
 
 # ------------------------------------------------------------------ open on arrival
+
 
 def _trip_pair(session, rng, dest_need=lambda p: True) -> tuple[dict, dict, str]:
     places = [p for p in sample(session, rng, 40) if hours_are_valid(p["opentime_week"] or "") and dest_need(p)]
@@ -112,18 +128,27 @@ def _open_arrival(session, rng) -> Draft:
     origin, dest, vehicle = _trip_pair(session, rng)
     legs, via, dwell, delay = [(origin, dest)], None, 0, 0
     if variant == "via":
-        (via,) = named_places(session, rng, 1, pool=sample(session, rng, 12),
-                              exclude={origin["place_id"], dest["place_id"]})
+        (via,) = named_places(
+            session, rng, 1, pool=sample(session, rng, 12), exclude={origin["place_id"], dest["place_id"]}
+        )
         legs, dwell = [(origin, via), (via, dest)], rng.choice((20, 30, 45))
     if variant == "delayed":
         delay = rng.choice((20, 30, 45, 60, 90))
-    travel = sum(session.engine("routing", start_place_id=x["place_id"], end_place_id=y["place_id"], vehicle=vehicle,
-                                mode="time")["total_time_s"] for x, y in legs) + dwell * 60
+    travel = (
+        sum(
+            session.engine(
+                "routing", start_place_id=x["place_id"], end_place_id=y["place_id"], vehicle=vehicle, mode="time"
+            )["total_time_s"]
+            for x, y in legs
+        )
+        + dwell * 60
+    )
     if not 240 <= travel <= 3600:
         raise Discard("the trip is too short for the travel time to matter, or too long")
     want_open, want_change = rng.random() < 0.5, rng.random() < 0.6
-    options = _departures(dest["opentime_week"], travel, want_open=want_open, want_change=want_change,
-                          lead_s=delay * 60)
+    options = _departures(
+        dest["opentime_week"], travel, want_open=want_open, want_change=want_change, lead_s=delay * 60
+    )
     if not options:
         raise Discard("no departure gives the wanted opening state on arrival")
     depart = rng.choice(options)
@@ -131,13 +156,16 @@ def _open_arrival(session, rng) -> Draft:
     for place in (origin, *([via] if via else []), dest):
         find_by_name(session, place["name"])
     for x, y in legs:
-        session.agent("routing", start_place_id=x["place_id"], end_place_id=y["place_id"], vehicle=vehicle,
-                      mode="time")
+        session.agent("routing", start_place_id=x["place_id"], end_place_id=y["place_id"], vehicle=vehicle, mode="time")
     session.agent("place_detail", place_id=dest["place_id"])
-    answer = {"answer": want_open, "name": dest["name"], "place_id": dest["place_id"],
-              "reason": f"Leaving at {depart:%H:%M}, arrival is at {arrival:%H:%M}; the hours "
-                        f"{dest['opentime_week']!r} say it is {'open' if want_open else 'closed'} then.",
-              "ref": {"attribute_key": "opentime_week", "note_id": ""}}
+    answer = {
+        "answer": want_open,
+        "name": dest["name"],
+        "place_id": dest["place_id"],
+        "reason": f"Leaving at {depart:%H:%M}, arrival is at {arrival:%H:%M}; the hours "
+        f"{dest['opentime_week']!r} say it is {'open' if want_open else 'closed'} then.",
+        "ref": {"attribute_key": "opentime_week", "note_id": ""},
+    }
     session.agent("submit_answer", result=answer)
     query = {"kind": "open_on_arrival", "origin": origin["place_id"], "place": dest["place_id"], "vehicle": vehicle}
     slots = {"o": origin["name"], "d": dest["name"], **travel_slots(rng, vehicle)}
@@ -151,38 +179,57 @@ def _open_arrival(session, rng) -> Draft:
     if via:
         query.update(via=via["place_id"], dwell_min=dwell)
         slots.update(b=via["name"], dwell=dwell)
-    bank, skeletons = {"plain": ("place_L1.arrive", words.OPEN_ARRIVAL), "delayed": ("place_L1.delayed",
-                       words.OPEN_DELAYED), "via": ("place_L1.via", words.OPEN_VIA)}[variant]
+    bank, skeletons = {
+        "plain": ("place_L1.arrive", words.OPEN_ARRIVAL),
+        "delayed": ("place_L1.delayed", words.OPEN_DELAYED),
+        "via": ("place_L1.via", words.OPEN_VIA),
+    }[variant]
     return Draft(
-        question=session.say(rng, bank, skeletons, **slots), answer=answer, query=query,
+        question=session.say(rng, bank, skeletons, **slots),
+        answer=answer,
+        query=query,
         attributes=[{"place_id": dest["place_id"], "key": "opentime_week"}],
         signature=f"arrive:{origin['place_id']}:{dest['place_id']}",
     )
 
 
 def _open_choice(session, rng) -> Draft:
-    noun, pool = noun_pool(session, rng, need=lambda r: hours_are_valid(r.get("opentime_week") or "")
-                           and "24/7" not in r["opentime_week"], size=6)
+    noun, pool = noun_pool(
+        session,
+        rng,
+        need=lambda r: hours_are_valid(r.get("opentime_week") or "") and "24/7" not in r["opentime_week"],
+        size=6,
+    )
     places = list({p["opentime_week"]: p for p in pool}.values())[:3]  # different hours, or nothing to choose
     if len(places) < 3:
         raise Discard("the places keep the same hours")
     vehicle = "walking"  # long enough on the way for the hours to change
     origin: dict | None = None
     travel: dict[str, float] = {}
-    for candidate in named_places(session, rng, 3, pool=sample(session, rng, 15),
-                                  exclude={p["place_id"] for p in places}):
-        times = {p["place_id"]: engine_leg(session, candidate["place_id"], p["place_id"], vehicle, "time")[1]
-                 for p in places}
+    for candidate in named_places(
+        session, rng, 3, pool=sample(session, rng, 15), exclude={p["place_id"] for p in places}
+    ):
+        times = {
+            p["place_id"]: engine_leg(session, candidate["place_id"], p["place_id"], vehicle, "time")[1] for p in places
+        }
         if sum(times.values()) > sum(travel.values()):  # the origin farthest from the three
             origin, travel = candidate, times
     if max(travel.values()) < 11 * 60:  # the state must hold 10 minutes either side of the arrival
         raise Discard("the places are too close to the origin for the travel to matter")
     assert origin is not None  # chosen with travel
     # Arrivals shortly after one place opens or before another closes: the travel decides the answer.
-    aims = [(p, change + timedelta(minutes=rng.choice((10, 15, 20)))) for p in places
-            for change in openings(p["opentime_week"]) if 8 <= change.hour <= 21]
-    aims += [(p, moment_) for p in places for moment_ in moments_when(p["opentime_week"], True, between=(8, 22))
-             if rng.random() < 0.05]
+    aims = [
+        (p, change + timedelta(minutes=rng.choice((10, 15, 20))))
+        for p in places
+        for change in openings(p["opentime_week"])
+        if 8 <= change.hour <= 21
+    ]
+    aims += [
+        (p, moment_)
+        for p in places
+        for moment_ in moments_when(p["opentime_week"], True, between=(8, 22))
+        if rng.random() < 0.05
+    ]
     rng.shuffle(aims)
     for place, arrival in aims[:60]:
         depart = arrival - timedelta(seconds=travel[place["place_id"]])
@@ -197,20 +244,37 @@ def _open_choice(session, rng) -> Draft:
     for place in (origin, *places):
         find_by_name(session, place["name"])
     for place in places:
-        session.agent("routing", start_place_id=origin["place_id"], end_place_id=place["place_id"], vehicle=vehicle,
-                      mode="time")
+        session.agent(
+            "routing", start_place_id=origin["place_id"], end_place_id=place["place_id"], vehicle=vehicle, mode="time"
+        )
         session.agent("place_detail", place_id=place["place_id"])
-    answer = {"answer": winner["name"], "name": winner["name"], "place_id": winner["place_id"],
-              "reason": "; ".join(f"{p['name']}: {p['opentime_week']}" for p in places),
-              "ref": {"attribute_key": "opentime_week", "note_id": ""}}
+    answer = {
+        "answer": winner["name"],
+        "name": winner["name"],
+        "place_id": winner["place_id"],
+        "reason": "; ".join(f"{p['name']}: {p['opentime_week']}" for p in places),
+        "ref": {"attribute_key": "opentime_week", "note_id": ""},
+    }
     session.agent("submit_answer", result=answer)
     return Draft(
-        question=session.say(rng, "place_L1.choice", words.OPEN_CHOICE, o=origin["name"], nouns=noun.plural,
-                             options=join_names([p["name"] for p in places], "or"), **moment_slots(depart),
-                             **travel_slots(rng, vehicle)),
+        question=session.say(
+            rng,
+            "place_L1.choice",
+            words.OPEN_CHOICE,
+            o=origin["name"],
+            nouns=noun.plural,
+            options=join_names([p["name"] for p in places], "or"),
+            **moment_slots(depart),
+            **travel_slots(rng, vehicle),
+        ),
         answer=answer,
-        query={"kind": "open_choice", "places": [p["place_id"] for p in places], "origin": origin["place_id"],
-               "vehicle": vehicle, "at": depart.isoformat(timespec="minutes")},
+        query={
+            "kind": "open_choice",
+            "places": [p["place_id"] for p in places],
+            "origin": origin["place_id"],
+            "vehicle": vehicle,
+            "at": depart.isoformat(timespec="minutes"),
+        },
         attributes=[{"place_id": p["place_id"], "key": "opentime_week"} for p in places],
         signature="openchoice:" + ":".join(sorted(p["place_id"] for p in places)),
     )
@@ -218,9 +282,11 @@ def _open_choice(session, rng) -> Draft:
 
 # ------------------------------------------------------------------ a budget over two stops
 
-PLANS = {"meal": (("lunch", "dinner", "a meal"), "restaurant"),
-         "coffee": (("coffee", "coffee and cake"), "cafe"),
-         "drinks": (("drinks", "a round of drinks"), "bar")}
+PLANS = {
+    "meal": (("lunch", "dinner", "a meal"), "restaurant"),
+    "coffee": (("coffee", "coffee and cake"), "cafe"),
+    "drinks": (("drinks", "a round of drinks"), "bar"),
+}
 
 
 def _budget_place(session, rng, kind: str, taken: set[str]) -> dict:
@@ -251,14 +317,27 @@ def _budget(session, rng) -> Draft:
         raise Discard("the budget does not separate the right count from the naive one")
     for place, _ in picked:
         find_by_name(session, place["name"])
-    answer = {"answer": fits, "reason": f"{first_n} x {a['cost']} + {second_n} x {b['cost']} EUR = {total} EUR, "
-                                        f"{'within' if fits else 'over'} {budget} EUR.",
-              "ref": {"attribute_key": "cost", "note_id": ""}}
+    answer = {
+        "answer": fits,
+        "reason": f"{first_n} x {a['cost']} + {second_n} x {b['cost']} EUR = {total} EUR, "
+        f"{'within' if fits else 'over'} {budget} EUR.",
+        "ref": {"attribute_key": "cost", "note_id": ""},
+    }
     session.agent("submit_answer", result=answer)
     return Draft(
-        question=session.say(rng, "place_L1.budget", words.BUDGET, people_a=PEOPLE[first_n], people_b=PEOPLE[second_n],
-                             a=a["name"], b=b["name"], plan_a=plan_a, Plan_a=plan_a.capitalize(), plan_b=plan_b,
-                             budget=budget),
+        question=session.say(
+            rng,
+            "place_L1.budget",
+            words.BUDGET,
+            people_a=PEOPLE[first_n],
+            people_b=PEOPLE[second_n],
+            a=a["name"],
+            b=b["name"],
+            plan_a=plan_a,
+            Plan_a=plan_a.capitalize(),
+            plan_b=plan_b,
+            budget=budget,
+        ),
         answer=answer,
         query={"kind": "budget", "items": [[a["place_id"], first_n], [b["place_id"], second_n]], "budget": budget},
         attributes=[{"place_id": p["place_id"], "key": "cost"} for p, _ in picked],
@@ -266,8 +345,12 @@ def _budget(session, rng) -> Draft:
     )
 
 
-L1_VARIANTS = {"value": (_value_pick, 30), "arrival": (_open_arrival, 40), "choice": (_open_choice, 15),
-               "budget": (_budget, 15)}
+L1_VARIANTS = {
+    "value": (_value_pick, 30),
+    "arrival": (_open_arrival, 40),
+    "choice": (_open_choice, 15),
+    "budget": (_budget, 15),
+}
 
 
 @recipe(Category.PLACE_PERCEPTION, Level.L1)

@@ -1,4 +1,5 @@
 """Place Perception L2: which place fits a need the user only implies (social evidence decides)."""
+
 from __future__ import annotations
 
 import random
@@ -106,10 +107,15 @@ def _need_find(session, rng) -> Draft:
         extra, query, constraints = ("opentime_week",), {"open_at": iso}, {"open_at": iso}
     elif condition[0] == "min_rating":
         extra, query, constraints = ("rating",), {"min_rating": condition[1]}, {"min_rating": condition[1]}
-    answer = {"answer": place["name"], "name": place["name"], "place_id": place["place_id"],
-              "reason": "Social media notes show it offers what the user is after"
-                        + (" and it meets the stated condition." if condition[0] else "."),
-              "ref": evidence_ref(key, note_ids, extra), "implicit_logic": "True"}
+    answer = {
+        "answer": place["name"],
+        "name": place["name"],
+        "place_id": place["place_id"],
+        "reason": "Social media notes show it offers what the user is after"
+        + (" and it meets the stated condition." if condition[0] else "."),
+        "ref": evidence_ref(key, note_ids, extra),
+        "implicit_logic": "True",
+    }
     session.agent("submit_answer", result=answer)
     skeletons: tuple[str, ...]
     slots: dict[str, str]
@@ -122,9 +128,10 @@ def _need_find(session, rng) -> Draft:
         question=session.say(rng, bank, skeletons, noun=noun.singular, a_noun=a(noun.singular), want=want, **slots),
         answer=answer,
         query={"kind": "find", "noun": noun.key, "need": key, "phrase": want, "rank": "only", **query},
-        note_ids=note_ids, constraints={**noun.constraint(), "fact": fact_constraint(place, key),
-                                        **constraints},
-        attributes=_attributes(place, key, extra), signature=f"needfind:{place['place_id']}:{key}",
+        note_ids=note_ids,
+        constraints={**noun.constraint(), "fact": fact_constraint(place, key), **constraints},
+        attributes=_attributes(place, key, extra),
+        signature=f"needfind:{place['place_id']}:{key}",
     )
 
 
@@ -145,18 +152,26 @@ def _need_choice(session, rng) -> Draft:
     for option in options:
         find_by_name(session, option["name"])
     read_notes(session, place, key, note_ids)
-    answer = {"answer": place["name"], "name": place["name"], "place_id": place["place_id"],
-              "reason": "Social media notes about it support what the user needs; the other options lack it.",
-              "ref": evidence_ref(key, note_ids), "implicit_logic": "True"}
+    answer = {
+        "answer": place["name"],
+        "name": place["name"],
+        "place_id": place["place_id"],
+        "reason": "Social media notes about it support what the user needs; the other options lack it.",
+        "ref": evidence_ref(key, note_ids),
+        "implicit_logic": "True",
+    }
     session.agent("submit_answer", result=answer)
     names = [o["name"] for o in options]
     return Draft(
-        question=session.say(rng, "place_L2.choice", words.NEED_CHOICE, need=need, nouns=noun.plural,
-                             options=join_names(names, "or")),
+        question=session.say(
+            rng, "place_L2.choice", words.NEED_CHOICE, need=need, nouns=noun.plural, options=join_names(names, "or")
+        ),
         answer=answer,
         query={"kind": "need_choice", "places": [o["place_id"] for o in options], "need": key, "phrase": need},
-        note_ids=note_ids, constraints={"fact": fact_constraint(place, key)},
-        attributes=_attributes(place, key, ()), signature=f"needchoice:{place['place_id']}:{key}",
+        note_ids=note_ids,
+        constraints={"fact": fact_constraint(place, key)},
+        attributes=_attributes(place, key, ()),
+        signature=f"needchoice:{place['place_id']}:{key}",
     )
 
 

@@ -1,4 +1,5 @@
 """The recipe registry: each recipe module registers its cells with ``recipe(category, level)``."""
+
 from __future__ import annotations
 
 from collections.abc import Callable

@@ -1,4 +1,5 @@
 """Routing: a route between two places, and the stop on the way that keeps the whole trip cheapest."""
+
 from __future__ import annotations
 
 import random
@@ -51,8 +52,9 @@ def endpoints(session, rng, min_m: float = 400, max_m: float = 2500) -> tuple[di
     vehicle, mode = rng.choice(VEHICLES), rng.choice(("time", "distance"))
     for _ in range(3):
         a, b = named_places(session, rng, 2, pool=pool)
-        route = session.engine("routing", start_place_id=a["place_id"], end_place_id=b["place_id"], vehicle=vehicle,
-                               mode=mode)
+        route = session.engine(
+            "routing", start_place_id=a["place_id"], end_place_id=b["place_id"], vehicle=vehicle, mode=mode
+        )
         if min_m <= route["total_distance_m"] <= max_m:
             return a, b, vehicle, mode, route
         pool = [p for p in pool if p["place_id"] not in (a["place_id"], b["place_id"])]
@@ -65,8 +67,9 @@ def route_answer(start, end, waypoints, order, vehicle, mode, totals, reasons=No
         "start": ref(start, reasons.get("start", "User-specified origin.")),
         "end": ref(end, reasons.get("end", "User-specified destination.")),
         "waypoints": waypoints,
-        "optimal_order": [{"name": p["name"], "place_id": p["place_id"], "visit_order": i + 1}
-                          for i, p in enumerate(order)],
+        "optimal_order": [
+            {"name": p["name"], "place_id": p["place_id"], "visit_order": i + 1} for i, p in enumerate(order)
+        ],
         "vehicle": vehicle,
         "mode": mode,
         "total_distance_m": totals["total_distance_m"],
@@ -78,8 +81,9 @@ def agent_legs(session, order: list[dict], vehicle: str, mode: str) -> dict:
     """The agent's routing calls along ``order``, and their summed totals (as an agent adds them up)."""
     distance = seconds = 0.0
     for x, y in zip(order, order[1:]):
-        leg = session.agent("routing", start_place_id=x["place_id"], end_place_id=y["place_id"], vehicle=vehicle,
-                            mode=mode)
+        leg = session.agent(
+            "routing", start_place_id=x["place_id"], end_place_id=y["place_id"], vehicle=vehicle, mode=mode
+        )
         distance += leg["total_distance_m"]
         seconds += leg["total_time_s"]
     return {"total_distance_m": round(distance, 1), "total_time_s": round(seconds, 1)}
@@ -94,8 +98,9 @@ def routing_l0(session, rng: random.Random) -> Draft:
     answer = route_answer(a, b, [], [a, b], vehicle, mode, totals)
     session.agent("submit_answer", result=answer)
     return Draft(
-        question=session.say(rng, "routing_L0", words.ROUTE, a=a["name"], b=b["name"],
-                             **travel_slots(rng, vehicle, mode)),
+        question=session.say(
+            rng, "routing_L0", words.ROUTE, a=a["name"], b=b["name"], **travel_slots(rng, vehicle, mode)
+        ),
         answer=answer,
         query={"kind": "route", "start": a["place_id"], "end": b["place_id"], "vehicle": vehicle, "mode": mode},
         constraints={"vehicle": vehicle, "mode": mode},
@@ -104,6 +109,7 @@ def routing_l0(session, rng: random.Random) -> Draft:
 
 
 # ------------------------------------------------------------------ a stop on the way
+
 
 @dataclass
 class Stop:
@@ -119,12 +125,17 @@ def rank_stops(session, a: dict, b: dict, places: list[dict], vehicle: str, mode
     for place in places:
         if place["place_id"] in (a["place_id"], b["place_id"]):
             continue
-        multi = session.engine("multi_stop_routing", stop_ids=[a["place_id"], place["place_id"], b["place_id"]],
-                               start_id=a["place_id"], end_id=b["place_id"], vehicle=vehicle, mode=mode)
+        multi = session.engine(
+            "multi_stop_routing",
+            stop_ids=[a["place_id"], place["place_id"], b["place_id"]],
+            start_id=a["place_id"],
+            end_id=b["place_id"],
+            vehicle=vehicle,
+            mode=mode,
+        )
         best = multi["orderings"][0]
         first_leg = multi["best_legs"][0]
-        stops.append(Stop(place, best["total_time_s" if mode == "time" else "total_distance_m"],
-                          first_leg["time_s"]))
+        stops.append(Stop(place, best["total_time_s" if mode == "time" else "total_distance_m"], first_leg["time_s"]))
     return sorted(stops, key=lambda s: (s.cost, s.place["place_id"]))
 
 
@@ -167,15 +178,32 @@ def departure_ruling_out(rng, stops: list[Stop], mode: str) -> tuple[datetime, S
     raise Discard("no departure closes the cheapest stop while another clearly wins")
 
 
-def reference_detour(session, a, b, gold: Stop, stops: list[Stop], vehicle, mode, center, *, types=None,
-                     filters=None, details: bool = False) -> dict:
+def reference_detour(
+    session,
+    a,
+    b,
+    gold: Stop,
+    stops: list[Stop],
+    vehicle,
+    mode,
+    center,
+    *,
+    types=None,
+    filters=None,
+    details: bool = False,
+) -> dict:
     """The agent's path: look both places up, list places along the route, route via the best few, submit."""
     for place in (a, b):
         find_by_name(session, place["name"])
     offset = gold.place["distance_m"]
     radius = min(1000, 50 * (int(offset // 50) + 2))
-    session.agent("nearby_search", center=center, radius_meters=radius, **({"place_types": types} if types else {}),
-                  **(filters or {}))
+    session.agent(
+        "nearby_search",
+        center=center,
+        radius_meters=radius,
+        **({"place_types": types} if types else {}),
+        **(filters or {}),
+    )
     checked = [s for s in stops if s.open is not False][:3]
     if gold not in checked:
         checked.append(gold)
@@ -204,8 +232,9 @@ def routing_l1(session, rng: random.Random) -> Draft:
             raise Discard("too few places for the errand along the route")
         return _detour_case(session, rng, a, b, vehicle, mode, center, noun, places, "errand", errand=errand)
     along = session.engine("nearby_search", center=center, radius_meters=250)["results"]
-    nouns = sorted({n.key: n for place in along for n in nouns_of(place) if n.key in STOP_NOUNS}.values(),
-                   key=lambda n: n.key)
+    nouns = sorted(
+        {n.key: n for place in along for n in nouns_of(place) if n.key in STOP_NOUNS}.values(), key=lambda n: n.key
+    )
     rng.shuffle(nouns)
     reason = Discard("no noun with two to twelve places along the route")
     for noun in [n for n in nouns if noun_count(session, n) <= 40][:6]:  # a common noun ties on every route
@@ -220,8 +249,9 @@ def routing_l1(session, rng: random.Random) -> Draft:
     raise reason
 
 
-def _detour_case(session, rng, a, b, vehicle, mode, center, noun, places, variant: str,
-                 errand: str | None = None) -> Draft:
+def _detour_case(
+    session, rng, a, b, vehicle, mode, center, noun, places, variant: str, errand: str | None = None
+) -> Draft:
     stops = rank_stops(session, a, b, places, vehicle, mode)
     query: dict[str, Any]
     constraints: dict[str, Any]
@@ -251,20 +281,53 @@ def _detour_case(session, rng, a, b, vehicle, mode, center, noun, places, varian
         raise Discard("the best stop is only arguably of the noun")
     if variant == "rated" and gold is min(stops, key=lambda s: s.place["distance_m"]):
         raise Discard("the well-rated stop nearest the route is the best one: no choice to make")
-    totals = reference_detour(session, a, b, gold, stops, vehicle, mode, center, types=noun.types(), filters=filters,
-                              details=variant == "open")
-    waypoint = ref(gold.place, f"The {noun.singular} that keeps the whole trip {mode}-cheapest.",
-                   ref={"attribute_key": ",".join(keys), "note_id": ""})
+    totals = reference_detour(
+        session,
+        a,
+        b,
+        gold,
+        stops,
+        vehicle,
+        mode,
+        center,
+        types=noun.types(),
+        filters=filters,
+        details=variant == "open",
+    )
+    waypoint = ref(
+        gold.place,
+        f"The {noun.singular} that keeps the whole trip {mode}-cheapest.",
+        ref={"attribute_key": ",".join(keys), "note_id": ""},
+    )
     answer = route_answer(a, b, [waypoint], [a, gold.place, b], vehicle, mode, totals)
     session.agent("submit_answer", result=answer)
-    stop_query = {"noun": noun.key, **({"errand": errand} if errand else {}),
-                  **({"min_rating": query["min_rating"]} if "min_rating" in query else {})}
+    stop_query = {
+        "noun": noun.key,
+        **({"errand": errand} if errand else {}),
+        **({"min_rating": query["min_rating"]} if "min_rating" in query else {}),
+    }
     return Draft(
-        question=session.say(rng, bank, skeletons, a=a["name"], b=b["name"], noun=noun.singular,
-                             a_noun=with_article(noun.singular), **slots, **travel_slots(rng, vehicle, mode)),
+        question=session.say(
+            rng,
+            bank,
+            skeletons,
+            a=a["name"],
+            b=b["name"],
+            noun=noun.singular,
+            a_noun=with_article(noun.singular),
+            **slots,
+            **travel_slots(rng, vehicle, mode),
+        ),
         answer=answer,
-        query={"kind": "detour", "start": a["place_id"], "end": b["place_id"], "vehicle": vehicle, "mode": mode,
-               "stop": stop_query, **({"depart": query["depart"]} if "depart" in query else {})},
+        query={
+            "kind": "detour",
+            "start": a["place_id"],
+            "end": b["place_id"],
+            "vehicle": vehicle,
+            "mode": mode,
+            "stop": stop_query,
+            **({"depart": query["depart"]} if "depart" in query else {}),
+        },
         constraints={"vehicle": vehicle, "mode": mode, **noun.constraint(), **constraints},
         attributes=[{"place_id": gold.place["place_id"], "key": k} for k in keys],
         signature=f"via:{a['place_id']}:{b['place_id']}:{noun.key}:{variant}",
@@ -283,6 +346,7 @@ def _threshold(stops: list[Stop]) -> float:
 
 
 # ------------------------------------------------------------------ L2: a stop for an implied need
+
 
 @recipe(Category.ROUTING, Level.L2)
 def routing_l2(session, rng: random.Random) -> Draft:
@@ -310,8 +374,7 @@ def _holders_along(session, center, noun, key: str) -> list[dict]:
     found = {}
     types = {"place_types": noun_types(noun)} if noun else {}
     for filters in need_filters(key):
-        for record in session.engine("nearby_search", center=center, radius_meters=700, **types,
-                                     **filters)["results"]:
+        for record in session.engine("nearby_search", center=center, radius_meters=700, **types, **filters)["results"]:
             if (noun is None or noun.match(record)) and has_need(record, key):
                 found[record["place_id"]] = record
     return sorted(found.values(), key=lambda r: r["distance_m"])[:10]
@@ -337,19 +400,30 @@ def _need_case(session, rng, a, b, vehicle, mode, center, noun, key, holders, ti
         raise Discard("the stop nearest the route meets the need anyway: the need does not matter")
     want = want_phrase(rng, key, gold.place, timed=timed)
     note_ids = supporting_notes(session, gold.place, key)
-    totals = reference_detour(session, a, b, gold, stops, vehicle, mode, center,
-                              types=noun.types() if noun else None, details=timed)
+    totals = reference_detour(
+        session, a, b, gold, stops, vehicle, mode, center, types=noun.types() if noun else None, details=timed
+    )
     read_notes(session, gold.place, key, note_ids)
     extra = ("opentime_week",) if timed else ()
-    waypoint = ref(gold.place, "Social media notes show it offers what the user implicitly wants; it keeps the "
-                               "whole trip cheapest.", ref=evidence_ref(key, note_ids, extra), implicit_logic="True")
+    waypoint = ref(
+        gold.place,
+        "Social media notes show it offers what the user implicitly wants; it keeps the whole trip cheapest.",
+        ref=evidence_ref(key, note_ids, extra),
+        implicit_logic="True",
+    )
     answer = route_answer(a, b, [waypoint], [a, gold.place, b], vehicle, mode, totals)
     session.agent("submit_answer", result=answer)
     constraints = {"vehicle": vehicle, "mode": mode, "fact": fact_constraint(gold.place, key)}
     if noun is not None:
         constraints.update(noun.constraint())
-    query = {"kind": "detour", "start": a["place_id"], "end": b["place_id"], "vehicle": vehicle, "mode": mode,
-             "stop": {"noun": noun.key if noun else None, "need": key, "phrase": want}}
+    query = {
+        "kind": "detour",
+        "start": a["place_id"],
+        "end": b["place_id"],
+        "vehicle": vehicle,
+        "mode": mode,
+        "stop": {"noun": noun.key if noun else None, "need": key, "phrase": want},
+    }
     skeletons: tuple[str, ...]
     if depart is not None:  # timed
         bank, skeletons, slots = "routing_L2.open", words.NEED_OPEN, moment_slots(depart)
@@ -362,9 +436,13 @@ def _need_case(session, rng, a, b, vehicle, mode, center, noun, key, holders, ti
     else:
         bank, skeletons, slots = "routing_L2.any", words.NEED_ANY, {}
     return Draft(
-        question=session.say(rng, bank, skeletons, a=a["name"], b=b["name"], want=want, **slots,
-                             **travel_slots(rng, vehicle, mode)),
-        answer=answer, query=query, note_ids=note_ids, constraints=constraints,
+        question=session.say(
+            rng, bank, skeletons, a=a["name"], b=b["name"], want=want, **slots, **travel_slots(rng, vehicle, mode)
+        ),
+        answer=answer,
+        query=query,
+        note_ids=note_ids,
+        constraints=constraints,
         attributes=[{"place_id": gold.place["place_id"], "key": k} for k in (tag_citation(key), *extra) if k],
         signature=f"vianeed:{a['place_id']}:{b['place_id']}:{key}",
         notes={"runner_up": [s.place["place_id"] for s in stops[1:3]]},

@@ -1,4 +1,5 @@
 """Trip Design L1: the best order of several stops (figure 10's scenarios A and B), with stated rules."""
+
 from __future__ import annotations
 
 import random
@@ -51,8 +52,9 @@ class LegBook:
         missing = [(a, b) for a in place_ids for b in place_ids if a != b and (a, b) not in self.legs]
         if not missing:
             return
-        multi = self.session.engine("multi_stop_routing", stop_ids=place_ids, vehicle=self.vehicle, mode=self.mode,
-                                    max_orderings=1)
+        multi = self.session.engine(
+            "multi_stop_routing", stop_ids=place_ids, vehicle=self.vehicle, mode=self.mode, max_orderings=1
+        )
         for leg in multi["legs"]:
             self.legs[leg["from"], leg["to"]] = (leg["distance_m"], leg["time_s"])
 
@@ -142,8 +144,15 @@ def cluster(session, rng, k: int, radius: float = 700, *, hours: bool = False) -
     found: dict[str, dict] = {}
     for tops in (["Food & Beverages"], ["Shopping"], ["Culture", "Scenery Spot", "Entertainment", "Accommodation"]):
         around = session.engine("nearby_search", center=anchor["place_id"], radius_meters=radius, place_types=tops)
-        found.update({r["place_id"]: r for r in around["results"] if r["distance_m"] > 60 and visitable(r)
-                     and (not hours or (hours_are_valid(r["opentime_week"] or "") and day_place(r["opentime_week"])))})
+        found.update(
+            {
+                r["place_id"]: r
+                for r in around["results"]
+                if r["distance_m"] > 60
+                and visitable(r)
+                and (not hours or (hours_are_valid(r["opentime_week"] or "") and day_place(r["opentime_week"])))
+            }
+        )
     pool = sorted(found.values(), key=lambda r: r["place_id"])
     rng.shuffle(pool)
     return [anchor, *named_places(session, rng, k - 1, pool=pool)]
@@ -155,16 +164,19 @@ def all_legs(session, places: list[dict], start: dict, end: dict | None, vehicle
     for x, y in permutations(places, 2):
         if (end is not None and x is end) or y is start or (x is start and y is end and len(places) > 2):
             continue
-        leg = session.agent("routing", start_place_id=x["place_id"], end_place_id=y["place_id"], vehicle=vehicle,
-                            mode=mode)
+        leg = session.agent(
+            "routing", start_place_id=x["place_id"], end_place_id=y["place_id"], vehicle=vehicle, mode=mode
+        )
         legs[x["place_id"], y["place_id"]] = (leg["total_distance_m"], leg["total_time_s"])
     return legs
 
 
 def totals_along(legs: dict, ids: list[str]) -> dict:
     pieces = [legs[x, y] for x, y in zip(ids, ids[1:])]
-    return {"total_distance_m": round(sum(d for d, _ in pieces), 1),
-            "total_time_s": round(sum(t for _, t in pieces), 1)}
+    return {
+        "total_distance_m": round(sum(d for d, _ in pieces), 1),
+        "total_time_s": round(sum(t for _, t in pieces), 1),
+    }
 
 
 def rule_words(rng, x: dict, y: dict) -> str:
@@ -209,23 +221,48 @@ def _named_trip(session, rng) -> Draft:
         for place in places[1:]:
             session.agent("place_detail", place_id=place["place_id"])
     legs = all_legs(session, places, start, end, vehicle, mode)
-    waypoints = [ref(p, "User asked to visit it.", ref={"attribute_key": "opentime_week" if variant == "timed" else "",
-                                                      "note_id": ""}) for p in mentioned]
+    waypoints = [
+        ref(
+            p,
+            "User asked to visit it.",
+            ref={"attribute_key": "opentime_week" if variant == "timed" else "", "note_id": ""},
+        )
+        for p in mentioned
+    ]
     answer = route_answer(start, end, waypoints, gold.order, vehicle, mode, totals_along(legs, gold.ids))
     answer["constraints_satisfied"] = _satisfied(variant, query, {p["place_id"]: p for p in places})
     session.agent("submit_answer", result=answer)
-    bank, skeletons = {"plain": ("trip_L1.named", words.NAMED), "order": ("trip_L1.rule", words.NAMED_RULE),
-                       "timed": ("trip_L1.timed", words.NAMED_TIMED)}[variant]
+    bank, skeletons = {
+        "plain": ("trip_L1.named", words.NAMED),
+        "order": ("trip_L1.rule", words.NAMED_RULE),
+        "timed": ("trip_L1.timed", words.NAMED_TIMED),
+    }[variant]
     return Draft(
-        question=session.say(rng, bank, skeletons, s=start["name"], e=end["name"],
-                             w=join_names([p["name"] for p in mentioned]), Rule=rule, **slots,
-                             **travel_slots(rng, vehicle, mode)),
+        question=session.say(
+            rng,
+            bank,
+            skeletons,
+            s=start["name"],
+            e=end["name"],
+            w=join_names([p["name"] for p in mentioned]),
+            Rule=rule,
+            **slots,
+            **travel_slots(rng, vehicle, mode),
+        ),
         answer=answer,
-        query={"kind": "trip", "start": start["place_id"], "end": end["place_id"],
-               "stops": [p["place_id"] for p in mentioned], "vehicle": vehicle, "mode": mode, **query},
+        query={
+            "kind": "trip",
+            "start": start["place_id"],
+            "end": end["place_id"],
+            "stops": [p["place_id"] for p in mentioned],
+            "vehicle": vehicle,
+            "mode": mode,
+            **query,
+        },
         constraints={"vehicle": vehicle, "mode": mode, **constraints},
         attributes=[{"place_id": p["place_id"], "key": "opentime_week"} for p in places[1:]]
-        if variant == "timed" else [],
+        if variant == "timed"
+        else [],
         signature="trip:" + ":".join(sorted(p["place_id"] for p in places)),
         notes={"unconstrained_best": plans[0].ids} if variant != "plain" else {},
     )
@@ -243,10 +280,18 @@ def ruling_departure(rng, plans: list[Plan], dwell: int, mode: str) -> datetime:
             offsets.append((place, now))
     # Aim the cheapest plan at a stop shortly before it opens (the paper's "visit it last, after it opens")
     # or after it has closed; other orderings may then reach it in time.
-    aims = [(opening - timedelta(minutes=rng.choice((20, 30, 40))), offset) for place, offset in offsets
-            for opening in openings(place["opentime_week"]) if 8 <= opening.hour <= 21]
-    aims += [(arrival, offset) for place, offset in offsets
-             for arrival in moments_when(place["opentime_week"], False, between=(8, 22)) if rng.random() < 0.1]
+    aims = [
+        (opening - timedelta(minutes=rng.choice((20, 30, 40))), offset)
+        for place, offset in offsets
+        for opening in openings(place["opentime_week"])
+        if 8 <= opening.hour <= 21
+    ]
+    aims += [
+        (arrival, offset)
+        for place, offset in offsets
+        for arrival in moments_when(place["opentime_week"], False, between=(8, 22))
+        if rng.random() < 0.1
+    ]
     rng.shuffle(aims)
     for arrival, offset in aims[:40]:
         depart = arrival - timedelta(seconds=offset)
@@ -267,8 +312,10 @@ def _satisfied(variant: str, query: dict, by_id: dict) -> list[str]:
         x, y = query["before"][0]
         return [f"{by_id[x]['name']} is visited before {by_id[y]['name']}."]
     if variant == "timed":
-        return [f"Every stop is open on arrival when leaving at {query['depart'][11:]} with {query['dwell_min']} "
-                "minutes per stop."]
+        return [
+            f"Every stop is open on arrival when leaving at {query['depart'][11:]} with {query['dwell_min']} "
+            "minutes per stop."
+        ]
     return []
 
 
@@ -282,8 +329,9 @@ def _tour(session, rng) -> Draft:
         noun = pick_noun(rng, seed, allowed=tuple(TOUR_NOUNS))
         if noun is None:
             continue
-        found = session.engine("nearby_search", center=start["place_id"], radius_meters=radius * 1.1,
-                               place_types=noun_types(noun))["results"]
+        found = session.engine(
+            "nearby_search", center=start["place_id"], radius_meters=radius * 1.1, place_types=noun_types(noun)
+        )["results"]
         places = of_noun(noun, found)
         if any(abs(p["distance_m"] - radius) <= max(5, 0.02 * radius) * 1.5 for p in places):
             continue
@@ -304,23 +352,59 @@ def _tour_case(session, rng, start, noun, radius, threshold, chosen, vehicle, mo
     if gold.ids[1:] == [p["place_id"] for p in sorted(chosen, key=lambda p: p["distance_m"])]:
         raise Discard("visiting the places nearest-first is already the best order: nothing to plan")
     find_by_name(session, start["name"])
-    session.agent("nearby_search", center=start["place_id"], radius_meters=radius, place_types=noun.types(),
-                  min_rating=threshold)
+    session.agent(
+        "nearby_search", center=start["place_id"], radius_meters=radius, place_types=noun.types(), min_rating=threshold
+    )
     legs = all_legs(session, [start, *chosen], start, None, vehicle, mode)
-    waypoints = [ref(p, f"{noun.article().capitalize()} within {radius} m rated {p['rating']} (at least "
-                        f"{threshold:g}).", ref={"attribute_key": "place_type,rating", "note_id": ""}) for p in chosen]
-    answer = route_answer(start, gold.order[-1], waypoints, gold.order, vehicle, mode, totals_along(legs, gold.ids),
-                          {"end": "The last stop of the best order."})
+    waypoints = [
+        ref(
+            p,
+            f"{noun.article().capitalize()} within {radius} m rated {p['rating']} (at least {threshold:g}).",
+            ref={"attribute_key": "place_type,rating", "note_id": ""},
+        )
+        for p in chosen
+    ]
+    answer = route_answer(
+        start,
+        gold.order[-1],
+        waypoints,
+        gold.order,
+        vehicle,
+        mode,
+        totals_along(legs, gold.ids),
+        {"end": "The last stop of the best order."},
+    )
     session.agent("submit_answer", result=answer)
     return Draft(
-        question=session.say(rng, "trip_L1.tour", words.TOUR, s=start["name"], noun=noun.singular, nouns=noun.plural,
-                             R=radius, x=f"{threshold:g}", **travel_slots(rng, vehicle, mode)),
+        question=session.say(
+            rng,
+            "trip_L1.tour",
+            words.TOUR,
+            s=start["name"],
+            noun=noun.singular,
+            nouns=noun.plural,
+            R=radius,
+            x=f"{threshold:g}",
+            **travel_slots(rng, vehicle, mode),
+        ),
         answer=answer,
-        query={"kind": "trip", "start": start["place_id"], "end": None, "stops": [], "vehicle": vehicle, "mode": mode,
-               "selection": {"noun": noun.key, "min_rating": threshold, "center": start["place_id"],
-                             "radius_m": radius}},
-        constraints={"vehicle": vehicle, "mode": mode, **noun.constraint(), "min_rating": threshold,
-                     "center": start["place_id"], "radius_m": radius},
+        query={
+            "kind": "trip",
+            "start": start["place_id"],
+            "end": None,
+            "stops": [],
+            "vehicle": vehicle,
+            "mode": mode,
+            "selection": {"noun": noun.key, "min_rating": threshold, "center": start["place_id"], "radius_m": radius},
+        },
+        constraints={
+            "vehicle": vehicle,
+            "mode": mode,
+            **noun.constraint(),
+            "min_rating": threshold,
+            "center": start["place_id"],
+            "radius_m": radius,
+        },
         attributes=[{"place_id": p["place_id"], "key": k} for p in chosen for k in ("place_type", "rating")],
         signature=f"tour:{noun.key}:{threshold}:{start['place_id']}",
     )

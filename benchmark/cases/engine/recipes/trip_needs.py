@@ -5,6 +5,7 @@ cheapest over every such place and every ordering that surely keeps the rule (op
 on arrival from a start time, or a visit order), clearly ahead of the rest, and the plan that
 ignores the rule must be clearly cheaper (so the rule matters).
 """
+
 from __future__ import annotations
 
 import random
@@ -92,8 +93,9 @@ def _holders(session, start, end, noun, key, taken, named=()) -> list[dict]:
     types = {"place_types": noun_types(noun)} if noun else {}
     for center in (start, end, *named):
         for filters in need_filters(key):
-            for record in session.engine("nearby_search", center=center["place_id"], radius_meters=1200, **types,
-                                         **filters)["results"]:
+            for record in session.engine(
+                "nearby_search", center=center["place_id"], radius_meters=1200, **types, **filters
+            )["results"]:
                 if record["place_id"] not in taken and (noun is None or noun.match(record)) and has_need(record, key):
                     found[record["place_id"]] = record
     return sorted(found.values(), key=lambda r: r["distance_m"])[:MAX_HOLDERS]
@@ -123,8 +125,9 @@ def _case(session, rng, vehicle, mode, start, end, named, noun, key, holders, ti
     if noun is not None and not noun.match(holder) == "accept":
         raise Discard("the best holder is only arguably of the noun")
     if not timed:
-        constraints["before"] = [[holder["place_id"] if x == "@0" else x, holder["place_id"] if y == "@0" else y]
-                                 for x, y in query["before"]]
+        constraints["before"] = [
+            [holder["place_id"] if x == "@0" else x, holder["place_id"] if y == "@0" else y] for x, y in query["before"]
+        ]
     want = want_phrase(rng, key, holder, timed=timed)
     note_ids = supporting_notes(session, holder, key)
     for place in [start, *named, end]:
@@ -137,32 +140,60 @@ def _case(session, rng, vehicle, mode, start, end, named, noun, key, holders, ti
             session.agent("place_detail", place_id=place["place_id"])
     legs = all_legs(session, stops, start, end, vehicle, mode)
     extra = ("opentime_week",) if timed else ()
-    waypoints = [ref(p, "User asked to visit it.", ref={"attribute_key": ",".join(extra), "note_id": ""})
-                 for p in named]
-    waypoints.append(ref(holder, "Social media notes show it offers what the user implicitly wants.",
-                         ref=evidence_ref(key, note_ids, extra), implicit_logic="True"))
+    waypoints = [
+        ref(p, "User asked to visit it.", ref={"attribute_key": ",".join(extra), "note_id": ""}) for p in named
+    ]
+    waypoints.append(
+        ref(
+            holder,
+            "Social media notes show it offers what the user implicitly wants.",
+            ref=evidence_ref(key, note_ids, extra),
+            implicit_logic="True",
+        )
+    )
     answer = route_answer(start, end, waypoints, gold.order, vehicle, mode, totals_along(legs, gold.ids))
-    answer["constraints_satisfied"] = ([f"Every stop is open on arrival when leaving at {query['depart'][11:]} with "
-                                        f"{query['dwell_min']} minutes per stop."] if timed else [rule])
+    answer["constraints_satisfied"] = (
+        [
+            f"Every stop is open on arrival when leaving at {query['depart'][11:]} with "
+            f"{query['dwell_min']} minutes per stop."
+        ]
+        if timed
+        else [rule]
+    )
     session.agent("submit_answer", result=answer)
     want_slot = want if noun is None else f"{want} (at {with_article(noun.singular)})"
     bank, skeletons = ("trip_L2.timed", words.NEED_TIMED) if timed else ("trip_L2.rule", words.NEED_RULE)
     implied = {"noun": noun.key if noun else None, "need": key, "phrase": want}
     return Draft(
-        question=session.say(rng, bank, skeletons, s=start["name"], e=end["name"],
-                             w=join_names([p["name"] for p in named]), want=want_slot, Rule=rule, **slots,
-                             **travel_slots(rng, vehicle, mode)),
+        question=session.say(
+            rng,
+            bank,
+            skeletons,
+            s=start["name"],
+            e=end["name"],
+            w=join_names([p["name"] for p in named]),
+            want=want_slot,
+            Rule=rule,
+            **slots,
+            **travel_slots(rng, vehicle, mode),
+        ),
         answer=answer,
-        query={"kind": "trip", "start": start["place_id"], "end": end["place_id"],
-               "stops": [p["place_id"] for p in named], "implied": [implied], "vehicle": vehicle, "mode": mode,
-               **query},
+        query={
+            "kind": "trip",
+            "start": start["place_id"],
+            "end": end["place_id"],
+            "stops": [p["place_id"] for p in named],
+            "implied": [implied],
+            "vehicle": vehicle,
+            "mode": mode,
+            **query,
+        },
         note_ids=note_ids,
         constraints={"vehicle": vehicle, "mode": mode, "fact": fact_constraint(holder, key), **constraints},
         attributes=([{"place_id": p["place_id"], "key": "opentime_week"} for p in stops[1:]] if timed else [])
         + [{"place_id": holder["place_id"], "key": k} for k in (tag_citation(key),) if k],
         signature="tripneed:" + ":".join(sorted(p["place_id"] for p in [start, *named, end])) + f":{key}",
-        notes={"unconstrained_best": min(plans, key=lambda p: (p.cost, p.ids)).ids,
-               "holders_considered": len(holders)},
+        notes={"unconstrained_best": min(plans, key=lambda p: (p.cost, p.ids)).ids, "holders_considered": len(holders)},
     )
 
 

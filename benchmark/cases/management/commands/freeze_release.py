@@ -1,4 +1,5 @@
 """Freeze the validated cases matching the filters as a new release."""
+
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
@@ -7,9 +8,11 @@ from benchmark.cases.services import release_exposure_warning, release_freeze
 
 
 class Command(BaseCommand):
-    help = ("Freeze every validated case (optionally of one category and level) as release NAME; warns when some are "
-            "also in a release of the other split (a hidden case already public, or a public one revealing a hidden "
-            "release's answers).")
+    help = (
+        "Freeze every validated case (optionally of one category and level) as release NAME; warns when some are "
+        "also in a release of the other split (a hidden case already public, or a public one revealing a hidden "
+        "release's answers)."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("name")

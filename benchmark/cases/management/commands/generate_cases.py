@@ -9,21 +9,34 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--seed", type=int, default=0)
-        parser.add_argument("--count", type=int, default=None,
-                            help="Total cases, split over the 11 cells in table 4's proportions (default 667).")
-        parser.add_argument("--cell", action="append", default=[],
-                            help="Only this cell, e.g. routing_L1 (repeatable).")
+        parser.add_argument(
+            "--count",
+            type=int,
+            default=None,
+            help="Total cases, split over the 11 cells in table 4's proportions (default 667).",
+        )
+        parser.add_argument("--cell", action="append", default=[], help="Only this cell, e.g. routing_L1 (repeatable).")
         parser.add_argument("--city", default=None, help="City name (default: settings.LIFEPLANNER_CITY)")
-        parser.add_argument("--validate", action="store_true",
-                            help="Verify every generated case and validate those that pass.")
-        parser.add_argument("--release", help="Validate the generated cases and freeze them as this release; "
-                                               "does nothing when the release exists.")
-        parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1),
-                            help="Processes writing cells at once (default: 2, or 1 on a one-core machine); the "
-                                 "cases are the same whatever the number.")
+        parser.add_argument(
+            "--validate", action="store_true", help="Verify every generated case and validate those that pass."
+        )
+        parser.add_argument(
+            "--release",
+            help="Validate the generated cases and freeze them as this release; does nothing when the release exists.",
+        )
+        parser.add_argument(
+            "--workers",
+            type=int,
+            default=min(2, os.cpu_count() or 1),
+            help="Processes writing cells at once (default: 2, or 1 on a one-core machine); the "
+            "cases are the same whatever the number.",
+        )
         parser.add_argument("--no-progress", action="store_true")
-        parser.add_argument("--paraphrase-model", help="litellm model string; questions are paraphrased through it "
-                                                       "(the key comes from the PARAPHRASE_API_KEY variable).")
+        parser.add_argument(
+            "--paraphrase-model",
+            help="litellm model string; questions are paraphrased through it "
+            "(the key comes from the PARAPHRASE_API_KEY variable).",
+        )
         parser.add_argument("--paraphrase-api-base", help="API base URL of the paraphrasing model.")
 
     def handle(self, *args, **opts):
@@ -35,16 +48,25 @@ class Command(BaseCommand):
 
         paraphraser = None
         if opts["paraphrase_model"]:
-            paraphraser = Paraphraser(model=opts["paraphrase_model"], api_base=opts["paraphrase_api_base"],
-                                      api_key=os.environ.get("PARAPHRASE_API_KEY"))
+            paraphraser = Paraphraser(
+                model=opts["paraphrase_model"],
+                api_base=opts["paraphrase_api_base"],
+                api_key=os.environ.get("PARAPHRASE_API_KEY"),
+            )
         if opts["workers"] < 1:
             raise CommandError(f"--workers must be 1 or more; got {opts['workers']}")
         try:
-            summary = generate_and_store(seed=opts["seed"], count=opts["count"], cells=opts["cell"],
-                                         city=opts["city"], validate=opts["validate"],
-                                         progress=None if opts["no_progress"] else sys.stderr,
-                                         paraphraser=paraphraser, release=opts["release"],
-                                         workers=opts["workers"])
+            summary = generate_and_store(
+                seed=opts["seed"],
+                count=opts["count"],
+                cells=opts["cell"],
+                city=opts["city"],
+                validate=opts["validate"],
+                progress=None if opts["no_progress"] else sys.stderr,
+                paraphraser=paraphraser,
+                release=opts["release"],
+                workers=opts["workers"],
+            )
         except (CityNotBuilt, ValueError, ValidationError) as exc:
             raise CommandError(str(exc)) from None
         self.stdout.write(summary)

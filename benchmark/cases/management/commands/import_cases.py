@@ -1,4 +1,5 @@
 """Import case documents from JSONL, optionally freezing them as a release."""
+
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
@@ -21,7 +22,8 @@ class Command(BaseCommand):
             raise CommandError(str(exc)) from None
         except ValidationError as exc:
             raise CommandError("; ".join(exc.messages)) from None
-        self.stdout.write(f"{len(result.created)} created, {len(result.updated)} updated, "
-                          f"{len(result.unchanged)} unchanged")
+        self.stdout.write(
+            f"{len(result.created)} created, {len(result.updated)} updated, {len(result.unchanged)} unchanged"
+        )
         if result.release:
             self.stdout.write(f"froze release {result.release.name} ({result.release.content_hash})")

@@ -1,4 +1,5 @@
 """Print, per cell, how many distinct question skeletons a release (or every case) uses."""
+
 from django.core.management.base import BaseCommand, CommandError
 
 from benchmark.cases.document import case_type
@@ -10,8 +11,10 @@ from judging.vocabulary import CELLS
 
 
 class Command(BaseCommand):
-    help = ("Question skeletons per cell (place names and numbers masked): cases, distinct skeletons, the share "
-            "of the most used skeleton.")
+    help = (
+        "Question skeletons per cell (place names and numbers masked): cases, distinct skeletons, the share "
+        "of the most used skeleton."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--release", help="the release's snapshots (default: every case)")
@@ -27,8 +30,11 @@ class Command(BaseCommand):
         ids_by_city: dict[str, set[str]] = {}
         for doc in documents:
             ids_by_city.setdefault(doc.city_name, set()).update(case_place_ids(doc))
-        names = {pid: point.name for city, ids in sorted(ids_by_city.items())
-                 for pid, point in place_points(city_name=city, place_ids=ids).items()}
+        names = {
+            pid: point.name
+            for city, ids in sorted(ids_by_city.items())
+            for pid, point in place_points(city_name=city, place_ids=ids).items()
+        }
         rows = {r.cell: r for r in skeleton_stats(documents, names)}
         order = [case_type(c, lv) for c, lv in CELLS]
         self.stdout.write(f"{'cell':<12} {'cases':>6} {'skeletons':>10} {'largest share':>14}")

@@ -1,4 +1,5 @@
 """Verify every case (or every snapshot of a release) and report the failures."""
+
 import sys
 
 from django.core.management.base import BaseCommand, CommandError

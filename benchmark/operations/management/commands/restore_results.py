@@ -4,15 +4,20 @@ from django.core.management.base import BaseCommand, CommandError
 
 
 class Command(BaseCommand):
-    help = ("Restore a backup_results file into this (migrated, empty) database and verify it against the backup. "
-            "Refuses a database that already holds results, is at other migrations, or has another city version. "
-            "See docs/operations.md.")
+    help = (
+        "Restore a backup_results file into this (migrated, empty) database and verify it against the backup. "
+        "Refuses a database that already holds results, is at other migrations, or has another city version. "
+        "See docs/operations.md."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("file", type=Path, help="A file written by backup_results.")
-        parser.add_argument("--allow-city-mismatch", action="store_true",
-                            help="Restore even when this database's city version differs (scores may not match "
-                                 "what the tools answer now); prints a warning.")
+        parser.add_argument(
+            "--allow-city-mismatch",
+            action="store_true",
+            help="Restore even when this database's city version differs (scores may not match "
+            "what the tools answer now); prints a warning.",
+        )
 
     def handle(self, *args, **opts):
         from benchmark.operations.dbtools import DatabaseToolError
@@ -24,5 +29,7 @@ class Command(BaseCommand):
             raise CommandError(str(exc)) from None
         for warning in report.warnings:
             self.stderr.write(f"WARNING: {warning}")
-        self.stdout.write(f"Restored and verified {sum(report.tables.values())} rows of {len(report.tables)} tables "
-                          f"in {report.seconds} s.")
+        self.stdout.write(
+            f"Restored and verified {sum(report.tables.values())} rows of {len(report.tables)} tables "
+            f"in {report.seconds} s."
+        )

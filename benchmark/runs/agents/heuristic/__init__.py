@@ -9,6 +9,7 @@ get the first plausible place, stops are visited in the order they are named (no
 optimisation), and opening hours get a crude check. It always ends with submit_answer, with
 whatever partial answer it has. Deterministic: same question, same calls.
 """
+
 from __future__ import annotations
 
 from judging.vocabulary import Ending
@@ -36,21 +37,30 @@ class _Run:
         return None if is_error else observation
 
     async def first_nearby(self, center, radius: float, types: list[str] | None, exclude, **filters) -> dict | None:
-        found = await self.call("nearby_search", center=center, radius_meters=min(radius, 1000), place_types=types,
-                                **filters)
+        found = await self.call(
+            "nearby_search", center=center, radius_meters=min(radius, 1000), place_types=types, **filters
+        )
         return next((r for r in (found or {}).get("results") or [] if r["place_id"] not in exclude), None)
 
     async def route(self, stops: list[dict], waypoints: list[dict], reading: Reading) -> None:
         """Route ``stops`` in the given order, leg by leg, and write the figure-9 answer."""
         vehicle, mode = reading.vehicle() or "driving", reading.mode()
-        self.answer = {"start": _ref(stops[0], "User-specified origin."),
-                       "end": _ref(stops[-1], "User-specified destination."), "waypoints": waypoints,
-                       "optimal_order": [{"name": p["name"], "place_id": p["place_id"], "visit_order": i + 1}
-                                         for i, p in enumerate(stops)],
-                       "vehicle": vehicle, "mode": mode, "total_distance_m": 0.0, "total_time_s": 0.0}
+        self.answer = {
+            "start": _ref(stops[0], "User-specified origin."),
+            "end": _ref(stops[-1], "User-specified destination."),
+            "waypoints": waypoints,
+            "optimal_order": [
+                {"name": p["name"], "place_id": p["place_id"], "visit_order": i + 1} for i, p in enumerate(stops)
+            ],
+            "vehicle": vehicle,
+            "mode": mode,
+            "total_distance_m": 0.0,
+            "total_time_s": 0.0,
+        }
         for a, b in zip(stops, stops[1:]):
-            leg = await self.call("routing", start_place_id=a["place_id"], end_place_id=b["place_id"],
-                                  vehicle=vehicle, mode=mode)
+            leg = await self.call(
+                "routing", start_place_id=a["place_id"], end_place_id=b["place_id"], vehicle=vehicle, mode=mode
+            )
             for key in ("total_distance_m", "total_time_s"):
                 self.answer[key] = round(self.answer[key] + (leg or {}).get(key, 0.0), 1)
 
@@ -74,7 +84,11 @@ async def heuristic_agent(task: AgentTask) -> AgentOutcome:
     try:
         _, is_error = await task.tools.call("submit_answer", {"result": run.answer})
     except BudgetExhausted as exc:
-        return AgentOutcome(final_answer=run.answer, ended=Ending.BUDGET_EXHAUSTED, error=str(exc),
-                            notes={"shape": run.shape})
-    return AgentOutcome(final_answer=task.tools.submitted if not is_error else run.answer,
-                        ended=Ending.INVALID_ANSWER if is_error else Ending.SUBMITTED, notes={"shape": run.shape})
+        return AgentOutcome(
+            final_answer=run.answer, ended=Ending.BUDGET_EXHAUSTED, error=str(exc), notes={"shape": run.shape}
+        )
+    return AgentOutcome(
+        final_answer=task.tools.submitted if not is_error else run.answer,
+        ended=Ending.INVALID_ANSWER if is_error else Ending.SUBMITTED,
+        notes={"shape": run.shape},
+    )

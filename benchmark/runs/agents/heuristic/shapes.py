@@ -5,6 +5,7 @@ place of a search is taken, stops are visited in the order the question names th
 optimisation), an implicit need is met by the first place found (notes are never read), and
 opening hours get a crude check that guesses "open" when the text is beyond it.
 """
+
 from __future__ import annotations
 
 import re
@@ -14,15 +15,18 @@ from .reading import DAYS, Reading
 
 START = r"from|leaving|leave|start(?:ing)? (?:at|from)|begin at|setting off from|departing|i'm at|plan my \w+ \w+ \w+:"
 END = r"\bto|end(?:ing)? at|finish at|heading to|for|then on to|reach|get to|end at"
-FIELDS = ((r"postcode|postal code", "postcode"),
-          (r"\b(?:close|shut|how late|until what time)", "closes_on"),
-          (r"open at all|closed that day|does .* open on|open that day", "open_on"),
-          (r"(?:what time|how early|from what time).*open|open its doors", "opens_on"),
-          (r"opening (?:hours|times)|hours|\bopen\b", "opentime_week"),
-          (r"address|which street", "address"), (r"cuisine|kind of food|style of food|menu", "cuisine"),
-          (r"kind of place|type of business|sort of place|categor", "place_type"),
-          (r"spend|cost|pricey|set you back|per head|per person", "cost"),
-          (r"rating|rated|rate it|score|stars|any good", "rating"))
+FIELDS = (
+    (r"postcode|postal code", "postcode"),
+    (r"\b(?:close|shut|how late|until what time)", "closes_on"),
+    (r"open at all|closed that day|does .* open on|open that day", "open_on"),
+    (r"(?:what time|how early|from what time).*open|open its doors", "opens_on"),
+    (r"opening (?:hours|times)|hours|\bopen\b", "opentime_week"),
+    (r"address|which street", "address"),
+    (r"cuisine|kind of food|style of food|menu", "cuisine"),
+    (r"kind of place|type of business|sort of place|categor", "place_type"),
+    (r"spend|cost|pricey|set you back|per head|per person", "cost"),
+    (r"rating|rated|rate it|score|stars|any good", "rating"),
+)
 
 
 def ref(place: dict | None, reason: str) -> dict:
@@ -36,8 +40,13 @@ async def route_shape(run, r: Reading) -> bool:
     end = ends[-1] if ends else None
     kind = r.type_word()
     if start and not end and kind and r.has(r"\bevery\b|\ball the\b|\btour\b|\bcrawl\b"):
-        found = await run.call("nearby_search", center=start.place_id, radius_meters=r.radius() or 1000,
-                               place_types=[kind[1]], **_rating(r))
+        found = await run.call(
+            "nearby_search",
+            center=start.place_id,
+            radius_meters=r.radius() or 1000,
+            place_types=[kind[1]],
+            **_rating(r),
+        )
         targets = [x for x in (found or {}).get("results") or [] if x["place_id"] != start.place_id]
         await run.route([start.record, *targets], [ref(t, "Found by the search.") for t in targets], r)
         return True
@@ -76,18 +85,27 @@ async def open_shape(run, r: Reading) -> bool:
     if len(r.names) == 1:  # "Will X be open at ...?": the place's hours at that moment
         place = r.names[0].record
         detail = await run.call("place_detail", place_id=place["place_id"]) or {}
-        run.answer = {"answer": open_guess(detail.get("opentime_week") or "", when),
-                      **ref(place, "Checked the hours at that time.")}
+        run.answer = {
+            "answer": open_guess(detail.get("opentime_week") or "", when),
+            **ref(place, "Checked the hours at that time."),
+        }
         return True
     if len(r.names) == 2 and r.has(r"get there|arrive|reach|when I get|find it"):
         origin = next((n for n in r.names if r.role(n, START + r"|at")), r.names[0])
         dest = next(n for n in r.names if n is not origin)
-        leg = await run.call("routing", start_place_id=origin.place_id, end_place_id=dest.place_id,
-                             vehicle=r.vehicle() or "walking", mode="time")
+        leg = await run.call(
+            "routing",
+            start_place_id=origin.place_id,
+            end_place_id=dest.place_id,
+            vehicle=r.vehicle() or "walking",
+            mode="time",
+        )
         detail = await run.call("place_detail", place_id=dest.place_id) or {}
         arrival = when + timedelta(seconds=(leg or {}).get("total_time_s", 0))
-        run.answer = {"answer": open_guess(detail.get("opentime_week") or "", arrival),
-                      **ref(dest.record, "Checked the hours at the arrival time.")}
+        run.answer = {
+            "answer": open_guess(detail.get("opentime_week") or "", arrival),
+            **ref(dest.record, "Checked the hours at the arrival time."),
+        }
         return True
     for name in r.names:
         detail = await run.call("place_detail", place_id=name.place_id) or {}
@@ -115,8 +133,13 @@ async def closer_shape(run, r: Reading) -> bool:
     costs = []
     for name in r.names:
         if name is not origin:
-            leg = await run.call("routing", start_place_id=origin.place_id, end_place_id=name.place_id,
-                                 vehicle=r.vehicle() or "walking", mode=r.mode())
+            leg = await run.call(
+                "routing",
+                start_place_id=origin.place_id,
+                end_place_id=name.place_id,
+                vehicle=r.vehicle() or "walking",
+                mode=r.mode(),
+            )
             if leg:
                 costs.append((leg["total_distance_m" if r.mode() == "distance" else "total_time_s"], name.record))
     if costs:
@@ -140,8 +163,14 @@ async def nearby_shape(run, r: Reading) -> bool:
     if not (kind or r.radius() or r.has(r"near|closest|nearest")):
         return False
     anchor = r.names[0]
-    found = await run.call("nearby_search", center=anchor.place_id, radius_meters=min(r.radius() or 500, 5000),
-                           place_types=[kind[1]] if kind else None, **_rating(r), **_cost(r))
+    found = await run.call(
+        "nearby_search",
+        center=anchor.place_id,
+        radius_meters=min(r.radius() or 500, 5000),
+        place_types=[kind[1]] if kind else None,
+        **_rating(r),
+        **_cost(r),
+    )
     results = (found or {}).get("results") or []
     when = r.moment()
     if when is not None and results:  # "open now": the first result whose hours read as open
@@ -174,8 +203,15 @@ async def attribute_shape(run, r: Reading) -> bool:
         value = codes[0] if codes else None
     elif field in ("closes_on", "opens_on", "open_on"):
         spans = day_spans(detail.get("opentime_week") or "", day) if day is not None else None
-        value = None if spans is None else bool(spans) if field == "open_on" else \
-            (spans[0][0] if field == "opens_on" else spans[-1][1]) if spans else None
+        value = (
+            None
+            if spans is None
+            else bool(spans)
+            if field == "open_on"
+            else (spans[0][0] if field == "opens_on" else spans[-1][1])
+            if spans
+            else None
+        )
     else:
         value = detail.get(field)
     run.answer = {"answer": value, **ref(place, f"Read {field} from place_detail.")}
@@ -194,8 +230,17 @@ async def search_shape(run, r: Reading) -> bool:
 
 
 # Specific shapes first: a route question also names places, a budget question also says "per person".
-SHAPES = (route_shape, budget_shape, open_shape, compare_shape, closer_shape, choice_shape, nearby_shape,
-          attribute_shape, search_shape)
+SHAPES = (
+    route_shape,
+    budget_shape,
+    open_shape,
+    compare_shape,
+    closer_shape,
+    choice_shape,
+    nearby_shape,
+    attribute_shape,
+    search_shape,
+)
 
 
 def _rating(r: Reading) -> dict:
@@ -232,8 +277,10 @@ def day_spans(hours: str, day: int) -> list[tuple[str, str]] | None:
         if m is None or days is None:
             return None
         if day in days:  # a later rule for the same day overrides an earlier one, as in OSM
-            spans = [(f"{int(h1):02d}:{m1}", f"{int(h2):02d}:{m2}")
-                     for h1, m1, h2, m2 in re.findall(r"(\d{1,2}):(\d\d)-(\d{1,2}):(\d\d)", m[2])]
+            spans = [
+                (f"{int(h1):02d}:{m1}", f"{int(h2):02d}:{m2}")
+                for h1, m1, h2, m2 in re.findall(r"(\d{1,2}):(\d\d)-(\d{1,2}):(\d\d)", m[2])
+            ]
     return spans if spans is not None else []
 
 
@@ -248,6 +295,3 @@ def open_guess(hours: str, when: datetime) -> bool:
         if opens <= minute < (closes if closes > opens else closes + 1440):
             return True
     return False
-
-
-

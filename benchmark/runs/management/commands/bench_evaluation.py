@@ -15,11 +15,13 @@ REPO = Path(settings.BASE_DIR)  # the checkout: workers start here, where lifepl
 
 
 class Command(BaseCommand):
-    help = ("Throughput of evaluation runs: the litellm agent against the scripted endpoint (which answers with "
-            "each case's reference path), on N Celery worker processes. Prints elapsed time, cases and model calls "
-            "per second, the harness time per tool call, and the CPU per model call of the workers, the endpoint, "
-            "PostgreSQL and Redis. Use a Redis database of its own (REDIS_URL) so that no other worker takes its "
-            "tasks.")
+    help = (
+        "Throughput of evaluation runs: the litellm agent against the scripted endpoint (which answers with "
+        "each case's reference path), on N Celery worker processes. Prints elapsed time, cases and model calls "
+        "per second, the harness time per tool call, and the CPU per model call of the workers, the endpoint, "
+        "PostgreSQL and Redis. Use a Redis database of its own (REDIS_URL) so that no other worker takes its "
+        "tasks."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--release", required=True)
@@ -43,10 +45,19 @@ class Command(BaseCommand):
         if not settings.ALLOW_PRIVATE_ENDPOINTS:
             raise CommandError("the scripted endpoint listens on 127.0.0.1: run with ALLOW_PRIVATE_ENDPOINTS=1")
         endpoint = ScriptedEndpoint.for_release(release, delay_s=opts["delay"]).start()
-        model = endpoint_for_cli(model="openai/scripted", api_base=endpoint.url, api_key="sk-bench-not-secret",
-                                 concurrency=max(1, opts["workers"] * opts["concurrency"]))
-        run = run_create(agent="litellm", release=release, endpoint=model, limit=opts["limit"],
-                         name=f"bench {opts['workers']}x{opts['concurrency']} {opts['pool']} delay {opts['delay']}")
+        model = endpoint_for_cli(
+            model="openai/scripted",
+            api_base=endpoint.url,
+            api_key="sk-bench-not-secret",
+            concurrency=max(1, opts["workers"] * opts["concurrency"]),
+        )
+        run = run_create(
+            agent="litellm",
+            release=release,
+            endpoint=model,
+            limit=opts["limit"],
+            name=f"bench {opts['workers']}x{opts['concurrency']} {opts['pool']} delay {opts['delay']}",
+        )
         names = [f"bench-{time.monotonic_ns()}-{i}" for i in range(opts["workers"])]
         workers = [self._worker(opts, name) for name in names]
         try:
@@ -78,7 +89,8 @@ class Command(BaseCommand):
             f"x {opts['concurrency']} ({opts['pool']}), endpoint delay {opts['delay']} s\n"
             f"elapsed {elapsed:.1f} s; {progress['done'] / elapsed:.1f} cases/s; {calls} model calls, "
             f"{calls / elapsed:.1f} calls/s; {steps.count()} tool calls, harness {harness_ms:.1f} ms per tool call "
-            f"(MCP client, gateway, tool)\n{meter.report(calls)}")
+            f"(MCP client, gateway, tool)\n{meter.report(calls)}"
+        )
 
     def _check(self, opts) -> None:
         for name, low in (("workers", 1), ("concurrency", 1), ("limit", 1)):
@@ -94,8 +106,10 @@ class Command(BaseCommand):
         while time.monotonic() < deadline:
             for name, worker in zip(names, workers):
                 if worker.poll() is not None:
-                    raise CommandError(f"worker {name} exited while starting (exit status {worker.returncode}); "
-                                       f"its last output:\n{_tail(name)}")
+                    raise CommandError(
+                        f"worker {name} exited while starting (exit status {worker.returncode}); "
+                        f"its last output:\n{_tail(name)}"
+                    )
             answered = {name.split("@")[0] for reply in app.control.ping(timeout=1.0) or [] for name in reply}
             if answered >= set(names):
                 return
@@ -103,11 +117,27 @@ class Command(BaseCommand):
 
     def _worker(self, opts, name: str) -> subprocess.Popen:
         return subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "lifeplanner_site", "worker", f"--pool={opts['pool']}",
-             f"--concurrency={opts['concurrency']}", "--without-gossip", "--without-mingle", "--loglevel=WARNING",
-             "-n", f"{name}@%h"],
-            cwd=REPO, env=os.environ.copy(), start_new_session=True, stdout=subprocess.DEVNULL,
-            stderr=_LOGS.setdefault(name, tempfile.TemporaryFile()))
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "lifeplanner_site",
+                "worker",
+                f"--pool={opts['pool']}",
+                f"--concurrency={opts['concurrency']}",
+                "--without-gossip",
+                "--without-mingle",
+                "--loglevel=WARNING",
+                "-n",
+                f"{name}@%h",
+            ],
+            cwd=REPO,
+            env=os.environ.copy(),
+            start_new_session=True,
+            stdout=subprocess.DEVNULL,
+            stderr=_LOGS.setdefault(name, tempfile.TemporaryFile()),
+        )
 
 
 _LOGS: dict = {}  # worker name -> its stderr (a temporary file), read back by _tail when it dies
@@ -134,8 +164,10 @@ class _Stall:
         if done != self.done:
             self.done, self.since = done, time.monotonic()
         elif time.monotonic() - self.since > self.patience_s:
-            raise CommandError(f"no case of run {self.run.id} finished in {self.patience_s:.0f} s: another worker on "
-                               "this broker may be taking its tasks (use a Redis database of its own: REDIS_URL)")
+            raise CommandError(
+                f"no case of run {self.run.id} finished in {self.patience_s:.0f} s: another worker on "
+                "this broker may be taking its tasks (use a Redis database of its own: REDIS_URL)"
+            )
 
 
 class CpuMeter:
@@ -166,9 +198,12 @@ class CpuMeter:
         parts["postgres"] = sum(last - first for first, last in self.backends.values())
         total = sum(parts.values())
         per_call = {name: seconds * 1000 / max(1, calls) for name, seconds in parts.items()}
-        return (f"CPU per model call: {total * 1000 / max(1, calls):.1f} ms ("
-                + ", ".join(f"{name} {ms:.1f}" for name, ms in per_call.items())
-                + "); CPU seconds: " + ", ".join(f"{name} {s:.1f}" for name, s in parts.items()))
+        return (
+            f"CPU per model call: {total * 1000 / max(1, calls):.1f} ms ("
+            + ", ".join(f"{name} {ms:.1f}" for name, ms in per_call.items())
+            + "); CPU seconds: "
+            + ", ".join(f"{name} {s:.1f}" for name, s in parts.items())
+        )
 
     def _read(self, *, existing: bool) -> dict[str, float]:
         stats = _all_stats()  # pid -> (parent pid, CPU seconds)
@@ -183,8 +218,11 @@ class CpuMeter:
                 # a backend that exists before the run counts from now; a new one from its start
                 seen = self.backends.setdefault(pid, [cpu if existing else 0.0, cpu])
                 seen[1] = max(seen[1], cpu)
-        return {"workers": sum(stats.get(pid, (0, 0.0))[1] for pid in tree), "command (endpoint)": _own_cpu(),
-                "redis": sum(stats.get(pid, (0, 0.0))[1] for pid in self.redis)}
+        return {
+            "workers": sum(stats.get(pid, (0, 0.0))[1] for pid in tree),
+            "command (endpoint)": _own_cpu(),
+            "redis": sum(stats.get(pid, (0, 0.0))[1] for pid in self.redis),
+        }
 
 
 _TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100

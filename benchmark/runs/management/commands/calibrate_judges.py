@@ -2,8 +2,10 @@ from django.core.management.base import BaseCommand, CommandError
 
 
 class Command(BaseCommand):
-    help = ("Measure each configured judge (JUDGE_MODELS) against curators' human scores: mean absolute error "
-            "and correlation per category, and the recommended ensemble.")
+    help = (
+        "Measure each configured judge (JUDGE_MODELS) against curators' human scores: mean absolute error "
+        "and correlation per category, and the recommended ensemble."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--metric", choices=["SC", "RP"], default="SC")
@@ -19,7 +21,8 @@ class Command(BaseCommand):
         if not judges:
             raise CommandError("no judge is configured: set JUDGE_MODELS (docs/judges.md)")
         if not HumanScore.objects.filter(metric=opts["metric"]).exists():
-            raise CommandError(f"no human {opts['metric']} scores yet: curators enter them in the admin "
-                               "(Benchmark > Human scores)")
+            raise CommandError(
+                f"no human {opts['metric']} scores yet: curators enter them in the admin (Benchmark > Human scores)"
+            )
         result = judges_calibrate(judges=judges, metric=opts["metric"], cache=DatabaseJudgeCache(), k=opts["top"])
         self.stdout.write(calibration_report(result))

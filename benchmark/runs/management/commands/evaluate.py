@@ -22,17 +22,28 @@ class Command(BaseCommand):
         parser.add_argument("--category", choices=[category.value for category in Category])
         parser.add_argument("--level", choices=[level.value for level in Level])
         add_run_config_arguments(parser.add_argument_group("the run's settings"))
-        parser.add_argument("--concurrency", type=int, default=4,
-                            help="--sync: cases at once in this process; endpoints: requests in flight.")
+        parser.add_argument(
+            "--concurrency",
+            type=int,
+            default=4,
+            help="--sync: cases at once in this process; endpoints: requests in flight.",
+        )
         parser.add_argument("--name", default="")
         parser.add_argument("--sync", action="store_true", help="Run in this process; no broker needed.")
         parser.add_argument("--no-wait", action="store_true", help="Queue the run and return.")
         parser.add_argument("--no-progress", action="store_true")
-        parser.add_argument("--if-missing", action="store_true",
-                            help="Do nothing when this agent already has a completed run on the release.")
+        parser.add_argument(
+            "--if-missing",
+            action="store_true",
+            help="Do nothing when this agent already has a completed run on the release.",
+        )
         control = parser.add_argument_group("existing runs")
-        control.add_argument("--replay", type=int, metavar="RUN",
-                             help="Re-run RUN from its recorded model responses (no endpoint is called).")
+        control.add_argument(
+            "--replay",
+            type=int,
+            metavar="RUN",
+            help="Re-run RUN from its recorded model responses (no endpoint is called).",
+        )
         control.add_argument("--resume", type=int, metavar="RUN", help="Queue RUN's unfinished cases again.")
         control.add_argument("--cancel", type=int, metavar="RUN", help="Cancel RUN.")
 

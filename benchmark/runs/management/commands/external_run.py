@@ -54,13 +54,26 @@ class Command(BaseCommand):
                 token = external.run_token_create(run=run)
             else:
                 run, token = external.external_run_create(
-                    release=_release(Release, opts["release"]), name=opts["name"], limit=opts["limit"],
-                    category=opts["category"], level=opts["level"], config=run_config_from_options(opts))
+                    release=_release(Release, opts["release"]),
+                    name=opts["name"],
+                    limit=opts["limit"],
+                    category=opts["category"],
+                    level=opts["level"],
+                    config=run_config_from_options(opts),
+                )
         except (ValueError, LookupError) as exc:
             raise CommandError(str(exc)) from None
-        self.stdout.write(INSTRUCTIONS.format(run_id=run.id, cases=run.trajectories.count(), release=run.release.name,
-                                              token=token, host=opts["host"], port=opts["port"],
-                                              budget=RunConfig.from_stored(run.config).tool_budget))
+        self.stdout.write(
+            INSTRUCTIONS.format(
+                run_id=run.id,
+                cases=run.trajectories.count(),
+                release=run.release.name,
+                token=token,
+                host=opts["host"],
+                port=opts["port"],
+                budget=RunConfig.from_stored(run.config).tool_budget,
+            )
+        )
 
 
 def _release(model, name: str | None):

@@ -4,8 +4,10 @@ from django.core.management.base import BaseCommand, CommandError
 
 
 class Command(BaseCommand):
-    help = ("Serve a scripted OpenAI-compatible endpoint that answers each question of a release with its "
-            "reference tool path (benchmarks, fault drills, demos). Not a model.")
+    help = (
+        "Serve a scripted OpenAI-compatible endpoint that answers each question of a release with its "
+        "reference tool path (benchmarks, fault drills, demos). Not a model."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--release", required=True)
@@ -23,8 +25,9 @@ class Command(BaseCommand):
             raise CommandError(f"no release {opts['release']!r}")
         if not 0 <= opts["fail_rate"] < 1:
             raise CommandError("--fail-rate must be in [0, 1)")
-        endpoint = ScriptedEndpoint.for_release(release, delay_s=opts["delay"], fail_rate=opts["fail_rate"],
-                                                host=opts["host"], port=opts["port"]).start()
+        endpoint = ScriptedEndpoint.for_release(
+            release, delay_s=opts["delay"], fail_rate=opts["fail_rate"], host=opts["host"], port=opts["port"]
+        ).start()
         self.stdout.write(f"Scripted endpoint for {release.name} at {endpoint.url} (Ctrl-C stops)")
         try:
             while True:

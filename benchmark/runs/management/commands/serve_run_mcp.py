@@ -4,9 +4,11 @@ from django.core.management.base import BaseCommand
 
 
 class Command(BaseCommand):
-    help = ("Serve the run-mode MCP server for external agents: the agent toolset plus next_case, every call "
-            "recorded on the run of the caller's token (HTTP: 'Authorization: Bearer <token>' at /mcp; "
-            "stdio: LIFEPLANNER_RUN_TOKEN).")
+    help = (
+        "Serve the run-mode MCP server for external agents: the agent toolset plus next_case, every call "
+        "recorded on the run of the caller's token (HTTP: 'Authorization: Bearer <token>' at /mcp; "
+        "stdio: LIFEPLANNER_RUN_TOKEN)."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--transport", choices=["http", "stdio"], default="http")

@@ -2,8 +2,10 @@ from django.core.management.base import BaseCommand, CommandError
 
 
 class Command(BaseCommand):
-    help = ("Upload answers and trajectories produced elsewhere (JSONL, one line per case and trial; see "
-            "docs/evaluation.md), score them and record them as a self-reported (unverified) run.")
+    help = (
+        "Upload answers and trajectories produced elsewhere (JSONL, one line per case and trial; see "
+        "docs/evaluation.md), score them and record them as a self-reported (unverified) run."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("path", help="The JSONL file.")

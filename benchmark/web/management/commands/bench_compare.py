@@ -6,6 +6,7 @@ each request the compare page of two runs and the leaderboard in turn over HTTP,
 p50/p95/max per page and the share of throttled answers (429). Nothing is written to the
 database; the server is stopped at the end.
 """
+
 from __future__ import annotations
 
 import http.client
@@ -25,8 +26,10 @@ REPO = Path(settings.BASE_DIR)
 
 
 class Command(BaseCommand):
-    help = ("p50/p95 of the compare page and the leaderboard with N concurrent anonymous clients through gunicorn "
-            "(docs/benchmarks.md).")
+    help = (
+        "p50/p95 of the compare page and the leaderboard with N concurrent anonymous clients through gunicorn "
+        "(docs/benchmarks.md)."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--a", type=int, required=True, help="Run A of the compare page.")
@@ -76,17 +79,23 @@ class Command(BaseCommand):
             except subprocess.TimeoutExpired:
                 server.kill()
                 server.wait()
-        self.stdout.write(f"{opts['clients']} concurrent clients x {opts['requests']} requests per page; gunicorn "
-                          f"{opts['workers']} workers, DEBUG off; load average before {load[0]:.2f} "
-                          f"({os.cpu_count()} CPUs)")
-        self.stdout.write(f"{'page':12s} {'url':30s} {'p50 ms':>8s} {'p95 ms':>8s} {'max ms':>8s} {'200':>5s} "
-                          f"{'429':>5s} {'other':>5s}")
+        self.stdout.write(
+            f"{opts['clients']} concurrent clients x {opts['requests']} requests per page; gunicorn "
+            f"{opts['workers']} workers, DEBUG off; load average before {load[0]:.2f} "
+            f"({os.cpu_count()} CPUs)"
+        )
+        self.stdout.write(
+            f"{'page':12s} {'url':30s} {'p50 ms':>8s} {'p95 ms':>8s} {'max ms':>8s} {'200':>5s} "
+            f"{'429':>5s} {'other':>5s}"
+        )
         for name, path in pages.items():
             ordered = sorted(times[name])
             p95 = ordered[max(0, int(0.95 * len(ordered)) - 1)]
             ok, limited = codes[name].count(200), codes[name].count(429)
-            self.stdout.write(f"{name:12s} {path:30s} {statistics.median(ordered):8.1f} {p95:8.1f} "
-                              f"{ordered[-1]:8.1f} {ok:5d} {limited:5d} {len(ordered) - ok - limited:5d}")
+            self.stdout.write(
+                f"{name:12s} {path:30s} {statistics.median(ordered):8.1f} {p95:8.1f} "
+                f"{ordered[-1]:8.1f} {ok:5d} {limited:5d} {len(ordered) - ok - limited:5d}"
+            )
 
 
 def _free_port() -> int:
@@ -99,12 +108,29 @@ def _start(port: int, workers: int) -> subprocess.Popen:
     env = {**os.environ, "DEBUG": "0", "ALLOWED_HOSTS": "127.0.0.1,localhost", "SECURE_SSL_REDIRECT": "0"}
     env.setdefault("SECRET_KEY", "bench-compare-" + "x" * 40)
     # DEBUG off serves hashed static names from a manifest: collect them with the same settings first
-    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"], cwd=REPO, env=env,
-                   check=True)
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"], cwd=REPO, env=env, check=True
+    )
     process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "lifeplanner_site.wsgi:application", "--bind", f"127.0.0.1:{port}",
-         "--workers", str(workers), "--timeout", "120", "--log-level", "warning"],
-        cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "lifeplanner_site.wsgi:application",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            str(workers),
+            "--timeout",
+            "120",
+            "--log-level",
+            "warning",
+        ],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     assert process.stderr is not None  # stderr=PIPE
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:

@@ -8,6 +8,7 @@ trajectory replay page through Django's test client and print p50/p95 server tim
 number of queries of each. The transaction is rolled back at the end: the database is left as
 it was (then VACUUM ANALYZE frees the space the copies took).
 """
+
 from __future__ import annotations
 
 import os
@@ -47,17 +48,25 @@ class Rollback(Exception):
 
 
 class Command(BaseCommand):
-    help = ("Server time (p50, p95) and query counts of the leaderboard, a run page and a replay page with N "
-            "stored runs copied from a release's finished runs; everything is rolled back afterwards.")
+    help = (
+        "Server time (p50, p95) and query counts of the leaderboard, a run page and a replay page with N "
+        "stored runs copied from a release's finished runs; everything is rolled back afterwards."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--release", default="helsinki-v2")
         parser.add_argument("--runs", type=int, default=50, help="Runs to store (copies of the source runs).")
         parser.add_argument("--requests", type=int, default=50, help="Timed requests per page.")
-        parser.add_argument("--sources", default="reference,heuristic",
-                            help="Agents whose newest finished run on the release is copied (comma-separated).")
-        parser.add_argument("--profile", action="store_true",
-                            help="Also profile 5 requests per page (cProfile) and print the slowest queries.")
+        parser.add_argument(
+            "--sources",
+            default="reference,heuristic",
+            help="Agents whose newest finished run on the release is copied (comma-separated).",
+        )
+        parser.add_argument(
+            "--profile",
+            action="store_true",
+            help="Also profile 5 requests per page (cProfile) and print the slowest queries.",
+        )
 
     def handle(self, *args, **opts):
         from benchmark.cases.models import Release
@@ -94,11 +103,16 @@ class Command(BaseCommand):
         cases = release.entries.count()
         found = []
         for agent in agents:
-            run = (EvaluationRun.objects.filter(release=release, agent=agent, status=EvaluationRun.COMPLETED)
-                   .order_by("-id").first())
+            run = (
+                EvaluationRun.objects.filter(release=release, agent=agent, status=EvaluationRun.COMPLETED)
+                .order_by("-id")
+                .first()
+            )
             if run is None or run.trajectories.count() != cases:
-                raise CommandError(f"no completed {agent!r} run of all {cases} cases on {release.name}: run "
-                                   f"`python manage.py evaluate --agent {agent} --release {release.name} --sync`")
+                raise CommandError(
+                    f"no completed {agent!r} run of all {cases} cases on {release.name}: run "
+                    f"`python manage.py evaluate --agent {agent} --release {release.name} --sync`"
+                )
             found.append(run)
         return found
 
@@ -110,11 +124,16 @@ class Command(BaseCommand):
                 cursor.execute(f"ANALYZE {table}")  # planner statistics as a settled database would have them
             cursor.execute("SELECT count(*) FROM benchmark_trajectory WHERE run_id = ANY(%s)", [[r.id for r in runs]])
             trajectories = cursor.fetchone()[0]
-            cursor.execute("SELECT count(*) FROM benchmark_step s JOIN benchmark_trajectory t ON t.id = s.trajectory_id"
-                           " WHERE t.run_id = ANY(%s)", [[r.id for r in runs]])
+            cursor.execute(
+                "SELECT count(*) FROM benchmark_step s JOIN benchmark_trajectory t ON t.id = s.trajectory_id"
+                " WHERE t.run_id = ANY(%s)",
+                [[r.id for r in runs]],
+            )
             steps = cursor.fetchone()[0]
-        self.stdout.write(f"stored {len(runs)} runs on {release.name}: {trajectories} trajectories, {steps} steps, "
-                          f"aggregates recomputed ({time.perf_counter() - started:.1f} s)")
+        self.stdout.write(
+            f"stored {len(runs)} runs on {release.name}: {trajectories} trajectories, {steps} steps, "
+            f"aggregates recomputed ({time.perf_counter() - started:.1f} s)"
+        )
         pages = self._pages(release, runs)
         self._report(pages, opts["requests"])
         if opts["profile"]:
@@ -131,10 +150,16 @@ class Command(BaseCommand):
         for k in range(count):
             source = sources[k % len(sources)]
             run = EvaluationRun.objects.create(
-                name=f"bench-pages {k:02d} ({source.name})", agent="upload" if k % 7 == 6 else source.agent,
-                release=release, status=EvaluationRun.COMPLETED, verified=k % 7 != 6, config=source.config,
-                endpoint=priced if k % 5 == 4 else None, started_at=source.started_at,
-                finished_at=source.finished_at)
+                name=f"bench-pages {k:02d} ({source.name})",
+                agent="upload" if k % 7 == 6 else source.agent,
+                release=release,
+                status=EvaluationRun.COMPLETED,
+                verified=k % 7 != 6,
+                config=source.config,
+                endpoint=priced if k % 5 == 4 else None,
+                started_at=source.started_at,
+                finished_at=source.finished_at,
+            )
             with connection.cursor() as cursor:
                 params = {"new": run.id, "source": source.id, "seed": k, "permille": 40 * (k % 10)}
                 cursor.execute(_COPY_TRAJECTORIES, params)
@@ -153,11 +178,15 @@ class Command(BaseCommand):
         from benchmark.runs.models import Trajectory
 
         worst = min(runs, key=lambda r: r.aggregates["table2"]["overall"]["value"])
-        longest = (Trajectory.objects.filter(run=worst, passed=False).annotate(n=Count("steps")).order_by("-n", "id")
-                   .first())
+        longest = (
+            Trajectory.objects.filter(run=worst, passed=False).annotate(n=Count("steps")).order_by("-n", "id").first()
+        )
         replay = reverse("trajectory", args=[longest.id]) if longest else None
-        return {"leaderboard": f"{reverse('home')}?release={release.name}", "run page": reverse("run", args=[worst.id]),
-                "replay page": replay}
+        return {
+            "leaderboard": f"{reverse('home')}?release={release.name}",
+            "run page": reverse("run", args=[worst.id]),
+            "replay page": replay,
+        }
 
     def _report(self, pages: dict[str, str | None], requests: int) -> None:
         from django.test import Client
@@ -165,10 +194,13 @@ class Command(BaseCommand):
 
         client = Client()
         load = os.getloadavg()
-        self.stdout.write(f"load average before timing: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} "
-                          f"({os.cpu_count()} CPUs); {requests} requests per page after 3 untimed ones; DEBUG off")
-        self.stdout.write(f"{'page':<12} {'url':<34} {'p50 ms':>7} {'p95 ms':>7} {'max ms':>7} {'queries':>7}  "
-                          "target p95")
+        self.stdout.write(
+            f"load average before timing: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} "
+            f"({os.cpu_count()} CPUs); {requests} requests per page after 3 untimed ones; DEBUG off"
+        )
+        self.stdout.write(
+            f"{'page':<12} {'url':<34} {'p50 ms':>7} {'p95 ms':>7} {'max ms':>7} {'queries':>7}  target p95"
+        )
         with override_settings(DEBUG=False):
             for name, url in pages.items():
                 if url is None:
@@ -183,8 +215,10 @@ class Command(BaseCommand):
                 times = sorted(self._get(client, url) for _ in range(requests))
                 p95 = times[max(0, round(0.95 * len(times)) - 1)]
                 verdict = "ok" if p95 <= TARGETS_MS[name] else "MISSED"
-                self.stdout.write(f"{name:<12} {url:<34} {statistics.median(times):7.1f} {p95:7.1f} "
-                                  f"{times[-1]:7.1f} {count:7d}  {TARGETS_MS[name]} ms {verdict}")
+                self.stdout.write(
+                    f"{name:<12} {url:<34} {statistics.median(times):7.1f} {p95:7.1f} "
+                    f"{times[-1]:7.1f} {count:7d}  {TARGETS_MS[name]} ms {verdict}"
+                )
         load = os.getloadavg()
         self.stdout.write(f"load average after timing: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
 
@@ -207,8 +241,9 @@ class Command(BaseCommand):
                     self._get(client, url)
                 profile.disable()
                 out = io.StringIO()
-                pstats.Stats(profile, stream=out).sort_stats("cumulative").print_stats(r"benchmark|judging|template",
-                                                                                        20)
+                pstats.Stats(profile, stream=out).sort_stats("cumulative").print_stats(
+                    r"benchmark|judging|template", 20
+                )
                 self.stdout.write(f"--- {name}: 5 requests, cumulative time\n" + out.getvalue())
                 reset_queries()
                 with CaptureQueriesContext(connection) as queries:
@@ -232,8 +267,9 @@ class Command(BaseCommand):
                     rows = cursor.fetchall()
                     times.append((time.perf_counter() - started) * 1000)
                 label = "scores decompressed once per row" if once else "scores decompressed once per value"
-                self.stdout.write(f"run page query, {label}: median {statistics.median(times):.1f} ms over 10, "
-                                  f"{len(rows)} rows")
+                self.stdout.write(
+                    f"run page query, {label}: median {statistics.median(times):.1f} ms over 10, {len(rows)} rows"
+                )
 
     @staticmethod
     def _get(client, url: str) -> float:
