@@ -15,7 +15,7 @@ from rest_framework import serializers
 from benchmark.cases.models import Release, ReleaseCase
 from benchmark.endpoints.redaction import redact
 from benchmark.endpoints.services import MAX_API_KEY_LENGTH, MAX_CONCURRENCY, MAX_REQUESTS_PER_MINUTE
-from benchmark.runs.config import RunConfig, RunConfigError
+from benchmark.runs.config import RunConfig
 from benchmark.runs.models import EvaluationRun, Step, Trajectory
 from benchmark.runs.results import run_results_stored
 from benchmark.runs.visibility import endpoint_details_visible, trajectory_shown
@@ -185,24 +185,11 @@ class RunDetailSerializer(RunSerializer):
         return smoke_report(run=run).to_dict()
 
 
-@extend_schema_field(RunConfig.model_json_schema())
-class RunConfigField(serializers.Field):
-    """A run's settings, validated by ``benchmark.runs.config.RunConfig`` (its ranges are the schema's)."""
-
-    def to_internal_value(self, data) -> RunConfig:
-        if not isinstance(data, dict):
-            raise serializers.ValidationError('must be a JSON object of run settings, e.g. {"tool_budget": 50}')
-        try:
-            return RunConfig.from_input(data)
-        except RunConfigError as exc:  # 400: {"config": {"tool_budget": ["must be a whole number from 1 to 200, ..."]}}
-            raise serializers.ValidationError({name: [problem] for name, problem in exc.problems.items()}) from None
-
-    def to_representation(self, value: RunConfig) -> dict:
-        return value.stored()
-
-
 class SubmissionSerializer(serializers.Serializer):
-    """A model submission: the endpoint, then a smoke test, then (if it passes) the full run."""
+    """A model submission: the endpoint, then a smoke test, then (if it passes) the full run.
+
+    No run settings: every submission runs with the benchmark's (``RunConfig()``: the paper's tool budget, one
+    trial, temperature 0), so that the leaderboard compares like with like."""
 
     name = serializers.CharField(max_length=100, help_text="Shown on the leaderboard; unique.")
     model = serializers.CharField(max_length=200, help_text="litellm model string, e.g. openai/gpt-4o-mini")
@@ -245,13 +232,18 @@ class SubmissionSerializer(serializers.Serializer):
         "release only for curators and staff, unless the site's "
         'HIDDEN_RELEASE_RUNNERS is "all".',
     )
-    config = RunConfigField(
-        required=False,
-        allow_null=True,
-        default=None,
-        help_text="The run's settings (tool_budget, trials, temperature, seed, timeout_s), for "
-        "the smoke test and the full run; each one left out takes its default.",
-    )
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict) and "config" in data:
+            raise serializers.ValidationError(
+                {
+                    "config": [
+                        f"submissions run with the benchmark's settings ({RunConfig().stored()}) so that the "
+                        "leaderboard compares like with like; leave config out"
+                    ]
+                }
+            )
+        return super().to_internal_value(data)
 
 
 class StepSerializer(serializers.ModelSerializer):

@@ -11,6 +11,7 @@ from rest_framework.test import APIClient
 
 from benchmark.accounts.services import api_token_create
 from benchmark.endpoints.models import ModelEndpoint
+from benchmark.runs.config import RunConfig
 from benchmark.runs.models import EvaluationRun
 from tests.api.data import SECRET, finished_run
 
@@ -233,25 +234,14 @@ def test_a_submission_with_bad_fields_gets_each_problem_named_and_never_the_key(
     assert not EvaluationRun.objects.filter(purpose="smoke", created_by=world.other).exists()
 
 
-def test_a_submission_with_a_bad_tool_budget_gets_400_naming_tool_budget_and_its_range(world, as_user):
-    response = as_user(world.other).post("/api/v1/runs/", {**SUBMISSION, "config": {"tool_budget": 500}}, format="json")
-    assert response.status_code == 400
-    assert response.json() == {"config": {"tool_budget": ["must be a whole number from 1 to 200, got 500"]}}
-    unknown = as_user(world.other).post("/api/v1/runs/", {**SUBMISSION, "config": {"max_steps": 5}}, format="json")
-    assert unknown.status_code == 400 and "is not a run setting" in unknown.json()["config"]["max_steps"][0]
+def test_a_submission_cannot_choose_its_run_settings(world, as_user):
+    """Every submission runs with the benchmark's settings, so that the leaderboard compares like with like."""
+    refused = as_user(world.other).post("/api/v1/runs/", {**SUBMISSION, "config": {"tool_budget": 50}}, format="json")
+    assert refused.status_code == 400 and "leave config out" in refused.json()["config"][0]
     assert not EvaluationRun.objects.filter(created_by=world.other, purpose="smoke").exists()
-
-
-def test_a_submissions_settings_go_to_its_smoke_run_and_the_rest_keep_their_defaults(world, as_user):
-    response = as_user(world.other).post("/api/v1/runs/", {**SUBMISSION, "config": {"tool_budget": 50}}, format="json")
+    response = as_user(world.other).post("/api/v1/runs/", SUBMISSION, format="json")
     assert response.status_code == 201, response.content
-    assert response.json()["config"] == {
-        "tool_budget": 50,
-        "trials": 1,
-        "temperature": 0.0,
-        "seed": 0,
-        "timeout_s": 600.0,
-    }
+    assert response.json()["config"] == RunConfig().stored()
 
 
 def test_submissions_past_the_daily_limit_get_429_with_retry_after(world, as_user, settings):
