@@ -1,8 +1,8 @@
 """Constraint primitives (pure functions, plain data in and out): arrival times along an order,
 closed-on-arrival stops, order violations, place types and cuisines.
 
-``constraints.py`` checks a case's constraints with them for Semantic Constraint (SC); the data
-engine, the uniqueness checks and the lexicon use the same ones, so ground truth and grading agree.
+``metrics/constraints.py`` checks a case's constraints with them for Semantic Constraint (SC); the
+case lexicon and the place-type metric use the same ones, so ground truth and grading agree.
 """
 
 from __future__ import annotations
