@@ -60,7 +60,7 @@ if BEHIND_TLS_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "lifeplanner_site.apps.SiteAdminConfig",  # django.contrib.admin; curators open it by their group
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
