@@ -60,7 +60,7 @@ if BEHIND_TLS_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "lifeplanner_site.apps.SiteAdminConfig",  # django.contrib.admin; curators open it by their group
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -234,6 +234,8 @@ REST_FRAMEWORK = {
 # per process unless CACHE_URL points at Redis (then shared by every web worker).
 _THROTTLE = not DEBUG
 PAGE_THROTTLE_RATES = {"compare": env_str("THROTTLE_COMPARE", "30/min") if _THROTTLE else None}
+# The submit page's "Test connection" (one model call each): per signed-in user, on whatever DEBUG says.
+CONNECTION_TEST_RATE = env_str("THROTTLE_CONNECTION_TEST", "5/min")
 API_THROTTLE_RATES = {
     "anon": env_str("THROTTLE_API_ANON", "120/min") if _THROTTLE else None,
     "user": env_str("THROTTLE_API_USER", "600/min") if _THROTTLE else None,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator, Mapping
 from typing import Any
 
 from environment.selectors import fact_note_ids, note_ids_existing, place_get
@@ -15,7 +15,7 @@ from .document import CaseDocument, ToolStep, normalise_question, observation_di
 
 
 def run_checks(
-    doc: CaseDocument, *, other_questions: frozenset[str], replay_engine: bool = True
+    doc: CaseDocument, *, other_questions: Collection[str], replay_engine: bool = True
 ) -> tuple[list[str], int]:
     try:
         ctx = city_context(doc.city_name)
@@ -52,9 +52,18 @@ def run_checks(
         checks += 1
         failures += check(ctx, doc, observations)
     checks += 1
-    if normalise_question(doc.question) in other_questions:
-        failures.append("the question duplicates another case's question")
+    question = normalise_question(doc.question)
+    if question in other_questions:
+        failures.append(_duplicate(question, other_questions))
     return failures, checks
+
+
+def _duplicate(question: str, other_questions: Collection[str]) -> str:
+    """The failure of a duplicated question, naming the other case when ``other_questions`` maps each
+    question to its case id."""
+    other = other_questions.get(question) if isinstance(other_questions, Mapping) else None
+    where = f" ({other})" if other else ""
+    return f"the question duplicates another case's question{where}"
 
 
 # ------------------------------------------------------------------ replay

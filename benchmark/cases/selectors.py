@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
@@ -21,10 +21,11 @@ def case_document(case: Case) -> CaseDocument:
     return CaseDocument.model_validate({name: getattr(case, name) for name in DOCUMENT_FIELDS})
 
 
-def case_other_questions(*, case: Case) -> frozenset[str]:
-    """The normalised questions of every case except ``case`` (for the duplicate-question check)."""
-    questions = Case.objects.exclude(pk=case.pk).values_list("question", flat=True)
-    return frozenset(normalise_question(q) for q in questions)
+def case_other_questions(*, case: Case) -> dict[str, str]:
+    """The normalised questions of every case except ``case``, each with its case id (for the
+    duplicate-question check, which names the case)."""
+    rows = Case.objects.exclude(pk=case.pk).order_by("-case_id").values_list("question", "case_id")
+    return {normalise_question(question): case_id for question, case_id in rows}  # the first case_id wins
 
 
 def case_documents(*, release: Release | None = None, status: str | None = None) -> list[CaseDocument]:
@@ -53,11 +54,16 @@ def documents_verify(
         population: the documents whose questions count as "other questions" (default:
             ``documents``); a document never counts against itself.
     """
-    pool = Counter(normalise_question(d.question) for d in (documents if population is None else population))
+    pool: dict[str, list[str]] = defaultdict(list)  # question -> the case ids asking it
+    for d in documents if population is None else population:
+        pool[normalise_question(d.question)].append(d.case_id)
     results = []
     for doc in documents:
         own = normalise_question(doc.question)
-        others = frozenset(q for q, n in pool.items() if n - (q == own) > 0)
+        rivals = list(pool.get(own, []))
+        if doc.case_id in rivals:
+            rivals.remove(doc.case_id)  # a document never counts against itself
+        others = {own: rivals[0]} if rivals else {}  # the check looks up the document's own question only
         results.append((doc, verification.verify_case(doc, other_questions=others)))
     return results
 

@@ -15,6 +15,7 @@ Checks (each failure is a sentence a curator can act on):
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from .checks import run_checks
@@ -32,9 +33,10 @@ class VerificationResult:
 
 
 def verify_case(
-    doc: CaseDocument, *, other_questions: frozenset[str] = frozenset(), replay: bool = True
+    doc: CaseDocument, *, other_questions: Collection[str] = frozenset(), replay: bool = True
 ) -> VerificationResult:
-    """Verify ``doc`` against its city; ``other_questions`` are the normalised questions of other cases.
+    """Verify ``doc`` against its city; ``other_questions`` are the normalised questions of other cases
+    (a mapping to their case ids names the duplicated case).
 
     ``replay=False`` skips replaying the engine path (the data engine uses it for a case whose calls it has
     just made; validation always replays both paths)."""

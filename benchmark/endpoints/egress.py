@@ -43,6 +43,9 @@ ALWAYS_REFUSED = "refused even with ALLOW_PRIVATE_ENDPOINTS"
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 
 
+API_BASE_SHAPE = "An API base URL looks like http(s)://host[:port][/path], e.g. https://api.example.com/v1"
+
+
 class ApiBaseNotAllowed(ValueError):
     """A model request may not go where it would go: the URL, the address, the key or the params are refused."""
 
@@ -88,8 +91,10 @@ def api_base_problem(url: str, *, resolve: bool = True) -> str | None:
     if not url:
         return None
     problem, host, port = parse_url(url)
-    if problem or not resolve:
-        return problem
+    if problem:
+        return f"{problem}. {API_BASE_SHAPE}"
+    if not resolve:
+        return None
     return host_problem(host, port, proxied=environment_proxy(urlsplit(url).scheme, host) is not None)
 
 

@@ -22,6 +22,7 @@ from benchmark.endpoints.models import ModelEndpoint
 from environment.inputs import REQUEST_JSON, check_json
 
 from .egress import ApiBaseNotAllowed, api_base_problem, assert_api_base_allowed, check_api_base
+from .probe import ProbeResult, endpoint_probe
 from .providers import base_problem, key_problem, params_problem, provider_for
 from .redaction import register_secret
 from .secrets import decrypt_secret, encrypt_secret, reencrypt_secret
@@ -33,6 +34,7 @@ MAX_API_KEY_LENGTH = 4096
 __all__ = [
     "UNCHANGED",
     "ApiBaseNotAllowed",
+    "ProbeResult",
     "api_base_problem",
     "assert_api_base_allowed",
     "check_api_base",
@@ -41,6 +43,7 @@ __all__ = [
     "endpoint_create",
     "endpoint_for_cli",
     "endpoint_keys_rotate",
+    "endpoint_probe",
     "endpoint_update",
 ]
 

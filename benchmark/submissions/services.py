@@ -16,18 +16,19 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 
 from benchmark.cases.models import Release
-from benchmark.endpoints.services import endpoint_create
+from benchmark.endpoints.services import endpoint_check, endpoint_create
 from benchmark.runs.config import RunConfig
 from benchmark.runs.models import EvaluationRun
-from benchmark.runs.services import run_create, run_enqueue
+from benchmark.runs.services import run_cancel, run_create, run_enqueue
 from benchmark.runs.visibility import release_run_check
 from judging.vocabulary import Category
 
@@ -89,8 +90,18 @@ def submission_create(
     with transaction.atomic():
         get_user_model().objects.select_for_update().filter(pk=user.pk).first()  # one submission at a time per user
         submission_limit_check(user=user)
-        release = release or submission_default_release()
-        release_run_check(user=user, release=release)
+        release = submission_check(
+            user=user,
+            name=name,
+            model=model,
+            api_base=api_base,
+            api_key=api_key,
+            concurrency=concurrency,
+            requests_per_minute=requests_per_minute,
+            params=params,
+            release=release,
+            no_key=no_key,
+        )
         endpoint = endpoint_create(
             name=name,
             model=model,
@@ -116,6 +127,58 @@ def submission_create(
         run_enqueue(run=smoke)  # the tasks are sent after commit
     smoke.refresh_from_db()
     return smoke
+
+
+def submission_check(
+    *,
+    user,
+    release: Release | None,
+    skip: frozenset[str] = frozenset(),
+    **endpoint_fields: Any,
+) -> Release:
+    """Check a submission's every field in one round; returns the release it will run on.
+
+    Args:
+        release: the release asked for; None for the newest public release.
+        skip: fields whose problems the caller has already reported (a form's own checks); their
+            problems are left out here, so each field's list says each thing once.
+        endpoint_fields: name, model, api_base, api_key, params, concurrency, requests_per_minute, no_key
+            (see ``endpoint_check``).
+
+    Raises:
+        ValidationError: keyed by field, with every problem of every field (not only the first field's).
+    """
+    errors: dict[str, list[str]] = {}
+    try:
+        release = release or submission_default_release()
+        release_run_check(user=user, release=release)
+    except ValidationError as exc:
+        errors.update(exc.message_dict if hasattr(exc, "error_dict") else {"release": exc.messages})
+    try:
+        endpoint_check(**endpoint_fields, owner=user)
+    except ValidationError as exc:
+        errors.update(exc.message_dict)
+    errors = {field: messages for field, messages in errors.items() if field not in skip}
+    if errors:
+        raise ValidationError(errors)
+    assert release is not None  # set, or an error was raised above
+    return release
+
+
+def submission_cancel(*, user, run: EvaluationRun) -> int:
+    """Cancel the user's own smoke run or full run (staff: anyone's); returns how many cases were stopped.
+
+    Raises:
+        PermissionDenied: the run is not a submission of this user's (and the user is not staff).
+        ValidationError: the run has already ended.
+    """
+    if run.purpose not in (EvaluationRun.SMOKE, EvaluationRun.EVALUATION) or not (
+        user.is_staff or (run.created_by_id is not None and run.created_by_id == user.pk)
+    ):
+        raise PermissionDenied("only the submitter (or staff) may cancel this run")
+    if run.status not in (EvaluationRun.QUEUED, EvaluationRun.RUNNING):
+        raise ValidationError(f"run {run.id} has already ended ({run.status})")
+    return run_cancel(run=run)
 
 
 def submission_limit_check(*, user) -> None:
@@ -217,15 +280,3 @@ def smoke_case_ids(*, release: Release) -> list[str]:
         if case_id not in chosen:
             chosen.append(case_id)
     return chosen
-
-
-def submissions_of(*, user, limit: int = 20) -> list[dict]:
-    """The user's latest submissions, newest first: {run (the smoke run), report, full_run}."""
-    if not (user and user.is_authenticated):
-        return []
-    smokes = (
-        EvaluationRun.objects.filter(created_by=user, purpose=EvaluationRun.SMOKE)
-        .select_related("endpoint", "release")
-        .order_by("-created_at", "-id")[:limit]
-    )
-    return [{"run": smoke, "report": smoke_report(run=smoke)} for smoke in smokes]

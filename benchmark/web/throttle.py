@@ -50,8 +50,23 @@ def page_throttled(request: HttpRequest, scope: str) -> HttpResponse | None:
     if limit is None:
         return None
     count, seconds = limit
+    wait = budget_spent(scope=scope, ident=client_ip(request), count=count, seconds=seconds)
+    if wait is None:
+        return None
+    response = HttpResponse(
+        f"Too many requests for this page: at most {count} per {seconds} s without signing in. Try again in {wait} s.",
+        status=429,
+        content_type="text/plain",
+    )
+    response["Retry-After"] = str(wait)
+    return response
+
+
+def budget_spent(*, scope: str, ident: str, count: int, seconds: int) -> int | None:
+    """Count one request of ``ident`` (a client's address, a user's id) for ``scope``: None while at most
+    ``count`` were made in the current window of ``seconds``, else the seconds until the next window."""
     window = int(time.time() // seconds)
-    key = f"throttle:{scope}:{client_ip(request)}:{window}"
+    key = f"throttle:{scope}:{ident}:{window}"
     cache.add(key, 0, seconds + 1)
     try:
         used = cache.incr(key)
@@ -60,14 +75,7 @@ def page_throttled(request: HttpRequest, scope: str) -> HttpResponse | None:
         used = 1
     if used <= count:
         return None
-    wait = seconds - int(time.time()) % seconds
-    response = HttpResponse(
-        f"Too many requests for this page: at most {count} per {seconds} s without signing in. Try again in {wait} s.",
-        status=429,
-        content_type="text/plain",
-    )
-    response["Retry-After"] = str(wait)
-    return response
+    return seconds - int(time.time()) % seconds
 
 
 class _SettingsRateThrottle(SimpleRateThrottle):

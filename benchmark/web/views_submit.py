@@ -10,30 +10,38 @@ import json
 from typing import cast
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from benchmark.accounts.selectors import api_token_of
 from benchmark.accounts.services import api_token_create, api_token_revoke
 from benchmark.cases.models import Release
-from benchmark.endpoints.services import MAX_CONCURRENCY, MAX_REQUESTS_PER_MINUTE
+from benchmark.endpoints.services import MAX_CONCURRENCY, MAX_REQUESTS_PER_MINUTE, endpoint_probe
 from benchmark.runs.models import EvaluationRun
 from benchmark.runs.services import run_progress
 from benchmark.runs.visibility import can_run_on, run_visible
+from benchmark.submissions.selectors import submission_full_run_cost, submissions_of
 from benchmark.submissions.services import (
     SubmissionLimitReached,
+    submission_cancel,
+    submission_check,
     submission_create,
     submission_default_release,
-    submissions_of,
     submissions_per_day,
 )
 from benchmark.submissions.smoke import full_run_of
 
+from .throttle import budget_spent, parse_rate
+
 ACTIVE = (EvaluationRun.QUEUED, EvaluationRun.RUNNING)
+ENDPOINT_FIELDS = ("name", "model", "api_base", "api_key", "concurrency", "requests_per_minute", "params")
+PROBE_FIELDS = ("model", "api_base", "api_key", "no_key", "params")
+DEFAULT_CONNECTION_TEST_RATE = "5/min"
 
 
 class SubmissionForm(forms.Form):
@@ -106,27 +114,39 @@ class SubmissionForm(forms.Form):
 @login_required
 @require_http_methods(["GET", "POST"])
 def submit(request: HttpRequest) -> HttpResponse:
-    """The submission form and the user's submissions with their smoke-test reports."""
+    """The submission form (with its connection test) and the user's submissions with their state."""
+    probe, status = None, 200
     if request.method == "POST":
         form = SubmissionForm(request.POST, user=request.user)
-        if form.is_valid() and _create(request, form):
+        if request.POST.get("action") == "test":
+            probe, status = _test_connection(request, form)
+        elif _create(request, form):
             return redirect("submit")
     else:
         form = SubmissionForm(initial={"release": _default_release_name()}, user=request.user)
-    return render(
-        request,
-        "web/submit.html",
-        {
-            "form": form,
-            "submissions": submissions_of(user=request.user),
-            "limit": submissions_per_day(),
-            "staff_exempt": request.user.is_staff,
-        },
-    )
+    return render(request, "web/submit.html", _page(request, form, probe), status=status)
+
+
+def _page(request: HttpRequest, form: SubmissionForm, probe: dict | None) -> dict:
+    field = cast(forms.ModelChoiceField, form.fields["release"])
+    releases = [r for r in (field.queryset or []) if can_run_on(user=request.user, release=r)]
+    return {
+        "form": form,
+        "probe": probe,
+        "costs": [submission_full_run_cost(release=r) for r in releases],
+        "submissions": submissions_of(user=request.user),
+        "limit": submissions_per_day(),
+        "staff_exempt": request.user.is_staff,
+    }
 
 
 def _create(request: HttpRequest, form: SubmissionForm) -> bool:
+    """Submit, or show every field's problems at once: the form's own and the services' together."""
+    valid = form.is_valid()
     try:
+        if not valid:
+            submission_check(user=request.user, skip=frozenset(form.errors), **_values(form))
+            return False
         smoke = submission_create(user=request.user, **form.cleaned_data)
     except SubmissionLimitReached as exc:
         form.add_error(None, str(exc))
@@ -140,12 +160,63 @@ def _create(request: HttpRequest, form: SubmissionForm) -> bool:
     return True
 
 
+def _values(form: SubmissionForm) -> dict:
+    """The fields as the services take them: cleaned where the form accepted them, else as typed (the
+    services' problems with a field the form refused are left out, so nothing is said twice)."""
+    values = {name: form.cleaned_data.get(name, form.data.get(name)) for name in ENDPOINT_FIELDS}
+    values["release"] = form.cleaned_data.get("release")
+    values["no_key"] = bool(form.cleaned_data.get("no_key"))
+    if "params" not in form.cleaned_data:
+        values["params"] = None
+    return values
+
+
+def _test_connection(request: HttpRequest, form: SubmissionForm) -> tuple[dict, int]:
+    """One model call to the endpoint typed in the form; no run, no submission spent, nothing stored."""
+    limit = parse_rate(getattr(settings, "CONNECTION_TEST_RATE", DEFAULT_CONNECTION_TEST_RATE))
+    if limit is not None:
+        count, seconds = limit
+        wait = budget_spent(scope="connection-test", ident=str(request.user.pk), count=count, seconds=seconds)
+        if wait is not None:
+            message = f"too many connection tests: at most {count} per {seconds} s; try again in {wait} s"
+            return {"ok": False, "message": message}, 429
+    form.is_valid()
+    problems = [f for f in PROBE_FIELDS if f in form.errors]
+    if problems:
+        return {"ok": False, "message": f"not tried: fix {', '.join(problems)} first"}, 200
+    data = form.cleaned_data
+    result = endpoint_probe(
+        model=data["model"],
+        api_base=data["api_base"],
+        api_key=data["api_key"],
+        no_key=data["no_key"],
+        params=data["params"],
+    )
+    return {"ok": result.ok, "latency_ms": result.latency_ms, "message": result.message}, 200
+
+
 def _attach_errors(form: SubmissionForm, exc: ValidationError) -> None:
     if not hasattr(exc, "error_dict"):
         form.add_error(None, exc)
         return
     for name, errors in exc.message_dict.items():
         form.add_error(name if name in form.fields else None, errors)
+
+
+@login_required
+@require_POST
+def submission_cancel_view(request: HttpRequest, run_id: int) -> HttpResponse:
+    """Cancel one's own smoke test or full run (staff: anyone's); others get 404, as if it did not exist."""
+    run = get_object_or_404(EvaluationRun, id=run_id)
+    try:
+        stopped = submission_cancel(user=request.user, run=run)
+    except PermissionDenied:
+        raise Http404("no such run") from None
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+        return redirect("submit")
+    messages.success(request, f"Cancelled run {run.id}: {stopped} case{'s' if stopped != 1 else ''} will not run.")
+    return redirect("submit")
 
 
 def _default_release_name() -> str | None:

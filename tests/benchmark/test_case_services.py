@@ -75,7 +75,7 @@ def test_case_validate_marks_a_passing_case_validated_with_the_other_questions(c
     case.refresh_from_db()
     assert case.status == "validated"
     assert case.verification["ok"] is True and case.verification["at"]
-    assert verification.calls == [(case.case_id, frozenset({normalise_question(other.question)}))]
+    assert verification.calls == [(case.case_id, {normalise_question(other.question): other.case_id})]
     assert case.events.last().action == "validated"
 
 

@@ -268,7 +268,8 @@ def test_a_good_model_passes_the_smoke_test_and_its_full_run_is_queued(flow, cli
     assert len(fake.requests) == 6 and all(r["model"] == "fake" for r in fake.requests)
     client.force_login(flow["user"])
     page = client.get("/submit/").content.decode()
-    assert "The smoke test found no blocking problem: the full run is" in page
+    assert "The smoke test found no blocking problem, so the full run" in page
+    assert 'data-state="full run queued"' in page and f"Cancel the full run (run {full.id})" in page
     assert f'href="/runs/{full.id}/"' in page and SECRET not in page and SECRET not in caplog.text
 
 

@@ -44,7 +44,10 @@ class CaseForm(forms.ModelForm):
     """The case edit form; it refuses anything that is not a valid case document."""
 
     edit_reason = forms.CharField(
-        required=False, widget=forms.Textarea(attrs={"rows": 2}), help_text="Why you changed it (kept in the history)."
+        required=False,
+        label="Reason for this change (required)",
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="Why you changed the case; kept in its audit history.",
     )
 
     class Meta:
@@ -80,13 +83,24 @@ class CaseForm(forms.ModelForm):
                 field = str(err["loc"][0]) if err["loc"] else None
                 where = ".".join(map(str, err["loc"]))
                 self.add_error(field if field in self.fields else None, f"{where}: {err['msg']}")
+        changed = [name for name in self.changed_data if name != "edit_reason"]
+        if self.instance.pk is not None and changed and not (data.get("edit_reason") or "").strip():
+            self.add_error(
+                "edit_reason", f"say why you changed {', '.join(changed)}: the reason goes into the case's history"
+            )
         return data
+
+
+def frozen_in(case: Case) -> list[str]:
+    """The names of the releases that hold ``case`` (a frozen case is no longer edited or rejected)."""
+    return list(case.releases.order_by("name").values_list("name", flat=True).distinct())
 
 
 @admin.register(Case)
 class CaseAdmin(admin.ModelAdmin):
     form = CaseForm
     change_form_template = "admin/cases/case/change_form.html"
+    object_history_template = "admin/cases/case/object_history.html"
     list_display = ["case_id", "type", "status", "question_short", "city_version_short"]
     list_filter = ["category", "level", "status", "releases"]
     search_fields = ["question", "case_id"]
@@ -109,6 +123,10 @@ class CaseAdmin(admin.ModelAdmin):
     def has_curate_permission(self, request) -> bool:
         return is_curator(request.user)
 
+    def has_change_permission(self, request, obj=None) -> bool:
+        # A frozen case is read-only: its releases keep their snapshots, so an edit would only confuse.
+        return super().has_change_permission(request, obj) and (obj is None or not frozen_in(obj))
+
     def get_fieldsets(self, request, obj=None):
         head = ["case_id", "type", "category", "level", "city_name", "city_version", "question"]
         if obj is None:
@@ -118,9 +136,8 @@ class CaseAdmin(admin.ModelAdmin):
             ("Review", {"fields": self.REVIEW}),
         ]
         if self.has_change_permission(request, obj):
-            sets.append(
-                ("Edit the documents (JSON)", {"classes": ["collapse"], "fields": list(JSON_FIELDS) + ["edit_reason"]})
-            )
+            sets.append(("Edit the documents (JSON)", {"classes": ["collapse"], "fields": list(JSON_FIELDS)}))
+            sets.append(("Why you change it", {"fields": ["edit_reason"]}))
         return sets + [("History", {"fields": ["history_html"]})]
 
     def get_readonly_fields(self, request, obj=None):
@@ -130,8 +147,16 @@ class CaseAdmin(admin.ModelAdmin):
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
         case = self.get_object(request, unquote(object_id))
-        extra = {"case_map": case_map_geojson(case)} if case is not None else {}
+        extra = {"case_map": case_map_geojson(case), "frozen_releases": frozen_in(case)} if case is not None else {}
         return super().change_view(request, object_id, form_url, {**(extra_context or {}), **extra})
+
+    def history_view(self, request, object_id, extra_context=None):
+        """Django's History button shows the case's audit history (CaseEvent), not the admin's own log."""
+        case = self.get_object(request, unquote(object_id))
+        events = list(case.events.select_related("actor")) if case is not None else []
+        for event in events:
+            event.changes_json = json.dumps(event.changes, indent=1, ensure_ascii=False, sort_keys=True)
+        return super().history_view(request, object_id, {**(extra_context or {}), "case_events": events})
 
     def save_model(self, request, obj, form, change):
         if change:
@@ -235,10 +260,16 @@ class CaseAdmin(admin.ModelAdmin):
     @admin.action(description="Reject (asks for a reason)", permissions=["curate"])
     def reject_cases(self, request, queryset):
         form = RejectForm(request.POST if "apply" in request.POST else None)
+        frozen = {case.case_id: names for case in queryset if (names := frozen_in(case))}
         if form.is_bound and form.is_valid():
-            for case in queryset:
-                case_reject(case=case, actor=request.user, reason=form.cleaned_data["reason"])
-            self.message_user(request, f"Rejected {queryset.count()} cases.", messages.SUCCESS)
+            rejected = [
+                case_reject(case=case, actor=request.user, reason=form.cleaned_data["reason"]) for case in queryset
+            ]
+            self.message_user(
+                request, f"Rejected {len(rejected)} case{'s' if len(rejected) != 1 else ''}.", messages.SUCCESS
+            )
+            if frozen:
+                self.message_user(request, f"{_frozen_warning(frozen)}; they stay in those releases.", messages.WARNING)
             return None
         return TemplateResponse(
             request,
@@ -249,6 +280,7 @@ class CaseAdmin(admin.ModelAdmin):
                 "opts": self.model._meta,
                 "cases": queryset,
                 "form": form,
+                "frozen_warning": _frozen_warning(frozen) if frozen else "",
             },
         )
 
@@ -271,6 +303,14 @@ class CaseAdmin(admin.ModelAdmin):
     def duplicate_cases(self, request, queryset):
         copies = [case_duplicate_as_draft(case=case, actor=request.user).case_id for case in queryset]
         self.message_user(request, f"Created drafts: {', '.join(copies)}", messages.SUCCESS)
+
+
+def _frozen_warning(frozen: dict[str, list[str]]) -> str:
+    listed = "; ".join(f"{case_id} (in {', '.join(names)})" for case_id, names in frozen.items())
+    return (
+        f"Frozen in a release: {listed}. A release keeps the snapshot it took, so rejecting keeps these cases out "
+        "of future releases only"
+    )
 
 
 class RejectForm(forms.Form):

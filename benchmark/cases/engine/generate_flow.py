@@ -94,7 +94,7 @@ def generate_and_store(
         mine = {d.case_id: normalise_question(d.question) for d in documents}
         for case in tqdm(list(cases), file=progress, disable=progress is None, unit="verified"):
             # Its engine path was just recorded; a duplicate is looked for among the cases written now.
-            others = frozenset(q for case_id, q in mine.items() if case_id != case.case_id)
+            others = {q: case_id for case_id, q in mine.items() if case_id != case.case_id}
             try:
                 case_validate(case=case, actor=None, replay_engine=False, other_questions=others)
                 validated += 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 import pydantic
@@ -70,7 +71,7 @@ def case_apply(*, case: Case, values: dict[str, Any], actor, action: str, reason
 
 
 def case_validate(
-    *, case: Case, actor, replay_engine: bool = True, other_questions: frozenset[str] | None = None
+    *, case: Case, actor, replay_engine: bool = True, other_questions: Collection[str] | None = None
 ) -> Case:
     """Verify the case and mark it validated if every check passes.
 
@@ -157,7 +158,7 @@ def _copy_id(case_id: str) -> str:
 
 
 def _verify(
-    case: Case, *, replay_engine: bool = True, other_questions: frozenset[str] | None = None
+    case: Case, *, replay_engine: bool = True, other_questions: Collection[str] | None = None
 ) -> VerificationResult:
     others = case_other_questions(case=case) if other_questions is None else other_questions
     return verification.verify_case(case_document(case), other_questions=others, replay=replay_engine)

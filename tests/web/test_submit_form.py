@@ -1,0 +1,177 @@
+"""The submit page as a user meets it: every problem in one round, the connection test, the full run's
+cost, the state of each submission, and cancelling one's own runs."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.cache import cache
+
+from benchmark.endpoints.models import ModelEndpoint
+from benchmark.runs.models import EvaluationRun, Trajectory
+from benchmark.submissions.selectors import submission_state
+from benchmark.submissions.services import _full_run_create
+from benchmark.submissions.smoke import SmokeReport
+from tests.api.data import CELLS, SECRET, release, user
+from tests.fakes.openai_server import FakeOpenAI, error, reply
+
+FORM = {
+    "name": "my model",
+    "model": "openai/gpt-4o-mini",
+    "api_base": "http://127.0.0.1:9/v1",
+    "api_key": SECRET,
+    "concurrency": "2",
+    "requests_per_minute": "",
+    "params": "",
+    "release": "form-public",
+}
+
+
+@pytest.fixture
+def submitter(db, client, settings):
+    settings.ALLOW_PRIVATE_ENDPOINTS = True
+    settings.CONNECTION_TEST_RATE = "3/min"
+    cache.clear()  # the connection tests' counters
+    release("form-public")
+    account = user("form-submitter")
+    client.force_login(account)
+    return account
+
+
+# --- one round of validation ------------------------------------------------------------------------
+
+
+def test_a_bad_concurrency_does_not_hide_a_bad_url_or_model(client, submitter):
+    response = client.post("/submit/", {**FORM, "concurrency": "0", "api_base": "not a url", "model": "nope/x"})
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "Ensure this value is greater than or equal to 1" in page  # the form's own check
+    assert "An API base URL looks like http(s)://host[:port][/path]" in page  # the service's, same round
+    assert "is not a litellm provider" in page
+    assert page.count('class="field-error"') == 3  # said once each
+    assert not ModelEndpoint.objects.filter(owner=submitter).exists()
+
+
+def test_the_form_and_the_services_errors_of_one_field_are_listed_together(client, submitter):
+    ModelEndpoint.objects.create(name="taken", model="openai/x", owner=submitter)
+    page = client.post("/submit/", {**FORM, "name": "taken", "params": "[1]", "api_base": "ftp://x"}).content.decode()
+    assert "you already have an endpoint named &#x27;taken&#x27;" in page
+    assert "params must be a JSON object" in page and "scheme &#x27;ftp&#x27; is not allowed" in page
+
+
+def test_not_a_url_says_what_an_api_base_looks_like(client, submitter):
+    page = client.post("/submit/", {**FORM, "api_base": "not a url"}).content.decode()
+    assert "must not contain spaces" in page and "https://api.example.com/v1" in page
+
+
+# --- the connection test ----------------------------------------------------------------------------
+
+
+def _test(client, **changes):
+    return client.post("/submit/", {**FORM, **changes, "action": "test"})
+
+
+def test_a_connection_test_reports_ok_with_the_latency_and_spends_nothing(client, submitter):
+    with FakeOpenAI([reply("ok")]) as fake:
+        response = _test(client, api_base=fake.url)
+    page = response.content.decode()
+    assert response.status_code == 200 and "Connection test: <strong>ok</strong>" in page and " ms" in page
+    assert len(fake.requests) == 1 and fake.requests[0]["max_tokens"] == 1
+    assert fake.headers[0]["authorization"] == f"Bearer {SECRET}"
+    assert not EvaluationRun.objects.exists() and not ModelEndpoint.objects.filter(owner=submitter).exists()
+    assert SECRET not in page
+
+
+def test_a_wrong_key_is_reported_without_the_key(client, submitter):
+    with FakeOpenAI([error(401, f"Incorrect API key provided: {SECRET}")]) as fake:
+        page = _test(client, api_base=fake.url).content.decode()
+    assert "Connection test: <strong>failed</strong>" in page
+    assert "401" in page or "AuthenticationError" in page
+    assert SECRET not in page and len(fake.requests) == 1  # not retried
+    assert not EvaluationRun.objects.exists()
+
+
+def test_the_egress_guard_refuses_a_private_address_before_any_request(client, submitter, settings):
+    settings.ALLOW_PRIVATE_ENDPOINTS = False
+    with FakeOpenAI([reply("ok")]) as fake:
+        page = _test(client, api_base=fake.url).content.decode()
+    assert "Connection test: <strong>failed</strong>: refused" in page and "loopback" in page
+    assert fake.requests == []
+
+
+def test_a_connection_test_is_rate_limited_per_user(client, submitter):
+    with FakeOpenAI([reply("ok")]) as fake:
+        answers = [_test(client, api_base=fake.url) for _ in range(4)]
+    assert [a.status_code for a in answers] == [200, 200, 200, 429]
+    assert "too many connection tests: at most 3 per 60 s" in answers[-1].content.decode()
+    assert len(fake.requests) == 3
+
+
+def test_a_connection_test_needs_a_usable_model_first(client, submitter):
+    page = _test(client, model="").content.decode()
+    assert "not tried: fix model first" in page
+
+
+# --- the cost warning, the state of a submission, cancelling ------------------------------------------
+
+
+def test_the_page_warns_how_many_cases_and_calls_the_full_run_takes(client, submitter):
+    page = client.get("/submit/").content.decode()
+    cases = len(CELLS)
+    assert f"release form-public: <strong>{cases} cases</strong>, from {cases} to {cases * 31} model calls" in page
+
+
+def _submit(client) -> EvaluationRun:
+    assert client.post("/submit/", FORM).status_code == 302
+    return EvaluationRun.objects.get(purpose="smoke")
+
+
+def _state(client) -> str:
+    page = client.get("/submit/").content.decode()
+    return page.split('data-state="', 1)[1].split('"', 1)[0]
+
+
+def test_the_page_follows_a_submission_from_smoke_test_to_finished_full_run(client, submitter):
+    smoke = _submit(client)
+    assert _state(client) == "smoke running"
+    EvaluationRun.objects.filter(id=smoke.id).update(status=EvaluationRun.COMPLETED)
+    full = _full_run_create(smoke=smoke)
+    assert _state(client) == "full run queued"
+    done = full.trajectories.order_by("id")[:2].values_list("id", flat=True)
+    Trajectory.objects.filter(id__in=list(done)).update(status=Trajectory.DONE)
+    page = client.get("/submit/").content.decode()
+    total = full.trajectories.count()
+    assert 'data-state="full run running"' in page and f"(2 of {total} cases done)" in page
+    assert f'data-progress-url="/runs/{full.id}/progress.json"' in page
+    EvaluationRun.objects.filter(id=full.id).update(status=EvaluationRun.COMPLETED)
+    page = client.get("/submit/").content.decode()
+    assert 'data-state="finished"' in page and f'<a href="/runs/{full.id}/">the results of run {full.id}</a>' in page
+    assert "is queued" not in page.split("Your submissions", 1)[1]
+
+
+def test_a_blocked_smoke_test_is_shown_as_blocked(db):
+    smoke = EvaluationRun(status=EvaluationRun.COMPLETED)
+    assert submission_state(smoke=smoke, report=SmokeReport(status="blocked"), full=None)["state"] == "blocked"
+
+
+def test_the_submitter_may_cancel_their_smoke_test(client, submitter):
+    smoke = _submit(client)
+    page = client.get("/submit/").content.decode()
+    assert f"Cancel the smoke test (run {smoke.id})" in page
+    response = client.post(f"/submit/cancel/{smoke.id}/", follow=True)
+    assert "Cancelled run" in response.content.decode()
+    smoke.refresh_from_db()
+    assert smoke.status == EvaluationRun.CANCELLED
+    assert _state(client) == "stopped"
+
+
+def test_nobody_else_may_cancel_a_submission(client, submitter):
+    smoke = _submit(client)
+    client.force_login(user("stranger"))
+    assert client.post(f"/submit/cancel/{smoke.id}/").status_code == 404
+    assert client.get(f"/submit/cancel/{smoke.id}/").status_code == 405
+    smoke.refresh_from_db()
+    assert smoke.status == EvaluationRun.RUNNING
+    client.force_login(user("boss", staff=True))
+    assert client.post(f"/submit/cancel/{smoke.id}/").status_code == 302
+    smoke.refresh_from_db()
+    assert smoke.status == EvaluationRun.CANCELLED
