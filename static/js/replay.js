@@ -24,10 +24,12 @@
     return node;
   }
 
-  function labelIcon(text, className, color) {
+  function labelIcon(text, className, color, size) {
     var label = el("span", "lp-marker-fill", text);
+    size = size || 22;
     if (color) { label.style.backgroundColor = color; }  // the track's colour, from our own constants
-    return L.divIcon({className: "lp-marker " + className, iconSize: [22, 22], iconAnchor: [11, 11], html: label});
+    return L.divIcon({className: "lp-marker " + className, iconSize: [size, size], iconAnchor: [size / 2, size / 2],
+                      html: label});
   }
 
   function describe(p) {
@@ -47,8 +49,8 @@
 
   function pointLayer(feature, latlng, color, role) {
     var p = feature.properties, kind = p.kind;
-    if (role === "reference") {  // under the agent's markers where both name the same place
-      return L.marker(latlng, {icon: labelIcon(p.number, "lp-reference-stop"), keyboard: false,
+    if (role === "reference") {  // a ring under the agent's marker: where both name a place, both show
+      return L.marker(latlng, {icon: labelIcon(p.number, "lp-reference-stop", null, 38), keyboard: false,
                                pane: "lp-reference-markers"});
     }
     if (kind === "result") { return L.marker(latlng, {icon: labelIcon(p.rank, "lp-result", color), keyboard: false}); }
