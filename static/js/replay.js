@@ -154,6 +154,7 @@
     this.root.querySelector("[data-action=next]").disabled = position === this.count;
     this.root.setAttribute("data-position", String(position));
     this.replay.changed();
+    if (this.replay.data.step_urls) { this.replay.remember(position === this.count ? "answer" : position + 1); }
   };
 
   Track.prototype.toggle = function () {
@@ -208,8 +209,26 @@
     if (bounds.isValid()) { this.map.fitBounds(bounds.pad(0.15), {maxZoom: 17, animate: false}); }
   };
 
+  Replay.prototype.remember = function (step) {  // ?step=N (or answer) names the step shown: a permalink
+    if (!window.history || !window.history.replaceState || !window.URLSearchParams) { return; }
+    var params = new URLSearchParams(window.location.search);
+    if (params.get("step") === String(step)) { return; }
+    params.set("step", String(step));
+    window.history.replaceState(null, "", window.location.pathname + "?" + params.toString());
+  };
+
+  function hashPosition(count) {  // #A-step-N or #A-answer, the step list's anchors
+    var match = /^#[A-Z]-(?:step-(\d+)|(answer))$/.exec(window.location.hash);
+    if (!match) { return null; }
+    return match[2] ? count : Math.max(0, Math.min(count, Number(match[1]) - 1));
+  }
+
   Replay.prototype.start = function () {
-    this.tracks.forEach(function (t) { t.show(0); });
+    var data = this.data;
+    this.tracks.forEach(function (t) {
+      var fromHash = data.step_urls ? hashPosition(t.count) : null;
+      t.show(fromHash !== null ? fromHash : (data.start || 0));
+    });
   };
 
   function loadStreets(map, url) {
@@ -231,6 +250,7 @@
   function onKey(replay, event) {
     var tag = (event.target.tagName || "").toLowerCase();
     if (tag === "input" || tag === "textarea" || tag === "select" || event.target.isContentEditable) { return; }
+    if (replay.map.getContainer().contains(event.target)) { return; }  // the focused map pans with the arrows
     if (event.altKey || event.ctrlKey || event.metaKey) { return; }
     var track = replay.active;
     if (event.key === "ArrowRight") { track.stop(); track.show(track.position + 1); event.preventDefault(); }
@@ -241,7 +261,6 @@
     var node = document.getElementById("replay-data");
     if (!node) { return; }
     var data = JSON.parse(node.textContent);
-    map.keyboard.disable();  // the arrow keys step through the timeline instead of panning
     loadStreets(map, data.streets_url);
     var replay = new Replay(map, data);
     document.addEventListener("keydown", function (event) { onKey(replay, event); });
