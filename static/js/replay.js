@@ -11,11 +11,6 @@
 
   var REFERENCE_COLOR = "#2e7d32";
   var PLAY_MS = 1600;
-  var STREET_STYLE = {
-    major: {color: "#9aa5ad", weight: 3, opacity: 0.8},
-    street: {color: "#b4bdc3", weight: 2, opacity: 0.8},
-    path: {color: "#c9d0d4", weight: 1, opacity: 0.8, dashArray: "3 3"}
-  };
 
   function el(tag, className, text) {
     var node = document.createElement(tag);
@@ -231,22 +226,6 @@
     });
   };
 
-  function loadStreets(map, url) {
-    if (!url || !window.fetch) { return; }
-    var pane = map.createPane("lp-streets");
-    pane.style.zIndex = 250;  // above tiles (200), below our layers (400)
-    pane.style.pointerEvents = "none";
-    window.fetch(url, {credentials: "same-origin"}).then(function (response) {
-      if (!response.ok) { throw new Error("streets: HTTP " + response.status); }
-      return response.json();
-    }).then(function (streets) {
-      L.geoJSON(streets, {pane: "lp-streets", interactive: false, renderer: L.canvas({pane: "lp-streets"}),
-                          style: function (f) { return STREET_STYLE[f.properties["class"]] || STREET_STYLE.path; }})
-        .addTo(map);
-      map.getContainer().setAttribute("data-streets", "loaded");
-    }).catch(function () { map.getContainer().setAttribute("data-streets", "failed"); });
-  }
-
   function onKey(replay, event) {
     var tag = (event.target.tagName || "").toLowerCase();
     if (tag === "input" || tag === "textarea" || tag === "select" || event.target.isContentEditable) { return; }
@@ -261,7 +240,7 @@
     var node = document.getElementById("replay-data");
     if (!node) { return; }
     var data = JSON.parse(node.textContent);
-    loadStreets(map, data.streets_url);
+    window.lpLoadStreets(map, data.streets_url);
     var replay = new Replay(map, data);
     document.addEventListener("keydown", function (event) { onKey(replay, event); });
     replay.start();

@@ -93,6 +93,8 @@ def test_public_case_page_shows_answer_path_evidence_and_map(client, grid_city, 
     assert places == ["N1", "N4", "N5"]
     assert [f["properties"]["leg"] for f in data["features"] if f["properties"]["kind"] == "route"] == [1, 2]
     assert "js/case-map.js" in html and "leaflet" in html
+    assert "js/streets.js" in html and 'data-url="/city/gridtown/streets.geojson"' in html  # our streets, no tiles
+    assert '"layers": []' in html and "tile.openstreetmap" not in html
 
 
 def test_hidden_case_answers_and_revealing_constraints_are_for_curators_only(client, grid_city, hidden):
