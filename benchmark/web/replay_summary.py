@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from benchmark.runs.models import Trajectory
 from judging.answers import PredictedAnswer
 
 from .failures import REASON_LABELS, REASONS, failure_reasons
@@ -49,7 +50,7 @@ def failure_summary(
         reference: the reference answer, read the same way; None when withheld.
         places: the places of the city the trajectory mentions (for names).
     """
-    if trajectory.status != "done" or trajectory.passed is True:
+    if trajectory.status != Trajectory.DONE or trajectory.passed is True:
         return None
     codes = failure_reasons(
         ended=trajectory.ended, passed=trajectory.passed, category=category, scores=trajectory.scores or {}
@@ -64,7 +65,8 @@ def failure_summary(
     if answer is None or reference is None or observations is None:
         return summary
     places = places or Places()
-    seen = {pid for o in observations for pid in mentioned_place_ids(o)}
+    # submit_answer echoes the answer back: what it "observed" is not something the agent found
+    seen = {pid for s, o in zip(steps, observations) if s.tool != "submit_answer" for pid in mentioned_place_ids(o)}
     return {
         **summary,
         "answers_visible": True,
