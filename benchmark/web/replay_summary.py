@@ -3,8 +3,9 @@
 ``failure_summary`` is read-only and pure over what ``replay_payload`` already loaded (no query):
 
 - **reasons**: ``failures.failure_reasons`` over the stored scores, as the run page lists them.
-- **first failing step**: the first tool call that returned an error (its ``error_kind`` is set).
-  A trajectory can go wrong without an error; then there is no such step, and the summary says so
+- **first failing step**: the first tool call that returned an error (its observation is an error;
+  ``truncated`` and ``empty_result`` also label calls that worked, and those do not count). A
+  trajectory can go wrong without an error; then there is no such step, and the summary says so
   rather than guessing.
 - **gold never seen** (curators only): reference places that no observation of any step held,
   so the agent could not have picked them from what it saw.
@@ -24,7 +25,7 @@ from benchmark.runs.models import Trajectory
 from judging.answers import PredictedAnswer
 
 from .failures import REASON_LABELS, REASONS, failure_reasons
-from .replay_steps import Places, mentioned_place_ids
+from .replay_steps import Places, mentioned_place_ids, parsed
 
 _RULES = {r.code: r.rule for r in REASONS}
 
@@ -90,8 +91,10 @@ def answer_diff(*, answer: PredictedAnswer, reference: PredictedAnswer, places: 
 
 
 def _first_failing_step(steps: list) -> dict | None:
+    """The first call whose observation is an error; truncated and empty results of a call that worked don't count."""
     for position, step in enumerate(steps):
-        if step.error_kind:
+        observation = parsed(step.observation)
+        if isinstance(observation, dict) and "error" in observation:
             return {"position": position, "number": position + 1, "tool": step.tool, "error_kind": step.error_kind}
     return None
 

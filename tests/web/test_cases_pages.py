@@ -169,6 +169,8 @@ def test_case_page_map_draws_in_a_real_browser(client, grid_city, public):
             route.fulfill(body=html, content_type="text/html; charset=utf-8")
         elif found:
             route.fulfill(path=found)
+        elif path.endswith("/streets.geojson"):  # the city's streets, from our road data
+            route.fulfill(body=client.get(path).content, content_type="application/json")
         else:
             route.abort()  # map tiles: offline, as in a closed network
 
@@ -180,6 +182,7 @@ def test_case_page_map_draws_in_a_real_browser(client, grid_city, public):
         page.route("**/*", serve)
         page.goto(f"http://testserver{page_path}")
         page.wait_for_selector("#case-map .case-map-number")
+        page.wait_for_selector("#case-map[data-streets=loaded]")
         numbers = page.locator("#case-map .case-map-number").all_inner_texts()
         routes = page.locator("#case-map path.leaflet-interactive").count()
         browser.close()

@@ -57,8 +57,10 @@ def test_the_first_failing_step_is_the_first_call_that_returned_an_error(failed_
     assert failure["first_failing_step"] == {"position": 1, "number": 2, "tool": "routing", "error_kind": "not_found"}
 
 
-def test_without_a_failed_call_there_is_no_first_failing_step(grid_release, record_trajectory):
-    trajectory = record_trajectory(release=grid_release, calls=CALLS[:1], answer=WRONG_SET_ANSWER)
+def test_a_call_that_worked_is_not_a_failing_step_even_with_a_label(grid_release, record_trajectory):
+    nothing = ("place_search", {"query_name": "Nothing Is Called This"})  # works: labelled empty_result
+    trajectory = record_trajectory(release=grid_release, calls=[nothing, CALLS[0]], answer=WRONG_SET_ANSWER)
+    assert trajectory.steps.get(index=0).error_kind == "empty_result"
     assert replay_payload(trajectory=trajectory, user=None)["failure"]["first_failing_step"] is None
 
 
