@@ -30,6 +30,7 @@ def test_case_change_page_draws_numbered_markers_and_the_route(client, grid_city
     case = case_create(document=routing_document())
     page_path = f"/admin/cases/case/{case.pk}/change/"
     html = client.get(page_path).content
+    streets = client.get("/city/gridtown/streets.geojson").content  # before Playwright's event loop starts
 
     def serve(route):
         path = urlparse(route.request.url).path
@@ -38,8 +39,8 @@ def test_case_change_page_draws_numbered_markers_and_the_route(client, grid_city
             route.fulfill(body=html, content_type="text/html; charset=utf-8")
         elif found:
             route.fulfill(path=found)
-        elif path.endswith("/streets.geojson"):  # the city's streets, from our road data
-            route.fulfill(body=client.get(path).content, content_type="application/json")
+        elif path == "/city/gridtown/streets.geojson":  # the city's streets, from our road data
+            route.fulfill(body=streets, content_type="application/json")
         else:
             route.abort()
 

@@ -161,6 +161,7 @@ def test_case_page_map_draws_in_a_real_browser(client, grid_city, public):
     entry = public.entries.order_by("position").first()
     page_path = f"/cases/cases-v1/{entry.case.case_id}/"
     html = client.get(page_path).content
+    streets = client.get("/city/gridtown/streets.geojson").content  # before Playwright's event loop starts
 
     def serve(route):
         path = urlparse(route.request.url).path
@@ -169,8 +170,8 @@ def test_case_page_map_draws_in_a_real_browser(client, grid_city, public):
             route.fulfill(body=html, content_type="text/html; charset=utf-8")
         elif found:
             route.fulfill(path=found)
-        elif path.endswith("/streets.geojson"):  # the city's streets, from our road data
-            route.fulfill(body=client.get(path).content, content_type="application/json")
+        elif path == "/city/gridtown/streets.geojson":  # the city's streets, from our road data
+            route.fulfill(body=streets, content_type="application/json")
         else:
             route.abort()  # map tiles: offline, as in a closed network
 
