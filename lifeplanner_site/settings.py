@@ -317,15 +317,16 @@ LOGGING = {
     "loggers": {"LiteLLM": {"level": "WARNING"}, "httpx": {"level": "WARNING"}},
 }
 
-# Maps (django-leaflet serves Leaflet itself: no CDN). The tile layer is configurable; with
-# MAP_TILE_URL empty, maps draw only our own data (places, routes, streets).
-MAP_TILE_URL = env_str("MAP_TILE_URL", "https://tile.openstreetmap.org/{z}/{x}/{y}.png")
+# Maps (django-leaflet serves Leaflet itself: no CDN). No tiles by default: every map draws the
+# city's streets from our own road data, so a page makes no request beyond this server. Setting
+# MAP_TILE_URL (e.g. a tile server you have an agreement with) adds its tiles underneath.
+MAP_TILE_URL = env_str("MAP_TILE_URL", "")
 LEAFLET_CONFIG = {
     "DEFAULT_CENTER": (60.1699, 24.9384),
     "DEFAULT_ZOOM": 15,
     "MAX_ZOOM": 19,
     "RESET_VIEW": False,
-    "TILES": [("OpenStreetMap", MAP_TILE_URL, {"attribution": "&copy; OpenStreetMap contributors", "maxZoom": 19})]
+    "TILES": [("Tiles", MAP_TILE_URL, {"attribution": env_str("MAP_TILE_ATTRIBUTION", ""), "maxZoom": 19})]
     if MAP_TILE_URL
     else [],
 }

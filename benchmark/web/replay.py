@@ -17,6 +17,7 @@ every route buffer together.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from django.db import connection
@@ -31,6 +32,7 @@ from judging.types import Step as JudgingStep
 from judging.types import Trajectory as JudgingTrajectory
 
 from .replay_steps import Places, line, mentioned_place_ids, parsed, point, route_center, step_features
+from .replay_summary import failure_summary
 from .replay_tables import observation_table, retrieved_notes
 
 METRICS = (
@@ -83,7 +85,8 @@ def replay_payload(*, trajectory: Trajectory, user) -> dict:
             "same_version": world is not None and world.context.city_version == release.city_version,
         },
     }
-    return {**head, **(_shown(trajectory, steps, snapshot, world) if show else _withheld(trajectory, steps))}
+    body = _shown(trajectory, steps, snapshot, world) if show else _withheld(trajectory, steps, snapshot)
+    return {**head, **body}
 
 
 def _shown(trajectory: Trajectory, steps: list, snapshot: dict, world) -> dict:
@@ -109,12 +112,21 @@ def _shown(trajectory: Trajectory, steps: list, snapshot: dict, world) -> dict:
             **drawn_answer,
         },
         "reference": _reference(snapshot.get("answer"), reference, places, world),
-        "metrics": _metrics(trajectory.scores or {}, show=True),
+        "failure": failure_summary(
+            trajectory=trajectory,
+            category=snapshot.get("category", ""),
+            steps=steps,
+            observations=observations,
+            answer=answer,
+            reference=reference,
+            places=places,
+        ),
+        "metrics": _metrics(trajectory.scores or {}, show=True, places=places),
         "missing_place_ids": sorted(ids - set(places.points)),
     }
 
 
-def _withheld(trajectory: Trajectory, steps: list) -> dict:
+def _withheld(trajectory: Trajectory, steps: list, snapshot: dict) -> dict:
     """A hidden release for a non-curator: how each step went, the verdict and metric values, nothing else."""
     shown = [
         step_shown(
@@ -157,6 +169,7 @@ def _withheld(trajectory: Trajectory, steps: list) -> dict:
             **_drawn_answer(None, Places(), None, set()),
         },
         "reference": None,
+        "failure": failure_summary(trajectory=trajectory, category=snapshot.get("category", ""), steps=steps),
         "metrics": _metrics(scores_shown(trajectory.scores or {}, full=False), show=False),
         "missing_place_ids": [],
     }
@@ -342,7 +355,16 @@ def _buffers(lines: list[tuple[dict, float]]) -> list[dict]:
         return [json.loads(row[0]) for row in cursor.fetchall()]
 
 
-def _metrics(scores: dict, *, show: bool) -> list[dict]:
+def _with_names(text: str, places: Places) -> str:
+    """``text`` with each place_id of the trajectory's places written as "Name (place_id)"."""
+    if not places.points:
+        return text
+    pattern = r"\b(" + "|".join(re.escape(pid) for pid in sorted(places.points, key=len, reverse=True)) + r")\b"
+    return re.sub(pattern, lambda m: f"{places.points[m.group(1)].name} ({m.group(1)})", text)
+
+
+def _metrics(scores: dict, *, show: bool, places: Places | None = None) -> list[dict]:
+    places = places or Places()
     out = []
     for name, label in METRICS:
         result = scores.get(name)
@@ -355,7 +377,7 @@ def _metrics(scores: dict, *, show: bool) -> list[dict]:
                 "value": result.get("value"),
                 "source": result.get("source", ""),
                 "applicable": result.get("applicable", result.get("value") is not None),
-                "explanation": str(result.get("explanation", "")) if show else HIDDEN_EXPLANATION,
+                "explanation": _with_names(str(result.get("explanation", "")), places) if show else HIDDEN_EXPLANATION,
                 "hidden": not show,
             }
         )

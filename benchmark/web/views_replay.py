@@ -50,6 +50,16 @@ def _map_data(tracks: list[dict]) -> dict:
     }
 
 
+def _start_position(value: str | None, payload: dict) -> int:
+    """The position ``?step=`` opens: a step's number (1-based) or "answer"; the first step otherwise."""
+    count = len(payload["steps"])
+    if value == "answer":
+        return count
+    if value and value.isdigit() and 1 <= int(value) <= count:
+        return int(value) - 1
+    return 0
+
+
 @require_GET
 def trajectory_page(request, pk: int):
     trajectory = trajectory_get(pk=pk, user=request.user)
@@ -57,7 +67,8 @@ def trajectory_page(request, pk: int):
         raise Http404(NOT_VISIBLE.format(pk=pk))
     payload = replay_payload(trajectory=trajectory, user=request.user)
     tracks = [_track(payload, "A")]
-    return render(request, "web/replay.html", {"payload": payload, "tracks": tracks, "map_data": _map_data(tracks)})
+    map_data = {**_map_data(tracks), "start": _start_position(request.GET.get("step"), payload), "step_urls": True}
+    return render(request, "web/replay.html", {"payload": payload, "tracks": tracks, "map_data": map_data})
 
 
 @require_GET

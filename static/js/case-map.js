@@ -6,6 +6,8 @@
     var holder = document.getElementById("case-map-data");
     if (!holder) { return; }
     var data = JSON.parse(holder.textContent);
+    var streets = document.getElementById("case-map-streets");  // its data-url: the city's streets
+    window.lpLoadStreets(map, streets ? streets.getAttribute("data-url") : null);
     var layer = L.geoJSON(data, {
       style: function () { return {color: "#c0392b", weight: 4, opacity: 0.8}; },
       pointToLayer: function (feature, latlng) {

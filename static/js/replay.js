@@ -11,11 +11,6 @@
 
   var REFERENCE_COLOR = "#2e7d32";
   var PLAY_MS = 1600;
-  var STREET_STYLE = {
-    major: {color: "#9aa5ad", weight: 3, opacity: 0.8},
-    street: {color: "#b4bdc3", weight: 2, opacity: 0.8},
-    path: {color: "#c9d0d4", weight: 1, opacity: 0.8, dashArray: "3 3"}
-  };
 
   function el(tag, className, text) {
     var node = document.createElement(tag);
@@ -24,10 +19,12 @@
     return node;
   }
 
-  function labelIcon(text, className, color) {
+  function labelIcon(text, className, color, size) {
     var label = el("span", "lp-marker-fill", text);
+    size = size || 22;
     if (color) { label.style.backgroundColor = color; }  // the track's colour, from our own constants
-    return L.divIcon({className: "lp-marker " + className, iconSize: [22, 22], iconAnchor: [11, 11], html: label});
+    return L.divIcon({className: "lp-marker " + className, iconSize: [size, size], iconAnchor: [size / 2, size / 2],
+                      html: label});
   }
 
   function describe(p) {
@@ -47,8 +44,8 @@
 
   function pointLayer(feature, latlng, color, role) {
     var p = feature.properties, kind = p.kind;
-    if (role === "reference") {  // under the agent's markers where both name the same place
-      return L.marker(latlng, {icon: labelIcon(p.number, "lp-reference-stop"), keyboard: false,
+    if (role === "reference") {  // a ring under the agent's marker: where both name a place, both show
+      return L.marker(latlng, {icon: labelIcon(p.number, "lp-reference-stop", null, 38), keyboard: false,
                                pane: "lp-reference-markers"});
     }
     if (kind === "result") { return L.marker(latlng, {icon: labelIcon(p.rank, "lp-result", color), keyboard: false}); }
@@ -152,6 +149,7 @@
     this.root.querySelector("[data-action=next]").disabled = position === this.count;
     this.root.setAttribute("data-position", String(position));
     this.replay.changed();
+    if (this.replay.data.step_urls) { this.replay.remember(position === this.count ? "answer" : position + 1); }
   };
 
   Track.prototype.toggle = function () {
@@ -206,29 +204,32 @@
     if (bounds.isValid()) { this.map.fitBounds(bounds.pad(0.15), {maxZoom: 17, animate: false}); }
   };
 
-  Replay.prototype.start = function () {
-    this.tracks.forEach(function (t) { t.show(0); });
+  Replay.prototype.remember = function (step) {  // ?step=N (or answer) names the step shown: a permalink
+    if (!window.history || !window.history.replaceState || !window.URLSearchParams) { return; }
+    var params = new URLSearchParams(window.location.search);
+    if (params.get("step") === String(step)) { return; }
+    params.set("step", String(step));
+    window.history.replaceState(null, "", window.location.pathname + "?" + params.toString());
   };
 
-  function loadStreets(map, url) {
-    if (!url || !window.fetch) { return; }
-    var pane = map.createPane("lp-streets");
-    pane.style.zIndex = 250;  // above tiles (200), below our layers (400)
-    pane.style.pointerEvents = "none";
-    window.fetch(url, {credentials: "same-origin"}).then(function (response) {
-      if (!response.ok) { throw new Error("streets: HTTP " + response.status); }
-      return response.json();
-    }).then(function (streets) {
-      L.geoJSON(streets, {pane: "lp-streets", interactive: false, renderer: L.canvas({pane: "lp-streets"}),
-                          style: function (f) { return STREET_STYLE[f.properties["class"]] || STREET_STYLE.path; }})
-        .addTo(map);
-      map.getContainer().setAttribute("data-streets", "loaded");
-    }).catch(function () { map.getContainer().setAttribute("data-streets", "failed"); });
+  function hashPosition(count) {  // #A-step-N or #A-answer, the step list's anchors
+    var match = /^#[A-Z]-(?:step-(\d+)|(answer))$/.exec(window.location.hash);
+    if (!match) { return null; }
+    return match[2] ? count : Math.max(0, Math.min(count, Number(match[1]) - 1));
   }
+
+  Replay.prototype.start = function () {
+    var data = this.data;
+    this.tracks.forEach(function (t) {
+      var fromHash = data.step_urls ? hashPosition(t.count) : null;
+      t.show(fromHash !== null ? fromHash : (data.start || 0));
+    });
+  };
 
   function onKey(replay, event) {
     var tag = (event.target.tagName || "").toLowerCase();
     if (tag === "input" || tag === "textarea" || tag === "select" || event.target.isContentEditable) { return; }
+    if (replay.map.getContainer().contains(event.target)) { return; }  // the focused map pans with the arrows
     if (event.altKey || event.ctrlKey || event.metaKey) { return; }
     var track = replay.active;
     if (event.key === "ArrowRight") { track.stop(); track.show(track.position + 1); event.preventDefault(); }
@@ -239,8 +240,7 @@
     var node = document.getElementById("replay-data");
     if (!node) { return; }
     var data = JSON.parse(node.textContent);
-    map.keyboard.disable();  // the arrow keys step through the timeline instead of panning
-    loadStreets(map, data.streets_url);
+    window.lpLoadStreets(map, data.streets_url);
     var replay = new Replay(map, data);
     document.addEventListener("keydown", function (event) { onKey(replay, event); });
     replay.start();

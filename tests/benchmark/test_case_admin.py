@@ -66,6 +66,7 @@ def test_curator_change_page_shows_the_map_data_and_readable_documents(curator_c
     html = page.content.decode()
     assert page.status_code == 200
     assert 'id="case-map"' in html and "leaflet/leaflet.js" in html
+    assert "js/streets.js" in html and 'data-url="/city/gridtown/streets.geojson"' in html  # our streets, no tiles
     data = json.loads(
         re.search(r'<script id="case-map-data" type="application/json">(.*?)</script>', html, re.S).group(1)
     )

@@ -30,6 +30,7 @@ def test_case_change_page_draws_numbered_markers_and_the_route(client, grid_city
     case = case_create(document=routing_document())
     page_path = f"/admin/cases/case/{case.pk}/change/"
     html = client.get(page_path).content
+    streets = client.get("/city/gridtown/streets.geojson").content  # before Playwright's event loop starts
 
     def serve(route):
         path = urlparse(route.request.url).path
@@ -38,6 +39,8 @@ def test_case_change_page_draws_numbered_markers_and_the_route(client, grid_city
             route.fulfill(body=html, content_type="text/html; charset=utf-8")
         elif found:
             route.fulfill(path=found)
+        elif path == "/city/gridtown/streets.geojson":  # the city's streets, from our road data
+            route.fulfill(body=streets, content_type="application/json")
         else:
             route.abort()
 
@@ -49,6 +52,7 @@ def test_case_change_page_draws_numbered_markers_and_the_route(client, grid_city
         page.route("**/*", serve)
         page.goto(f"http://testserver{page_path}")
         page.wait_for_selector("#case-map .case-map-number")
+        page.wait_for_selector("#case-map[data-streets=loaded]")
         numbers = page.locator("#case-map .case-map-number").all_inner_texts()
         routes = page.locator("#case-map path.leaflet-interactive").count()
         browser.close()

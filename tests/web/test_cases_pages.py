@@ -93,6 +93,8 @@ def test_public_case_page_shows_answer_path_evidence_and_map(client, grid_city, 
     assert places == ["N1", "N4", "N5"]
     assert [f["properties"]["leg"] for f in data["features"] if f["properties"]["kind"] == "route"] == [1, 2]
     assert "js/case-map.js" in html and "leaflet" in html
+    assert "js/streets.js" in html and 'data-url="/city/gridtown/streets.geojson"' in html  # our streets, no tiles
+    assert '"layers": []' in html and "tile.openstreetmap" not in html
 
 
 def test_hidden_case_answers_and_revealing_constraints_are_for_curators_only(client, grid_city, hidden):
@@ -159,6 +161,7 @@ def test_case_page_map_draws_in_a_real_browser(client, grid_city, public):
     entry = public.entries.order_by("position").first()
     page_path = f"/cases/cases-v1/{entry.case.case_id}/"
     html = client.get(page_path).content
+    streets = client.get("/city/gridtown/streets.geojson").content  # before Playwright's event loop starts
 
     def serve(route):
         path = urlparse(route.request.url).path
@@ -167,6 +170,8 @@ def test_case_page_map_draws_in_a_real_browser(client, grid_city, public):
             route.fulfill(body=html, content_type="text/html; charset=utf-8")
         elif found:
             route.fulfill(path=found)
+        elif path == "/city/gridtown/streets.geojson":  # the city's streets, from our road data
+            route.fulfill(body=streets, content_type="application/json")
         else:
             route.abort()  # map tiles: offline, as in a closed network
 
@@ -178,6 +183,7 @@ def test_case_page_map_draws_in_a_real_browser(client, grid_city, public):
         page.route("**/*", serve)
         page.goto(f"http://testserver{page_path}")
         page.wait_for_selector("#case-map .case-map-number")
+        page.wait_for_selector("#case-map[data-streets=loaded]")
         numbers = page.locator("#case-map .case-map-number").all_inner_texts()
         routes = page.locator("#case-map path.leaflet-interactive").count()
         browser.close()

@@ -335,3 +335,24 @@ def test_a_city_that_is_not_built_here_still_shows_the_steps(client, full_trajec
     assert drawn == {"routing": {"route", "turn"}} and len(payload["steps"]) == 9  # lines the observation carries
     html = client.get(reverse("trajectory", args=[full_trajectory.pk])).content.decode()
     assert "City atlantis is not built on this server" in html and '"streets_url": null' in html
+
+
+def embedded_map_data(html: str) -> dict:
+    return json.loads(re.search(r'<script id="replay-data" type="application/json">(.*?)</script>', html, re.S)[1])
+
+
+@pytest.mark.parametrize(
+    "step, start", [("3", 2), ("9", 8), ("answer", 9), ("1", 0), ("10", 0), ("0", 0), ("x", 0), ("", 0)]
+)
+def test_a_step_in_the_url_opens_that_step(client, full_trajectory, step, start):
+    url = reverse("trajectory", args=[full_trajectory.pk])
+    data = embedded_map_data(client.get(url, {"step": step}).content.decode())
+    assert len(data["tracks"][0]["steps"]) == 9  # 8 calls and submit_answer; position 9 is the final answer
+    assert data["start"] == start and data["step_urls"] is True
+
+
+def test_maps_have_no_tiles_by_default_and_draw_our_streets(client, full_trajectory, settings):
+    html = client.get(reverse("trajectory", args=[full_trajectory.pk])).content.decode()
+    assert settings.MAP_TILE_URL == "" and settings.LEAFLET_CONFIG["TILES"] == []
+    assert '"layers": []' in html and "{z}" not in html and "tile.openstreetmap" not in html
+    assert "js/streets.js" in html and embedded_map_data(html)["streets_url"] == "/city/gridtown/streets.geojson"
