@@ -37,6 +37,7 @@ from judging.vocabulary import Ending
 
 from .config import MAX_TRIALS
 from .execute import trajectory_finish
+from .services import run_name_check
 
 MAX_ERRORS = 50
 MAX_COUNT = 2**31 - 1  # a token count, as stored
@@ -79,6 +80,7 @@ def run_upload(*, release: Release, path: str | Path, name: str, created_by=None
     lines = upload_parse(release=release, text=Path(path).read_text(encoding="utf-8"))
     now = timezone.now()
     with transaction.atomic():  # the whole upload lands, or nothing does
+        run_name_check(release=release, name=name)
         run = EvaluationRun.objects.create(
             name=name,
             agent="upload",
