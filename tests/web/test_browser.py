@@ -251,3 +251,26 @@ def test_compare_replays_both_runs_side_by_side_on_one_map(site, page, web_runs)
     page.wait_for_selector("[data-track=B][data-position='2']", timeout=5000)
     assert page.inner_text("[data-track=B] [data-action=play]") == "Pause"
     assert page.errors == []
+
+
+@pytest.mark.parametrize(("width", "height"), [(1400, 900), (390, 844)])
+def test_baselines_apart_and_every_metric_header_leads_to_the_glossary(site, browser, web_runs, width, height):
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.goto(f"{site}/?release=web-fixture")
+    baselines = page.locator("#baselines + p + .table-scroll table")
+    assert baselines.locator(".badge.baseline").count() == 2  # the reference and heuristic runs, unranked
+    assert page.locator("th[aria-sort]").first.get_attribute("aria-sort") == "ascending"
+    page.screenshot(path=SCREENSHOTS / f"leaderboard-{width}x{height}.png", full_page=True)
+    links = page.locator("thead a.gloss")
+    anchors = {links.nth(i).get_attribute("href").split("#")[1] for i in range(links.count())}
+    assert anchors == {"rank", "overall", "macro", "tokens", "cost", "cell"}
+    for anchor in sorted(anchors):
+        page.goto(f"{site}/?release=web-fixture")
+        link = page.locator(f'thead a.gloss[href="/glossary/#{anchor}"]').first
+        assert link.get_attribute("title")  # the tooltip
+        link.scroll_into_view_if_needed()
+        link.click()
+        page.wait_for_url(f"{site}/glossary/#{anchor}")
+        assert page.locator(f"dt#{anchor}").is_visible()
+    page.screenshot(path=SCREENSHOTS / f"glossary-{width}x{height}.png")
+    page.close()
