@@ -76,11 +76,16 @@ class UploadError(ValueError):
 
 
 def run_upload(*, release: Release, path: str | Path, name: str, created_by=None) -> EvaluationRun:
-    """Validate every line of the JSONL at ``path``, then record and score it as a self-reported run."""
+    """Validate every line of the JSONL at ``path``, then record and score it as a self-reported run.
+
+    Raises:
+        RunNameTaken: a run of ``release`` already has ``name`` (checked before the file is read).
+        UploadError: the file does not follow the upload format.
+    """
+    run_name_check(release=release, name=name)
     lines = upload_parse(release=release, text=Path(path).read_text(encoding="utf-8"))
     now = timezone.now()
     with transaction.atomic():  # the whole upload lands, or nothing does
-        run_name_check(release=release, name=name)
         run = EvaluationRun.objects.create(
             name=name,
             agent="upload",

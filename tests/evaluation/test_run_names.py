@@ -27,3 +27,11 @@ def test_names_the_platform_makes_up_are_numbered_instead(release):
     assert run_create(agent="heuristic", release=release, name="reference", rename_duplicate=True).name == (
         "reference (3)"
     )
+
+
+def test_an_upload_under_a_taken_name_is_refused_before_its_file_is_read(release, tmp_path):
+    from benchmark.runs.upload import run_upload
+
+    run_create(agent="reference", release=release, name="elsewhere")
+    with pytest.raises(RunNameTaken, match="name 'elsewhere' is already taken"):
+        run_upload(release=release, path=tmp_path / "not-even-there.jsonl", name="elsewhere")
