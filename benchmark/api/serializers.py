@@ -83,8 +83,12 @@ class EndpointSerializer(serializers.Serializer):
 
 class OverallSerializer(serializers.Serializer):
     value = serializers.FloatField(help_text="Pass rate PR@0.9 in %")
-    low = serializers.FloatField(help_text="95% bootstrap interval, lower end")
-    high = serializers.FloatField(help_text="95% bootstrap interval, upper end")
+    low = serializers.FloatField(
+        allow_null=True, help_text="95% bootstrap interval, lower end; null for a partial run on the leaderboard"
+    )
+    high = serializers.FloatField(
+        allow_null=True, help_text="95% bootstrap interval, upper end; null for a partial run on the leaderboard"
+    )
 
 
 class RunSerializer(serializers.ModelSerializer):
@@ -381,9 +385,15 @@ class LeaderboardRowSerializer(serializers.Serializer):
         allow_null=True,
         min_length=2,
         max_length=2,
-        help_text="[best, worst] rank: a range where 95% intervals overlap",
+        help_text="[best, worst] rank among complete runs of models: a range where 95% intervals overlap; "
+        "null for baselines, partial runs and runs without results",
     )
-    n = serializers.IntegerField()
+    n = serializers.IntegerField(help_text="Trajectories scored.")
+    expected = serializers.IntegerField(help_text="Trajectories of a complete run: the release's cases x trials.")
+    complete = serializers.BooleanField(help_text="False for a partial run: unranked, no interval.")
+    baseline = serializers.BooleanField(
+        help_text="The reference or heuristic agent, or a scripted endpoint: listed after the models, never ranked."
+    )
 
 
 class LeaderboardSerializer(serializers.Serializer):

@@ -150,6 +150,7 @@ def _replay(source: EvaluationRun) -> EvaluationRun:
         endpoint=source.endpoint,
         config=RunConfig.from_stored(source.config),
         name=f"replay of {source.name}",
+        rename_duplicate=True,
         replay_of=source,
     )
     run.trajectories.exclude(entry_id__in=list(cases)).delete()

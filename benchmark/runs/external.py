@@ -86,7 +86,7 @@ def external_run_create(
         run = run_create(
             agent="external",
             release=release,
-            name=name or "external",
+            name=name,
             limit=limit,
             category=category,
             level=level,

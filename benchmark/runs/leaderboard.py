@@ -21,6 +21,22 @@ CELL_KEYS = tuple(cell_key(category, level) for category, level in CELLS)
 # ?sort= values; "-name" sorts the same column the other way. Cells sort by their key, e.g. "routing/L1".
 SORT_COLUMNS = ("rank", "name", "agent", "model", "date", "verified", "overall", "macro", "tokens", "cost", *CELL_KEYS)
 DEFAULT_SORT = "rank"
+# Sorting by one of these puts partial runs after the complete ones: their figures cover fewer cases.
+SCORE_COLUMNS = frozenset({"rank", "overall", "macro", *CELL_KEYS})
+
+# Baselines: agents that are not models under test. The reference agent replays the gold answers (an
+# oracle) and the heuristic one follows fixed rules; a "scripted" or "fake" model string is the scripted
+# endpoint (benchmark/endpoints/fake_endpoint.py), which answers with the gold answers too.
+BASELINE_AGENTS = ("reference", "heuristic")
+SCRIPTED_MODEL_NAMES = ("scripted", "fake")
+
+
+def is_baseline(*, agent: str, model: str = "") -> bool:
+    """Whether a run with ``agent`` (and an endpoint's litellm ``model`` string) is a baseline, not a model.
+
+    Baselines are shown in their own section of the leaderboard and never ranked among models.
+    """
+    return agent in BASELINE_AGENTS or model.rsplit("/", 1)[-1].lower() in SCRIPTED_MODEL_NAMES
 
 
 def leaderboard_releases(*, user) -> list[Release]:
@@ -35,27 +51,31 @@ def default_release(releases: list[Release]) -> Release | None:
 
 
 def leaderboard_rows(*, release: Release, user, cases: int | None = None) -> list[dict]:
-    """One row per evaluation run of ``release`` that ``user`` may see (smoke tests never), best first.
+    """One row per listed evaluation run of ``release`` that ``user`` may see (smoke tests and unlisted
+    runs never): models best first, then baselines.
 
     Each row: run_id, name, agent, model (litellm string or ""), created_at, status, verified
     (False = self-reported upload), cells (PR@0.9 of table 2's 11 cells, None where the run has
     no case), overall ({value, low, high} in %, or None before the run ends), macro, avg_tokens,
     cost (total USD at litellm's local price list, stored with the aggregates; None when unknown),
     rank ([best, worst]: a range where 95% intervals overlap; None for runs without results and for
-    partial runs), n (cases scored), complete (the run scored every case of the release, each trial).
-    Only complete runs are ranked: an interval over a subset of the cases is not comparable.
+    baselines and partial runs), n (trajectories scored), expected (cases x trials), complete (the run
+    scored every case of the release, each trial), baseline (``is_baseline``).
+    Only complete runs of models are ranked: an interval over a subset of the cases is not comparable,
+    so a partial run's ``overall`` keeps its value but not its interval (low and high are None).
     ``cases``: the release's number of cases, when the caller has counted them already.
     """
     runs = list(
         runs_visible(user=user)
-        .filter(release=release, purpose=EvaluationRun.EVALUATION)
+        .filter(release=release, purpose=EvaluationRun.EVALUATION, unlisted_at__isnull=True)
         .select_related("endpoint")
         .only("id", "name", "agent", "status", "verified", "created_at", "config", "aggregates", "endpoint__model")
         .order_by("id")
     )
     cases = release.entries.count() if cases is None else cases
     rows = [_row(run, cases=cases) for run in runs]
-    ranks = rank_ranges({str(r["run_id"]): Interval(**r["overall"]) for r in rows if r["overall"] and r["complete"]})
+    ranked = [r for r in rows if r["overall"] and r["complete"] and not r["baseline"]]
+    ranks = rank_ranges({str(r["run_id"]): Interval(**r["overall"]) for r in ranked})
     for row in rows:
         rank = ranks.get(str(row["run_id"]))
         row["rank"] = list(rank) if rank else None
@@ -67,24 +87,36 @@ def _row(run: EvaluationRun, *, cases: int) -> dict:
     table2 = results.table2 if results else {}
     cells = table2.get("cells") or {}
     overall = table2.get("overall")
-    trials = RunConfig.from_stored(run.config).trials
+    expected = cases * RunConfig.from_stored(run.config).trials
+    model = run.endpoint.model if run.endpoint else ""
+    complete = bool(overall) and table2.get("n") == expected
     return {
         "run_id": run.id,
         "name": run.name,
         "agent": run.agent,
-        "model": run.endpoint.model if run.endpoint else "",
+        "model": model,
         "created_at": run.created_at,
         "status": run.status,
         "verified": run.verified,
         "cells": {key: (cells.get(key) or {}).get("pr") for key in CELL_KEYS},
-        "overall": {k: overall[k] for k in ("value", "low", "high")} if overall else None,
+        "overall": _overall(overall, complete=complete),
         "macro": table2.get("macro"),
         "avg_tokens": table2.get("avg_tokens"),
         "cost": results.cost if results else None,
         "rank": None,
         "n": table2.get("n", 0),
-        "complete": bool(overall) and table2.get("n") == cases * trials,
+        "expected": expected,
+        "complete": complete,
+        "baseline": is_baseline(agent=run.agent, model=model),
     }
+
+
+def _overall(overall: dict | None, *, complete: bool) -> dict | None:
+    if not overall:
+        return None
+    if not complete:  # an interval over some of the cases reads as a claim about all of them
+        return {"value": overall["value"], "low": None, "high": None}
+    return {k: overall[k] for k in ("value", "low", "high")}
 
 
 _SORT_KEYS = {
@@ -108,8 +140,10 @@ def sort_key(column: str):
 
 
 def leaderboard_sort(rows: list[dict], *, sort: str) -> list[dict]:
-    """Rows ordered by ``sort`` (a column of SORT_COLUMNS, "-" in front to reverse); rows without a
-    value for the column come last either way. Ties keep the best overall first.
+    """Rows ordered by ``sort`` (a column of SORT_COLUMNS, "-" in front to reverse): models, then baselines.
+
+    Within each group rows without a value for the column come last either way, and for a score
+    column (SCORE_COLUMNS) partial runs come after complete ones. Ties keep the best overall first.
 
     Raises:
         ValueError: for an unknown column, naming the allowed ones.
@@ -122,4 +156,7 @@ def leaderboard_sort(rows: list[dict], *, sort: str) -> list[dict]:
     present = [r for r in by_overall if key(r) is not None]
     missing = [r for r in by_overall if key(r) is None]
     present.sort(key=key, reverse=sort.startswith("-"))
-    return present + missing
+    ordered = present + missing
+    if column in SCORE_COLUMNS:
+        ordered = [r for r in ordered if r["complete"]] + [r for r in ordered if not r["complete"]]
+    return [r for r in ordered if not r["baseline"]] + [r for r in ordered if r["baseline"]]

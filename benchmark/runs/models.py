@@ -55,6 +55,14 @@ class EvaluationRun(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     error = models.TextField(blank=True, default="", db_default="", help_text="Why a failed run failed.")
+    # Audit of the owner's and staff's actions from the run page (benchmark/runs/moderation.py).
+    cancelled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_index=False
+    )
+    unlisted_at = models.DateTimeField(null=True, blank=True, help_text="Hidden from the leaderboard since.")
+    unlisted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_index=False
+    )
 
     class Meta:
         db_table = "benchmark_evaluationrun"

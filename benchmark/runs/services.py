@@ -45,6 +45,7 @@ def run_create(
     replay_of: EvaluationRun | None = None,
     case_ids: list[str] | None = None,
     marks: Mapping | None = None,
+    rename_duplicate: bool = False,
 ) -> EvaluationRun:
     """A queued run with one trajectory row per (release case, trial), filtered and limited.
 
@@ -52,10 +53,14 @@ def run_create(
         config: the run's settings; a mapping is validated as user input (``RunConfig.from_input``),
             and what is left out takes its default.
         marks: what the stored config records beside the settings and filters, e.g. ``smoke_run``.
+        name: unique among the release's runs; left out, the endpoint's name or the agent's, numbered
+            ("reference (2)") when taken.
+        rename_duplicate: number a taken ``name`` instead of refusing it (names the platform makes up).
 
     Raises:
         ValueError: an unknown agent, a deleted endpoint, a limit under 1, a setting out of range or unknown
-            (``RunConfigError``, naming the field and its range), or no case matching the filters.
+            (``RunConfigError``, naming the field and its range), no case matching the filters, or a ``name``
+            another run of the release has (``RunNameTaken``).
     """
     from benchmark.runs.agents import get_agent
 
@@ -82,8 +87,14 @@ def run_create(
         raise ValueError("no case of the release matches the filters")
     filters = {key: value for key, value in zip(RUN_FILTERS, (limit, category, level), strict=True) if value}
     with transaction.atomic():
+        Release.objects.select_for_update().filter(id=release.id).first()  # one name check at a time per release
+        wanted = name or (endpoint.name if endpoint else agent)
+        if name and not rename_duplicate:
+            run_name_check(release=release, name=name)
+        else:
+            wanted = run_name_free(release=release, name=wanted)
         run = EvaluationRun.objects.create(
-            name=name or (endpoint.name if endpoint else agent),
+            name=wanted,
             agent=agent,
             endpoint=endpoint,
             release=release,
@@ -95,6 +106,31 @@ def run_create(
             [Trajectory(run=run, entry=entry, trial=trial) for entry in chosen for trial in range(run_config.trials)]
         )
     return run
+
+
+class RunNameTaken(ValueError):
+    """Another run of the release has this name: names tell runs apart on the leaderboard."""
+
+
+def run_name_check(*, release: Release, name: str) -> None:
+    """Raises RunNameTaken when a run of ``release`` is already called ``name`` (case-insensitive)."""
+    if EvaluationRun.objects.filter(release=release, name__iexact=name).exists():
+        raise RunNameTaken(
+            f"name {name!r} is already taken by a run of release {release.name}: run names are unique per release"
+        )
+
+
+def run_name_free(*, release: Release, name: str) -> str:
+    """``name``, or the first of "name (2)", "name (3)", ... that no run of ``release`` has."""
+    taken = {
+        n.lower()
+        for n in EvaluationRun.objects.filter(release=release, name__istartswith=name).values_list("name", flat=True)
+    }
+    candidate, number = name, 1
+    while candidate.lower() in taken:
+        number += 1
+        candidate = f"{name} ({number})"
+    return candidate
 
 
 def run_enqueue(*, run: EvaluationRun, only_stale: bool = False) -> int:

@@ -37,6 +37,7 @@ from judging.vocabulary import Ending
 
 from .config import MAX_TRIALS
 from .execute import trajectory_finish
+from .services import run_name_check
 
 MAX_ERRORS = 50
 MAX_COUNT = 2**31 - 1  # a token count, as stored
@@ -75,7 +76,13 @@ class UploadError(ValueError):
 
 
 def run_upload(*, release: Release, path: str | Path, name: str, created_by=None) -> EvaluationRun:
-    """Validate every line of the JSONL at ``path``, then record and score it as a self-reported run."""
+    """Validate every line of the JSONL at ``path``, then record and score it as a self-reported run.
+
+    Raises:
+        RunNameTaken: a run of ``release`` already has ``name`` (checked before the file is read).
+        UploadError: the file does not follow the upload format.
+    """
+    run_name_check(release=release, name=name)
     lines = upload_parse(release=release, text=Path(path).read_text(encoding="utf-8"))
     now = timezone.now()
     with transaction.atomic():  # the whole upload lands, or nothing does

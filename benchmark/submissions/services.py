@@ -119,6 +119,7 @@ def submission_create(
             endpoint=endpoint,
             config=config or RunConfig(),
             name=f"{endpoint.name} (smoke test)",
+            rename_duplicate=True,
             created_by=user,
             case_ids=smoke_case_ids(release=release),
         )
@@ -238,6 +239,7 @@ def _full_run_create(*, smoke: EvaluationRun) -> EvaluationRun:
             config=RunConfig.from_stored(smoke.config),
             marks={"smoke_run": smoke.id},
             name=smoke.endpoint.name,
+            rename_duplicate=True,
             created_by=smoke.created_by,
         )
         run_enqueue(run=full)

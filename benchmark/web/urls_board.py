@@ -2,11 +2,15 @@
 
 from django.urls import path
 
-from . import views_board
+from . import glossary, views_board, views_run_actions
 
 urlpatterns = [
     path("", views_board.leaderboard_page, name="home"),
     path("runs/<int:run_id>/", views_board.run_page, name="run"),
+    path("runs/<int:run_id>/cancel/", views_run_actions.run_cancel_view, name="run_cancel"),
+    path("runs/<int:run_id>/unlist/", views_run_actions.run_unlist_view, name="run_unlist"),
+    path("glossary/", glossary.glossary_page, name="glossary"),
+    path("glossary/metrics.md", glossary.metrics_doc, name="metrics_doc"),
     path("cases/", views_board.cases_page, name="cases"),
     path("cases/<slug:release_name>/<str:case_id>/", views_board.case_page, name="case"),
     path("cases/<str:case_id>/", views_board.case_latest, name="case_latest"),

@@ -21,6 +21,7 @@ from benchmark.cases.models import CATEGORIES, LEVELS, Release, ReleaseCase
 from benchmark.runs import leaderboard
 from benchmark.runs.config import RUN_FILTERS, RunConfig
 from benchmark.runs.models import EvaluationRun
+from benchmark.runs.moderation import run_manageable
 from benchmark.runs.results import RunResults, run_results
 from benchmark.runs.visibility import endpoint_details_visible, run_visible, runs_visible
 from benchmark.web.selectors import city_summaries
@@ -28,6 +29,7 @@ from judging.vocabulary import Category
 
 from . import case_browser, run_report
 from .failures import REASONS
+from .glossary import BY_ANCHOR, term_for
 from .plots import EXCEEDANCE_AT, exceedance_svg, exceedance_table, failures_svg, legend, tokens_svg
 
 FAILED_PAGE_SIZE = 50
@@ -78,7 +80,11 @@ def leaderboard_page(request: HttpRequest) -> HttpResponse:
             "releases": releases,
             "release": release,
             "rows": shown,
+            "model_rows": [r for r in shown if not r["baseline"]],
+            "baseline_rows": [r for r in shown if r["baseline"]],
             "all_rows": len(rows),
+            "cell_term": BY_ANCHOR["cell"],
+            "cell_groups": _cell_groups(),
             "sort": sort,
             "verified_only": verified_only,
             "columns": _sort_columns(request, sort),
@@ -101,23 +107,24 @@ def _display_row(row: dict) -> dict:
         **row,
         "cell_text": [fmt(row["cells"][key]) for key in leaderboard.CELL_KEYS],
         "rank_text": "–" if not rank else str(rank[0]) if rank[0] == rank[1] else f"{rank[0]}–{rank[1]}",
-        "overall_text": {k: fmt(v) for k, v in overall.items()} if overall else None,
+        "overall_text": {k: fmt(v, missing="") for k, v in overall.items()} if overall else None,
         "macro_text": fmt(row["macro"]),
         "tokens_text": fmt(row["avg_tokens"], 0),
         "cost_text": fmt(row["cost"], 4, missing="—"),
     }
 
 
-# (sort key, header, what the first click sorts by): the template puts the first four before the cells.
+# (sort key, header, what the first click sorts by, glossary entry): the template puts the first four
+# before the cells.
 _COLUMNS = [
-    ("rank", "Rank", "rank"),
-    ("name", "Run / model", "name"),
-    ("date", "Date", "-date"),
-    ("verified", "Verified", "-verified"),
-    ("overall", "Overall PR (95% CI)", "-overall"),
-    ("macro", "Cell mean", "-macro"),
-    ("tokens", "Tokens / case", "tokens"),
-    ("cost", "Cost (USD)", "cost"),
+    ("rank", "Rank", "rank", "rank"),
+    ("name", "Run / model", "name", ""),
+    ("date", "Date", "-date", ""),
+    ("verified", "Verified", "-verified", ""),
+    ("overall", "Overall PR (95% CI)", "-overall", "overall"),
+    ("macro", "Cell mean", "-macro", "macro"),
+    ("tokens", "Tokens / case", "tokens", "tokens"),
+    ("cost", "Cost (USD)", "cost", "cost"),
 ]
 
 
@@ -126,11 +133,29 @@ def _sort_link(request: HttpRequest, current: str, column: str, first: str) -> d
     active = current.lstrip("-") == column
     target = ("" if current.startswith("-") else "-") + column if active else first
     arrow = ("▼" if current.startswith("-") else "▲") if active else ""
-    return {"url": _query(request, sort=target, page=None), "active": active, "arrow": arrow}
+    aria_sort = ("descending" if current.startswith("-") else "ascending") if active else ""
+    return {"url": _query(request, sort=target, page=None), "active": active, "arrow": arrow, "aria_sort": aria_sort}
 
 
 def _sort_columns(request: HttpRequest, current: str) -> list[dict]:
-    return [{"key": key, "label": label, **_sort_link(request, current, key, first)} for key, label, first in _COLUMNS]
+    return [
+        {
+            "key": key,
+            "label": label,
+            "term": BY_ANCHOR[anchor] if anchor else None,
+            **_sort_link(request, current, key, first),
+        }
+        for key, label, first, anchor in _COLUMNS
+    ]
+
+
+def _cell_groups() -> list[tuple[str, int]]:
+    """The category headers over the cells: (label, number of levels)."""
+    spans: dict[str, int] = {}
+    for key in leaderboard.CELL_KEYS:
+        category = key.split("/")[0]
+        spans[category] = spans.get(category, 0) + 1
+    return [(Category(category).label, span) for category, span in spans.items()]
 
 
 def _cell_heads(request: HttpRequest, current: str) -> list[dict]:
@@ -138,6 +163,7 @@ def _cell_heads(request: HttpRequest, current: str) -> list[dict]:
         {
             "key": key,
             "label": f"{Category(key.split('/')[0]).short} {key.split('/')[1]}",
+            "term": BY_ANCHOR["cell"],
             **_sort_link(request, current, key, "-" + key),
         }
         for key in leaderboard.CELL_KEYS
@@ -185,6 +211,9 @@ def run_page(request: HttpRequest, run_id: int) -> HttpResponse:
             "category_choices": CATEGORIES,
             "level_choices": [lv for lv, _ in LEVELS],
             "metric_names": run_report.TABLE3_METRICS,
+            "metric_heads": [{"label": name, "term": term_for(name)} for name in run_report.TABLE3_METRICS],
+            "terms": {anchor.replace("-", "_"): term for anchor, term in BY_ANCHOR.items()},
+            "can_manage": run_manageable(user=request.user, run=run),
             "overall": _overall(results),
             "config": _config(run),
             "endpoint_details": endpoint_details_visible(user=request.user, endpoint=run.endpoint),
@@ -197,7 +226,10 @@ def run_page(request: HttpRequest, run_id: int) -> HttpResponse:
 
 
 def _table3_text(rows: list[dict]) -> list[dict]:
-    return [{**r, "text": [fmt(v, 0 if r["metric"] == "tokens" else 1) for v in r["values"]]} for r in rows]
+    return [
+        {**r, "text": [fmt(v, 0 if r["metric"] == "tokens" else 1) for v in r["values"]], "term": term_for(r["metric"])}
+        for r in rows
+    ]
 
 
 def _breakdown_text(rows: list[dict]) -> list[dict]:

@@ -161,7 +161,7 @@ def sweep_release(grid_city, django_db_blocker):
 def _running_run(release, *, attempts: int | None, done: bool = False) -> EvaluationRun:
     from benchmark.runs.services import run_create
 
-    run = run_create(agent="reference", release=release, name="sweep")
+    run = run_create(agent="reference", release=release, name=f"sweep {next(_names)}")
     EvaluationRun.objects.filter(id=run.id).update(status=EvaluationRun.RUNNING, started_at=timezone.now())
     if done:
         run.trajectories.update(status=Trajectory.DONE, ended="no_submission", finished_at=timezone.now())

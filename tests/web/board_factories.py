@@ -79,7 +79,7 @@ def run_with_results(
     *,
     name: str,
     results: list[tuple[bool | None, dict]] | None = None,
-    agent: str = "reference",
+    agent: str = "litellm",
     status: str = EvaluationRun.COMPLETED,
     verified: bool = True,
     purpose: str = EvaluationRun.EVALUATION,

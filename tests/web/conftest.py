@@ -113,7 +113,8 @@ def recorded_trajectory(*, release, calls, answer=None, model_text: str = "", **
     from environment.tools.gateway import call_tool
 
     purpose = run_options.pop("purpose", None)
-    run = run_create(agent="reference", release=release, name=run_options.pop("name", "recorded"), **run_options)
+    name = run_options.pop("name", "recorded")
+    run = run_create(agent="reference", release=release, name=name, rename_duplicate=True, **run_options)
     if purpose:
         run.purpose = purpose
         run.save(update_fields=["purpose"])

@@ -324,3 +324,26 @@ def test_the_step_is_in_the_url_and_the_focused_map_keeps_the_arrow_keys(site, p
     assert page.locator("#replay-map .lp-reference-stop").count() == rings > 0
     page.screenshot(path=SCREENSHOTS / "replay-answer-and-reference.png")
     assert page.errors == []
+
+
+@pytest.mark.parametrize(("width", "height"), [(1400, 900), (390, 844)])
+def test_baselines_apart_and_every_metric_header_leads_to_the_glossary(site, browser, web_runs, width, height):
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.goto(f"{site}/?release=web-fixture")
+    baselines = page.locator("#baselines + p + .table-scroll table")
+    assert baselines.locator(".badge.baseline").count() == 2  # the reference and heuristic runs, unranked
+    assert page.locator("th[aria-sort]").first.get_attribute("aria-sort") == "ascending"
+    page.screenshot(path=SCREENSHOTS / f"leaderboard-{width}x{height}.png", full_page=True)
+    links = page.locator("thead a.gloss")
+    anchors = {links.nth(i).get_attribute("href").split("#")[1] for i in range(links.count())}
+    assert anchors == {"rank", "overall", "macro", "tokens", "cost", "cell"}
+    for anchor in sorted(anchors):
+        page.goto(f"{site}/?release=web-fixture")
+        link = page.locator(f'thead a.gloss[href="/glossary/#{anchor}"]').first
+        assert link.get_attribute("title")  # the tooltip
+        link.scroll_into_view_if_needed()
+        link.click()
+        page.wait_for_url(f"{site}/glossary/#{anchor}")
+        assert page.locator(f"dt#{anchor}").is_visible()
+    page.screenshot(path=SCREENSHOTS / f"glossary-{width}x{height}.png")
+    page.close()
