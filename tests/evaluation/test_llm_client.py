@@ -78,8 +78,9 @@ def test_a_response_without_choices_is_retried_as_malformed():
 
 def test_a_request_that_times_out_is_retried():
     calls: list[dict] = []
-    with FakeOpenAI([reply("slow", delay_s=1.5), reply("fast")]) as fake:
-        response = asyncio.run(client(fake, calls, timeout_s=0.3).complete(MESSAGES))
+    # The first answer comes after the timeout, the second well within it (however loaded the machine).
+    with FakeOpenAI([reply("slow", delay_s=4.0), reply("fast")]) as fake:
+        response = asyncio.run(client(fake, calls, timeout_s=1.5).complete(MESSAGES))
     assert response["choices"][0]["message"]["content"] == "fast"
     assert calls[0]["attempts"] == 2
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import subprocess
 import time
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -126,7 +127,7 @@ class Drill:
             endpoint=self.model,
             limit=cases,
             config={"trials": trials},
-            name=f"fault drill {self.directory.name}",
+            name=f"fault drill {self.directory.name} {uuid.uuid4().hex[:8]}",  # run names are unique per release
         )
         self.runs.append(self.run)
         return self.run

@@ -77,7 +77,8 @@ def test_a_connection_test_reports_ok_with_the_latency_and_spends_nothing(client
     assert response.status_code == 200 and "Connection test: <strong>ok</strong>" in page and " ms" in page
     assert len(fake.requests) == 1 and fake.requests[0]["max_tokens"] == 1
     assert fake.headers[0]["authorization"] == f"Bearer {SECRET}"
-    assert not EvaluationRun.objects.exists() and not ModelEndpoint.objects.filter(owner=submitter).exists()
+    assert not EvaluationRun.objects.filter(created_by=submitter).exists()
+    assert not ModelEndpoint.objects.filter(owner=submitter).exists()
     assert SECRET not in page
 
 
@@ -87,7 +88,7 @@ def test_a_wrong_key_is_reported_without_the_key(client, submitter):
     assert "Connection test: <strong>failed</strong>" in page
     assert "401" in page or "AuthenticationError" in page
     assert SECRET not in page and len(fake.requests) == 1  # not retried
-    assert not EvaluationRun.objects.exists()
+    assert not EvaluationRun.objects.filter(created_by=submitter).exists()
 
 
 def test_the_egress_guard_refuses_a_private_address_before_any_request(client, submitter, settings):
