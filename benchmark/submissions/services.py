@@ -20,7 +20,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
@@ -28,7 +28,8 @@ from benchmark.cases.models import Release
 from benchmark.endpoints.services import endpoint_check, endpoint_create
 from benchmark.runs.config import RunConfig
 from benchmark.runs.models import EvaluationRun
-from benchmark.runs.services import run_cancel, run_create, run_enqueue
+from benchmark.runs.moderation import run_cancel_by
+from benchmark.runs.services import run_create, run_enqueue
 from benchmark.runs.visibility import release_run_check
 from judging.vocabulary import Category
 
@@ -169,17 +170,17 @@ def submission_check(
 def submission_cancel(*, user, run: EvaluationRun) -> int:
     """Cancel the user's own smoke run or full run (staff: anyone's); returns how many cases were stopped.
 
+    The run page's cancel (``runs.moderation.run_cancel_by``, which records who cancelled), under the
+    submission page's errors.
+
     Raises:
         PermissionDenied: the run is not a submission of this user's (and the user is not staff).
         ValidationError: the run has already ended.
     """
-    if run.purpose not in (EvaluationRun.SMOKE, EvaluationRun.EVALUATION) or not (
-        user.is_staff or (run.created_by_id is not None and run.created_by_id == user.pk)
-    ):
-        raise PermissionDenied("only the submitter (or staff) may cancel this run")
-    if run.status not in (EvaluationRun.QUEUED, EvaluationRun.RUNNING):
-        raise ValidationError(f"run {run.id} has already ended ({run.status})")
-    return run_cancel(run=run)
+    try:
+        return run_cancel_by(run=run, user=user)
+    except ValueError as exc:
+        raise ValidationError(str(exc)) from None
 
 
 def submission_limit_check(*, user) -> None:
