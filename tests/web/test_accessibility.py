@@ -1,0 +1,128 @@
+"""axe-core, injected into the pages in Debian's Chromium: no serious or critical violation on any page.
+
+Every page a visitor reads (leaderboard, run, replay of a failed case, compare and its side-by-side
+replay, cases, case, glossary, sign-in, submit) is checked at 1400x900 and at 390x844, in the light
+and the dark colour scheme (``prefers-color-scheme``; contrast is checked in both); the dark pages'
+screenshots go to test-artifacts/screenshots/<page>-<size>-dark.png. axe-core is
+vendored under tests/web/vendor/ (version and checksum in its README): no network is needed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.web.test_browser import CHROMIUM, SCREENSHOTS, browser, failed_replay_with_a_diff, site  # noqa: F401 (fixtures)
+
+AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
+AXE_SHA256 = "29348999450cdf2849a8e70b7912fc2da85a849da39c0d0d5394f51d4a9ed95c"  # axe-core 4.14.1
+BLOCKING = {"serious", "critical"}
+SIZES = [(1400, 900), (390, 844)]
+SCHEMES = ["light", "dark"]
+
+pytestmark = [
+    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is missing: run scripts/services.sh"),
+    pytest.mark.django_db,
+]
+
+
+@pytest.fixture(scope="module")
+def axe_source() -> str:
+    source = AXE.read_bytes()
+    assert hashlib.sha256(source).hexdigest() == AXE_SHA256, f"{AXE} is not the vendored axe-core 4.14.1"
+    return source.decode()
+
+
+@pytest.fixture(scope="module")
+def signed_in_state(site, browser, django_db_blocker):  # noqa: F811
+    """A committed member's session (storage state) for the pages behind sign-in."""
+    from django.contrib.auth.models import User
+
+    with django_db_blocker.unblock():  # the server thread writes the session and last_login
+        User.objects.filter(username="axe-member").delete()
+        user = User.objects.create_user("axe-member", password="axe-pw")
+        context = browser.new_context()
+        page = context.new_page()
+        page.goto(f"{site}/accounts/login/?next=/submit/")
+        page.fill("input[name=username]", "axe-member")
+        page.fill("input[name=password]", "axe-pw")
+        page.click("main form button[type=submit]")
+        page.wait_for_url(f"{site}/submit/")
+        state = context.storage_state()
+        context.close()
+    yield state
+    with django_db_blocker.unblock():
+        user.delete()
+
+
+@pytest.fixture(scope="module")
+def pages(site, web_runs, django_db_blocker) -> dict[str, str]:  # noqa: F811
+    """Page name -> URL, one of every kind of page."""
+    reference, heuristic = web_runs["reference"], web_runs["heuristic"]
+    with django_db_blocker.unblock():
+        failed_id, _ = failed_replay_with_a_diff(site, heuristic)
+        entry = heuristic.trajectories.get(id=failed_id).entry
+        case_id = entry.case.case_id
+    return {
+        "leaderboard": f"{site}/?release=web-fixture",
+        "run": f"{site}/runs/{heuristic.id}/",
+        "replay": f"{site}/trajectories/{failed_id}/",
+        "compare": f"{site}/compare/?a={reference.id}&b={heuristic.id}",
+        "compare-side-by-side": f"{site}/compare/?a={reference.id}&b={heuristic.id}&case={case_id}&trial=0",
+        "cases": f"{site}/cases/?release=web-fixture",
+        "case": f"{site}/cases/web-fixture/{case_id}/",
+        "glossary": f"{site}/glossary/",
+        "login": f"{site}/accounts/login/",
+        "submit": f"{site}/submit/",
+    }
+
+
+def violations(page, axe_source: str) -> list[dict]:
+    """axe-core's serious and critical violations on the page as it is now."""
+    page.add_script_tag(content=axe_source)
+    found = page.evaluate(
+        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations.map(v => ({"
+        "id: v.id, impact: v.impact, help: v.help,"
+        "nodes: v.nodes.map(n => n.target.join(' ') + ': ' + n.failureSummary.split('\\n').slice(0, 2).join(' '))"
+        "}))"
+    )
+    return [v for v in found if v["impact"] in BLOCKING]
+
+
+def readable(found: list[dict]) -> str:
+    return "\n".join(f"{v['impact']} {v['id']} ({v['help']}): " + " | ".join(v["nodes"][:4]) for v in found)
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_no_serious_or_critical_accessibility_violation_on_any_page(
+    browser,  # noqa: F811
+    pages,
+    signed_in_state,
+    axe_source,
+    width,
+    height,
+    scheme,
+):
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, color_scheme=scheme, storage_state=signed_in_state
+    )
+    page = context.new_page()
+    report = {}
+    for name, url in pages.items():
+        response = page.goto(url)
+        assert response.status == 200, f"{name}: {url} answered {response.status}"
+        if page.locator("#replay-map").count():
+            page.wait_for_selector("#replay-map[data-ready=true]")
+        if page.locator("[data-streets]").count():
+            page.wait_for_selector("[data-streets=loaded]")
+        if scheme == "dark":
+            page.screenshot(path=SCREENSHOTS / f"{name}-{width}x{height}-dark.png", full_page=True)
+        found = violations(page, axe_source)
+        if found:
+            report[name] = readable(found)
+    context.close()
+    assert report == {}, "\n\n".join(f"{name} at {width}x{height}, {scheme}:\n{text}" for name, text in report.items())
