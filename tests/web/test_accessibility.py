@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.web.test_browser import CHROMIUM, SCREENSHOTS, browser, failed_replay_with_a_diff, site  # noqa: F401 (fixtures)
+from tests.web.browser import CHROMIUM, SCREENSHOTS
+from tests.web.test_browser import failed_replay_with_a_diff
 
 AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
 AXE_SHA256 = "29348999450cdf2849a8e70b7912fc2da85a849da39c0d0d5394f51d4a9ed95c"  # axe-core 4.14.1
@@ -37,7 +38,7 @@ def axe_source() -> str:
 
 
 @pytest.fixture(scope="module")
-def signed_in_state(site, browser, django_db_blocker):  # noqa: F811
+def signed_in_state(site, browser, django_db_blocker):
     """A committed member's session (storage state) for the pages behind sign-in."""
     from django.contrib.auth.models import User
 
@@ -59,7 +60,7 @@ def signed_in_state(site, browser, django_db_blocker):  # noqa: F811
 
 
 @pytest.fixture(scope="module")
-def pages(site, web_runs, django_db_blocker) -> dict[str, str]:  # noqa: F811
+def pages(site, web_runs, django_db_blocker) -> dict[str, str]:
     """Page name -> URL, one of every kind of page."""
     reference, heuristic = web_runs["reference"], web_runs["heuristic"]
     with django_db_blocker.unblock():
@@ -99,7 +100,7 @@ def readable(found: list[dict]) -> str:
 @pytest.mark.parametrize("scheme", SCHEMES)
 @pytest.mark.parametrize(("width", "height"), SIZES)
 def test_no_serious_or_critical_accessibility_violation_on_any_page(
-    browser,  # noqa: F811
+    browser,
     pages,
     signed_in_state,
     axe_source,

@@ -6,10 +6,7 @@ layers (Leaflet's SVG paths and marker icons, counted in the DOM against replay.
 the notes panel shows that step's notes; and checks that hostile note text stays inert text.
 Screenshots go to test-artifacts/screenshots/.
 
-The server is pytest-django's LiveServer (Django's LiveServerThread) started here rather than
-through the ``live_server`` fixture: that fixture forces ``transactional_db``, whose teardown
-empties every table, including the session's committed cities and runs other tests share.
-This server reads only committed data: the session's runs and this module's own fixtures.
+The live server and the browser are tests/web/browser.py's fixtures.
 """
 
 from __future__ import annotations
@@ -17,21 +14,12 @@ from __future__ import annotations
 import json
 import os
 import urllib.request
-from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
-LAUNCH_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
+from tests.web.browser import CHROMIUM, SCREENSHOTS
+
 MARKER_KINDS = {"result", "endpoint", "stop"}  # drawn as divIcon markers; every other kind is an SVG path
 
 pytestmark = [
@@ -41,17 +29,6 @@ pytestmark = [
     ),
     pytest.mark.django_db,
 ]
-
-
-@pytest.fixture(scope="module")
-def site(django_db_blocker, web_runs):
-    """A live server on the test database (committed data only); its base URL."""
-    from pytest_django.live_server_helper import LiveServer
-
-    with django_db_blocker.unblock():
-        server = LiveServer("localhost")
-    yield server.url
-    server.stop()
 
 
 @pytest.fixture(scope="module")
@@ -74,18 +51,6 @@ def hostile_replay(grid_city, web_runs, django_db_blocker):
         release.delete()
         case.delete()
         note.delete()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API runs an event loop here
-    from playwright.sync_api import sync_playwright
-
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture
