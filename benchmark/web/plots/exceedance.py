@@ -29,7 +29,7 @@ STYLES = (
     ("4 4", "square"),
     ("1 3", "diamond"),
 )
-WIDTH, FAN = 480, 3.0
+WIDTH, FAN = 420, 3.0
 BOX = Box(left=70, top=18, right=WIDTH - 18, bottom=258)
 LEGEND_TOP, LEGEND_ROW = 338, 26
 
