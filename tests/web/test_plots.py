@@ -52,6 +52,22 @@ def legend_entries(root: ET.Element) -> list[ET.Element]:
     return [g for g in root.iter("g") if g.get("class") == "legend-entry"]
 
 
+def marker_centres(root: ET.Element) -> list[tuple[float, float]]:
+    """(x, y) of each marker: a circle's centre, or the mean of a shape's corners."""
+    centres = []
+    for m in root.iter():
+        if "marker" not in (m.get("class") or ""):
+            continue
+        if m.tag == "circle":
+            centres.append((float(m.get("cx")), float(m.get("cy"))))
+        else:
+            corners = [tuple(map(float, p.strip("MLZ ").split(","))) for p in m.get("d").split() if "," in p]
+            centres.append(
+                (round(sum(x for x, _ in corners) / len(corners), 1), sum(y for _, y in corners) / len(corners))
+            )
+    return centres
+
+
 # ------------------------------------------------------------------ every figure
 
 
@@ -125,9 +141,9 @@ def test_exceedance_panel_has_axis_titles_with_units_and_tick_labels():
 def test_exceedance_legend_names_every_series_with_its_cases():
     root = parse(exceedance_svg("RP", SPREAD, order=ORDER))
     assert [texts(g)[0] for g in legend_entries(root)] == [
-        "All (6 cases)",
-        "Routing (3 cases)",
-        "Trip Design (3 cases)",
+        "All (n=6)",
+        "Routing (n=3)",
+        "Trip Design (n=3)",
     ]
 
 
@@ -157,9 +173,11 @@ def test_coinciding_curves_are_drawn_apart_and_the_legend_says_which_they_repeat
     curves = [p for p in root.iter("path") if "curve" in p.get("class")]
     assert len({p.get("d") for p in curves}) == 5
     legend = [texts(g)[0] for g in legend_entries(root)]
-    assert legend[0] == "All (20 cases)"
-    assert legend[1:] == [f"{label} (5 cases): same as All" for label in ORDER[1:]]
+    assert legend[0] == "All (n=20)"
+    assert legend[1:] == [f"{label} (n=5): same as All" for label in ORDER[1:]]
     assert "same curve as All" in root.get("aria-label")
+    at_zero = [c for c in marker_centres(root) if 60 < c[0] < 110]  # x = 0 is at 70, 25 at 153; the legend at 32
+    assert len(at_zero) == 5 and len({x for x, _ in at_zero}) == 5  # markers at the same point move aside
     # the first of the group stays on the true line: y of 100% is the plot's top
     assert curves[0].get("d").startswith("M70.0,18.0 ")
 

@@ -4,7 +4,8 @@ each task category). A point (x, y) says y% of the series' cases scored at least
 Series are told apart without colour: each has its own dash pattern and marker shape (markers at
 x = 0, 25, 50, 75 and 100%, the values of the table under the figure). "All" is drawn first, wide,
 under the others. Series whose curves are identical are drawn a few units apart (``FAN``) so each
-stays visible, and the legend says which curve they repeat.
+stays visible, and the legend says which curve they repeat; markers that would sit on one another
+at the same point move aside (``MARKER_STEP``).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ STYLES = (
     ("4 4", "square"),
     ("1 3", "diamond"),
 )
-WIDTH, FAN = 420, 3.0
+WIDTH, FAN, MARKER_STEP = 420, 3.0, 8.0
 BOX = Box(left=70, top=18, right=WIDTH - 18, bottom=258)
 LEGEND_TOP, LEGEND_ROW = 338, 26
 
@@ -87,7 +88,8 @@ def exceedance_svg(metric: str, series: Mapping[str, Sequence[float]], *, order:
     labels = sorted(series, key=order.index)
     same = coinciding(series, order)
     offsets = _fan(labels, same)
-    curves = [_curve(series[label], order.index(label), offsets[label], label) for label in labels]
+    taken: dict[tuple[float, float], int] = {}  # markers already at a point, across the panel's curves
+    curves = [_curve(series[label], order.index(label), offsets[label], label, taken) for label in labels]
     legend = [
         _legend_entry(i, order.index(label), label, len(series[label]), same.get(label))
         for i, label in enumerate(labels)
@@ -112,7 +114,7 @@ def _fan(labels: Sequence[str], same: Mapping[str, str]) -> dict[str, float]:
     }
 
 
-def _curve(values: Sequence[float], index: int, offset: float, label: str) -> str:
+def _curve(values: Sequence[float], index: int, offset: float, label: str, taken: dict) -> str:
     dash, shape = STYLES[index % len(STYLES)]
     d = " ".join(
         f"{'M' if i == 0 else 'L'}{n(BOX.x(x))},{n(BOX.y(y / 100) + offset)}"
@@ -129,8 +131,23 @@ def _curve(values: Sequence[float], index: int, offset: float, label: str) -> st
         label,
         len(values),
     )
-    marks = "".join(_marker(shape, index, BOX.x(x), BOX.y(exceedance(values, x) / 100) + offset) for x in MARKERS_AT)
-    return path + marks
+    marks = []
+    for x in MARKERS_AT:
+        share = exceedance(values, x)
+        crowd = taken.get((x, share), 0)  # a marker where earlier curves have one moves aside
+        taken[(x, share)] = crowd + 1
+        marks.append(_marker(shape, index, BOX.x(x) + _aside(x, crowd), BOX.y(share / 100) + offset))
+    return path + "".join(marks)
+
+
+def _aside(x: float, crowd: int) -> float:
+    """How far the marker at ``x`` moves when ``crowd`` markers are there already: 8, -8, 16 ... units, inwards
+    only at the ends of the axis (left of x = 0 are the tick labels)."""
+    if x <= 0:
+        return crowd * MARKER_STEP
+    if x >= 1:
+        return -crowd * MARKER_STEP
+    return ((crowd + 1) // 2) * MARKER_STEP * (1 if crowd % 2 else -1)
 
 
 def _marker(shape: str, index: int, x: float, y: float, size: float = 5.0) -> str:
@@ -161,7 +178,7 @@ def _legend_entry(row: int, index: int, label: str, cases: int, same_as: str | N
         5 if index == 0 else 2.5,
         dash,
     )
-    words = f"{label} ({cases} case{'s' if cases != 1 else ''})" + (f": same as {same_as}" if same_as else "")
+    words = f"{label} (n={cases})" + (f": same as {same_as}" if same_as else "")
     return format_html(
         '<g class="legend-entry">{}{}{}</g>',
         sample,
