@@ -5,7 +5,7 @@ The tables are the run's results (``benchmark.runs.results.run_results``: stored
 ended, computed by the same function while it runs); nothing here computes a pass rate or a metric
 mean of them. The figures and the failed cases are per-trajectory views: two queries read the run's
 rows as plain values (no model instances), one row per trajectory with the metric values and the
-few score details the failure reasons need, and one count of tool calls per (tool, error kind).
+few score details the failure reasons need, and one count of tool calls per (tool, error kind, failed or not).
 """
 
 from __future__ import annotations
