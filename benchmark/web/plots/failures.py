@@ -17,7 +17,6 @@ from .svg import CHAR_WIDTH, FONT, Box, Scale, count_scale, count_text, fits, fr
 
 WIDTH, ROW, BAR = 720, 30, 20
 LEGEND_ROW = 26
-NUMBERS = 150  # room right of the longest bar for "n of m calls"
 
 
 def failures_svg(rows: Sequence[dict], kinds: Sequence[str]) -> SafeString:
@@ -25,7 +24,8 @@ def failures_svg(rows: Sequence[dict], kinds: Sequence[str]) -> SafeString:
     label_width = min(max((len(r["tool"]) for r in rows), default=4) * FONT * CHAR_WIDTH + 12, 230)
     legend, legend_height = _legend(kinds)
     top = legend_height + 10
-    box = Box(left=label_width + 8, top=top, right=WIDTH - NUMBERS, bottom=top + ROW * max(len(rows), 1))
+    numbers = max((len(_numbers(r)) for r in rows), default=0) * FONT * CHAR_WIDTH + 12  # room for them right of a bar
+    box = Box(left=label_width + 8, top=top, right=WIDTH - numbers, bottom=top + ROW * max(len(rows), 1))
     scale = count_scale([r["failed"] for r in rows], allow_log=False)  # stacked segments must add up
     parts = [_row(box, scale, i, row, kinds, label_width) for i, row in enumerate(rows)]
     ticks = [(scale.fraction(t), count_text(t)) for t in scale.ticks() if t == int(t)]
@@ -62,8 +62,12 @@ def _row(box: Box, scale: Scale, i: int, row: dict, kinds: Sequence[str], label_
                 )
             )
             x += width
-    parts.append(text(x + 6, y + BAR / 2 + FONT * 0.35, f"{row['failed']} of {row['calls']} calls", anchor="start"))
+    parts.append(text(x + 6, y + BAR / 2 + FONT * 0.35, _numbers(row), anchor="start"))
     return "".join(parts)
+
+
+def _numbers(row: dict) -> str:
+    return f"{row['failed']:,} of {row['calls']:,} calls"
 
 
 def _legend(kinds: Sequence[str]) -> tuple[SafeString, float]:
