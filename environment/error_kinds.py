@@ -20,3 +20,8 @@ class ErrorKind(StrEnum):
     TRUNCATED = "truncated"  # a list was cut to its limit (a label)
     NOT_FOUND = "not_found"  # an id or name that does not exist
     OTHER = "other"  # the city is not built, or an internal error
+
+
+# The kinds that also label a call that worked (the gateway's ``_result_kind``): a step with one of
+# these failed only when its observation is an error; a step with any other kind always failed.
+SUCCESS_LABELS = frozenset({ErrorKind.EMPTY_RESULT, ErrorKind.TRUNCATED})

@@ -5,7 +5,7 @@ The tables are the run's results (``benchmark.runs.results.run_results``: stored
 ended, computed by the same function while it runs); nothing here computes a pass rate or a metric
 mean of them. The figures and the failed cases are per-trajectory views: two queries read the run's
 rows as plain values (no model instances), one row per trajectory with the metric values and the
-few score details the failure reasons need, and one count of tool calls per (tool, error kind).
+few score details the failure reasons need, and one count of tool calls per (tool, error kind, failed or not).
 """
 
 from __future__ import annotations
@@ -15,12 +15,13 @@ from collections import Counter
 from dataclasses import dataclass
 
 from django.db import connection
-from django.db.models import Count
+from django.db.models import BooleanField, Count, Q, Value, When
+from django.db.models import Case as SqlCase
 
 from benchmark.cases.models import CATEGORIES, LEVELS, Case, ReleaseCase
 from benchmark.runs.models import EvaluationRun, Step, Trajectory
 from benchmark.runs.results import RunResults
-from environment.error_kinds import ErrorKind
+from environment.error_kinds import SUCCESS_LABELS, ErrorKind
 from judging.aggregate import TABLE3_METRICS
 from judging.vocabulary import CELLS
 
@@ -218,26 +219,56 @@ def curve_series(cases: list[dict], *, level: str) -> dict[str, dict[str, list[f
 
 
 def tool_failures(*, run: EvaluationRun) -> dict:
-    """Figure 6's data (one query): {"kinds": the error kinds that occur, figure 6's order first,
-    "rows": [{"tool", "calls", "failed", "kinds": {kind: count}}] per tool}."""
+    """Figure 6's data (one query): {"kinds": the error kinds of failed calls, figure 6's order first,
+    "labels": the kinds that labelled calls that worked, "rows": [{"tool", "calls", "failed",
+    "kinds": {kind: failed calls}, "labelled": {label: calls that worked}}] per tool}.
+
+    A call failed when its observation is an error, as the replay decides (``replay_summary``):
+    ``truncated`` and ``empty_result`` also label calls that worked (a cut list, no match), and those
+    count as successes; any other kind is a failure whatever was stored with it.
+    """
     counts = (
-        Step.objects.filter(trajectory__run=run).values_list("tool", "error_kind").annotate(n=Count("id")).order_by()
+        Step.objects.filter(trajectory__run=run)
+        .annotate(failed=_STEP_FAILED)
+        .values_list("tool", "error_kind", "failed")
+        .annotate(n=Count("id"))
+        .order_by()
     )
-    tools: dict[str, Counter] = {}
-    for tool, kind, n in counts:
-        tools.setdefault(tool, Counter())[kind or "ok"] += n
-    seen = {kind for c in tools.values() for kind in c if kind != "ok"}
-    kinds = [k for k in ERROR_KINDS if k in seen] + sorted(seen - set(ERROR_KINDS))
-    rows = [
-        {
-            "tool": tool,
-            "calls": sum(c.values()),
-            "failed": sum(c[k] for k in kinds),
-            "kinds": {kind: c.get(kind, 0) for kind in kinds},
-        }
-        for tool, c in sorted(tools.items())
-    ]
-    return {"kinds": kinds, "rows": rows}
+    failures: dict[str, Counter] = {}
+    labelled: dict[str, Counter] = {}
+    for tool, kind, failed, n in counts:
+        failures.setdefault(tool, Counter())
+        labelled.setdefault(tool, Counter())
+        (failures if failed else labelled)[tool][kind or "ok"] += n
+    return {
+        "kinds": _kinds_in_order(failures),
+        "labels": _kinds_in_order(labelled),
+        "rows": [
+            {
+                "tool": tool,
+                "calls": sum(c.values()) + sum(labelled[tool].values()),
+                "failed": sum(c.values()),
+                "kinds": {kind: c.get(kind, 0) for kind in _kinds_in_order(failures)},
+                "labelled": {kind: labelled[tool].get(kind, 0) for kind in _kinds_in_order(labelled)},
+            }
+            for tool, c in sorted(failures.items())
+        ],
+    }
+
+
+# CASE evaluates in order, so only steps with a label kind have their (large, compressed) observation read.
+_STEP_FAILED = SqlCase(
+    When(error_kind="", then=Value(False)),
+    When(~Q(error_kind__in=SUCCESS_LABELS), then=Value(True)),
+    When(observation__has_key="error", then=Value(True)),
+    default=Value(False),
+    output_field=BooleanField(),
+)
+
+
+def _kinds_in_order(per_tool: dict[str, Counter]) -> list[str]:
+    seen = {kind for c in per_tool.values() for kind in c if kind != "ok"}
+    return [k for k in ERROR_KINDS if k in seen] + sorted(seen - set(ERROR_KINDS))
 
 
 def failed_cases(cases: list[dict], *, filters: FailureFilters) -> list[dict]:

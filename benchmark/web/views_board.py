@@ -30,7 +30,7 @@ from judging.vocabulary import Category
 from . import case_browser, run_report
 from .failures import REASONS
 from .glossary import BY_ANCHOR, term_for
-from .plots import EXCEEDANCE_AT, exceedance_svg, exceedance_table, failures_svg, legend, tokens_svg
+from .plots import EXCEEDANCE_AT, exceedance_svg, exceedance_table, failures_svg, token_histogram, tokens_svg
 
 FAILED_PAGE_SIZE = 50
 PROGRESS_TEMPLATE = "web/_progress.html"
@@ -287,11 +287,11 @@ def _figures(run: EvaluationRun, cases: list[dict], curves: str) -> dict:
     """Figures 5 and 6 and the tokens histogram, drawn as SVG, with their numbers as tables."""
     series = run_report.curve_series(cases, level=curves)
     order = run_report.CURVE_SERIES
-    present = [label for label in order if any(label in per for per in series.values())]
     tools = run_report.tool_failures(run=run)
     done = run_report.done_cases(cases)
     passed = [c["tokens"] for c in done if c["passed"]]
     failed = [c["tokens"] for c in done if not c["passed"]]
+    with_tokens = any(passed + failed)
     return {
         "curves": curves,
         "curve_levels": [lv for lv, _ in LEVELS],
@@ -304,13 +304,11 @@ def _figures(run: EvaluationRun, cases: list[dict], curves: str) -> dict:
             for name in run_report.CURVE_METRICS
             if series[name]
         ],
-        "curve_legend": legend(present, classes=[order.index(label) for label in present]),
         "exceedance_at": EXCEEDANCE_AT,
         "tools": tools,
         "tool_plot": failures_svg(tools["rows"], tools["kinds"]) if tools["kinds"] else "",
-        "tool_legend": legend(tools["kinds"]),
-        "tokens_plot": tokens_svg(passed, failed) if any(passed + failed) else "",
-        "tokens_legend": legend(["passed", "failed"]),
+        "tokens_plot": tokens_svg(passed, failed) if with_tokens else "",
+        "tokens_table": token_histogram(passed, failed)[1] if with_tokens else [],
     }
 
 
