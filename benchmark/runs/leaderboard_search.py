@@ -158,7 +158,7 @@ def category_view(rows: list[dict], *, category: str) -> list[dict]:
     rate over the category's cases). The stored results keep no interval per category, so this rank is
     a plain competition rank ("1, 2, 2, 4": equal rates share one), not a range of overlapping intervals.
     """
-    levels = {level: cell_key(c, level) for c, level in CELLS if c == category}
+    levels = {level.value: cell_key(c, level) for c, level in CELLS if c == category}
     out = []
     for row in rows:
         overall = (row.get("categories") or {}).get(category)
