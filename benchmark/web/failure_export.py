@@ -13,10 +13,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.db.models import CharField, F, Func, Q
+
 from benchmark.runs.models import EvaluationRun, Step, Trajectory
 from benchmark.runs.visibility import can_see_answers
 
 from . import run_report
+from .replay_steps import parsed
 
 
 def failures_document(
@@ -54,16 +57,25 @@ def failures_document(
 
 
 def _first_failing_steps(ids: list[int]) -> dict[int, dict]:
-    """Per trajectory, its first step whose observation is an error: {number (1-based), tool, error_kind}."""
+    """Per trajectory, its first step whose observation is an error: {number (1-based), tool, error_kind}.
+
+    One query over the candidates: observations that are an object with an "error" key, and those some
+    recorders stored as JSON text (parsed here, as the replay parses them).
+    """
+    kind = Func(F("observation"), function="jsonb_typeof", output_field=CharField())
     steps = (
-        Step.objects.filter(trajectory_id__in=ids, observation__has_key="error")
+        Step.objects.filter(trajectory_id__in=ids)
+        .annotate(kind=kind)
+        .filter(Q(observation__has_key="error") | Q(kind="string"))
         .order_by("trajectory_id", "index")
-        .distinct("trajectory_id")
-        .values("trajectory_id", "index", "tool", "error_kind")
+        .values_list("trajectory_id", "index", "tool", "error_kind", "observation")
     )
-    return {
-        s["trajectory_id"]: {"number": s["index"] + 1, "tool": s["tool"], "error_kind": s["error_kind"]} for s in steps
-    }
+    out: dict[int, dict] = {}
+    for trajectory_id, index, tool, error_kind, observation in steps:
+        observation = parsed(observation)
+        if trajectory_id not in out and isinstance(observation, dict) and "error" in observation:
+            out[trajectory_id] = {"number": index + 1, "tool": tool, "error_kind": error_kind}
+    return out
 
 
 def _answers(ids: list[int]) -> dict[int, dict]:

@@ -154,9 +154,14 @@ def test_failed_cases_download_lists_reasons_first_failing_step_and_replay(clien
     rows = read_csv(response)
     assert {r["level"] for r in rows} == {"L1"} and len(rows) == 4
     assert rows[0]["first_failing_step"] == "2" and rows[0]["first_failing_tool"] == "get_place"
-    assert rows[0]["reasons"] and rows[0]["replay_url"].startswith(
-        "http://testserver/trajectories/"
-    )
+    assert rows[0]["reasons"] and rows[0]["replay_url"].startswith("http://testserver/trajectories/")
+
+
+def test_an_error_stored_as_json_text_counts_as_the_first_failing_step(client, release):
+    text_error = {**ERROR_STEPS[2], "observation": '{"error": "stored as text"}'}
+    run = run_with_results(release, name="texty", results=[WRONG], steps=[ERROR_STEPS[0], text_error, ERROR_STEPS[1]])
+    steps = {json.dumps(f["first_failing_step"]) for f in failures(client, run).json()["failures"]}
+    assert steps == {json.dumps({"error_kind": "invalid_parameter", "number": 2, "tool": "routing"})}
 
 
 def test_a_failure_without_an_error_step_has_no_first_failing_step(client, release):
