@@ -16,7 +16,9 @@ from benchmark.runs.models import EvaluationRun
 from tests.web.board_factories import failing_scores, passing_scores, release_with_cases, run_with_results
 
 pytestmark = pytest.mark.django_db
-PASS, FAIL = (True, passing_scores()), (False, failing_scores())
+Result = tuple[bool | None, dict]
+PASS: Result = (True, passing_scores())
+FAIL: Result = (False, failing_scores())
 
 
 @pytest.fixture
