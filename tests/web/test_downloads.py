@@ -13,6 +13,8 @@ import json
 import re
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from benchmark.cases.models import Release
 from benchmark.endpoints.models import ModelEndpoint
@@ -220,3 +222,28 @@ def test_run_page_links_its_failed_cases_downloads_with_its_filters(client, rele
     )
     home = client.get("/?release=take-v1&q=linked").content.decode()
     assert 'href="?release=take-v1&amp;q=linked&amp;format=csv"' in home
+
+
+def count_queries(client, url: str) -> list[str]:
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(url).status_code == 200
+    return [q["sql"] for q in captured.captured_queries]
+
+
+def test_downloads_read_no_trajectory_and_their_queries_do_not_grow_with_runs(client, release):
+    run_with_results(release, name="first")
+    urls = ("/?release=take-v1&format=csv", "/?release=take-v1&format=json&category=routing&q=o")
+    few = [count_queries(client, url) for url in urls]
+    for n in range(6):
+        run_with_results(release, name=f"more {n}", results=[PASS, WRONG])
+    many = [count_queries(client, url) for url in urls]
+    assert [len(q) for q in many] == [len(q) for q in few] and max(len(q) for q in many) <= 4
+    assert not any('FROM "benchmark_trajectory"' in sql for queries in many for sql in queries)
+
+
+def test_failed_cases_download_takes_the_same_few_queries_for_any_number_of_failures(client, release):
+    one = run_with_results(release, name="one failure", results=[WRONG] + [PASS] * 21, steps=ERROR_STEPS)
+    every = run_with_results(release, name="all fail", results=[WRONG], steps=ERROR_STEPS)
+    few = count_queries(client, f"/runs/{one.id}/failures.csv")
+    many = count_queries(client, f"/runs/{every.id}/failures.csv")
+    assert len(few) == len(many) <= 5
