@@ -22,6 +22,8 @@ from django.http import HttpResponse
 from benchmark.runs.leaderboard import CELL_KEYS
 from benchmark.runs.leaderboard_search import leaderboard_document
 
+from .board_query import Board
+
 FORMATS = ("csv", "json")
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _UNSAFE_FILENAME = re.compile(r"[^A-Za-z0-9._-]+")
@@ -164,7 +166,7 @@ def _failure_line(row: dict) -> list:
     return [values[column] for column in FAILURE_COLUMNS]
 
 
-def leaderboard_download(board, *, fmt: str) -> HttpResponse:
+def leaderboard_download(board: Board, *, fmt: str) -> HttpResponse:
     """A ``board_query.Board`` as a CSV or JSON attachment named after its release."""
     document = leaderboard_document(release=board.release, releases=board.releases, rows=board.rows, query=board.query)
     name = f"lifeplanner-leaderboard-{board.release.name if board.release else 'none'}"
