@@ -364,10 +364,21 @@ class RunScoresSerializer(serializers.Serializer):
     trajectories = ScoreRowSerializer(many=True)
 
 
+class LeaderboardCategorySerializer(serializers.Serializer):
+    name = serializers.CharField(help_text="The category of the category view.")
+    overall = serializers.FloatField(allow_null=True, help_text="The category's pass rate PR@0.9 in %")
+    cells = serializers.DictField(
+        child=serializers.FloatField(allow_null=True), help_text="PR@0.9 in % of its L0, L1, L2 cells; null: none"
+    )
+
+
 class LeaderboardRowSerializer(serializers.Serializer):
     run_id = serializers.IntegerField()
     name = serializers.CharField()
     agent = serializers.CharField()
+    provider = serializers.CharField(
+        allow_blank=True, help_text="The litellm provider prefix of the model string ('openai' in 'openai/gpt-4o'); ''"
+    )
     model = serializers.CharField(allow_blank=True)
     created_at = serializers.DateTimeField()
     status = serializers.CharField()
@@ -375,6 +386,10 @@ class LeaderboardRowSerializer(serializers.Serializer):
     cells = serializers.DictField(
         child=serializers.FloatField(allow_null=True),
         help_text="PR@0.9 in % per category/level cell; null where the run has no case",
+    )
+    categories = serializers.DictField(
+        child=serializers.FloatField(allow_null=True),
+        help_text="Each category's pass rate in %: its cells weighted by their scored trajectories",
     )
     overall = OverallSerializer(allow_null=True)
     macro = serializers.FloatField(allow_null=True)
@@ -394,11 +409,15 @@ class LeaderboardRowSerializer(serializers.Serializer):
     baseline = serializers.BooleanField(
         help_text="The reference or heuristic agent, or a scripted endpoint: listed after the models, never ranked."
     )
+    category = LeaderboardCategorySerializer(
+        allow_null=True, help_text="With ?category=: that category's figures (and rank is the rank by them)."
+    )
 
 
 class LeaderboardSerializer(serializers.Serializer):
     release = serializers.CharField(allow_null=True)
     releases = serializers.ListField(child=serializers.CharField(), help_text="Releases with runs, newest first.")
+    query = serializers.DictField(child=serializers.CharField(), help_text="The filters and sort applied, as given.")
     rows = LeaderboardRowSerializer(many=True)
 
 

@@ -23,7 +23,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from benchmark.cases.models import Release
-from benchmark.runs.leaderboard import default_release, leaderboard_releases, leaderboard_rows, leaderboard_sort
+from benchmark.runs.leaderboard import default_release, leaderboard_releases
+from benchmark.runs.leaderboard_search import LeaderboardQuery, QueryError, leaderboard_document, leaderboard_view
 from benchmark.runs.models import Step, Trajectory
 from benchmark.runs.results import run_results_stored
 from benchmark.runs.visibility import can_see_answers, runs_visible
@@ -308,21 +309,29 @@ class LeaderboardView(APIView):
                 "macro, tokens, cost or a cell such as routing/L1; '-' in front "
                 "reverses.",
             ),
+            query_param(
+                "q", "Runs whose name, agent or model string contains this text (any case; up to 200 characters)."
+            ),
+            query_param(
+                "provider", "The litellm provider prefix of the endpoint's model (e.g. openai); 'none' for none."
+            ),
+            query_param("since", "Runs created on or after this day (YYYY-MM-DD)."),
+            query_param("until", "Runs created on or before this day (YYYY-MM-DD)."),
+            query_param("category", "A category view: rows carry the category's pass rate and cells, ranked by it."),
+            query_param("verified", "1: verified runs only."),
         ],
     )
     def get(self, request) -> Response:
         releases = leaderboard_releases(user=request.user)
         name = request.query_params.get("release")
         release = get_object_or_404(Release, name=name) if name else default_release(releases)
-        rows = leaderboard_rows(release=release, user=request.user) if release else []
-        sort = request.query_params.get("sort")
-        if sort:
-            try:
-                rows = leaderboard_sort(rows, sort=sort)
-            except ValueError as exc:
-                raise ValidationError({"sort": [str(exc)]}) from None
-        return Response(
-            s.LeaderboardSerializer(
-                {"release": release.name if release else None, "releases": [r.name for r in releases], "rows": rows}
-            ).data
-        )
+        try:
+            query = LeaderboardQuery.parse(request.query_params)
+        except QueryError as exc:
+            raise ValidationError({exc.field: [str(exc)]}) from None
+        try:
+            rows = leaderboard_view(release=release, user=request.user, query=query) if release else []
+        except ValueError as exc:
+            raise ValidationError({"sort": [str(exc)]}) from None
+        document = leaderboard_document(release=release, releases=releases, rows=rows, query=query)
+        return Response(s.LeaderboardSerializer(document).data)

@@ -12,7 +12,7 @@ from benchmark.cases.models import Release
 from benchmark.runs.config import RunConfig
 from benchmark.runs.models import EvaluationRun
 from judging.aggregate import Interval, rank_ranges
-from judging.vocabulary import CELLS, cell_key
+from judging.vocabulary import CELLS, Category, cell_key
 
 from .results import run_results_stored
 from .visibility import runs_visible
@@ -56,7 +56,8 @@ def leaderboard_rows(*, release: Release, user, cases: int | None = None) -> lis
 
     Each row: run_id, name, agent, model (litellm string or ""), created_at, status, verified
     (False = self-reported upload), cells (PR@0.9 of table 2's 11 cells, None where the run has
-    no case), overall ({value, low, high} in %, or None before the run ends), macro, avg_tokens,
+    no case), categories (each category's pass rate in %: its cells weighted by their trajectories),
+    overall ({value, low, high} in %, or None before the run ends), macro, avg_tokens,
     cost (total USD at litellm's local price list, stored with the aggregates; None when unknown),
     rank ([best, worst]: a range where 95% intervals overlap; None for runs without results and for
     baselines and partial runs), n (trajectories scored), expected (cases x trials), complete (the run
@@ -99,6 +100,7 @@ def _row(run: EvaluationRun, *, cases: int) -> dict:
         "status": run.status,
         "verified": run.verified,
         "cells": {key: (cells.get(key) or {}).get("pr") for key in CELL_KEYS},
+        "categories": _category_rates(cells),
         "overall": _overall(overall, complete=complete),
         "macro": table2.get("macro"),
         "avg_tokens": table2.get("avg_tokens"),
@@ -109,6 +111,16 @@ def _row(run: EvaluationRun, *, cases: int) -> dict:
         "complete": complete,
         "baseline": is_baseline(agent=run.agent, model=model),
     }
+
+
+def _category_rates(cells: dict) -> dict[str, float | None]:
+    """Each category's pass rate in %: its cells weighted by their scored trajectories (None without any)."""
+    out: dict[str, float | None] = {}
+    for category in Category:
+        scored = [c for key, c in cells.items() if key.split("/")[0] == category and c.get("pr") is not None]
+        n = sum(c.get("n") or 0 for c in scored)
+        out[category.value] = round(sum(c["pr"] * (c.get("n") or 0) for c in scored) / n, 1) if n else None
+    return out
 
 
 def _overall(overall: dict | None, *, complete: bool) -> dict | None:

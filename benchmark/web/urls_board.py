@@ -2,11 +2,12 @@
 
 from django.urls import path
 
-from . import glossary, views_board, views_run_actions
+from . import glossary, views_board, views_downloads, views_run_actions
 
 urlpatterns = [
     path("", views_board.leaderboard_page, name="home"),
     path("runs/<int:run_id>/", views_board.run_page, name="run"),
+    path("runs/<int:run_id>/failures.<str:fmt>", views_downloads.run_failures_download, name="run_failures"),
     path("runs/<int:run_id>/cancel/", views_run_actions.run_cancel_view, name="run_cancel"),
     path("runs/<int:run_id>/unlist/", views_run_actions.run_unlist_view, name="run_unlist"),
     path("glossary/", glossary.glossary_page, name="glossary"),

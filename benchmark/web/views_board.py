@@ -23,11 +23,13 @@ from benchmark.runs.config import RUN_FILTERS, RunConfig
 from benchmark.runs.models import EvaluationRun
 from benchmark.runs.moderation import run_manageable
 from benchmark.runs.results import RunResults, run_results
-from benchmark.runs.visibility import endpoint_details_visible, run_visible, runs_visible
+from benchmark.runs.visibility import can_see_answers, endpoint_details_visible, run_visible, runs_visible
 from benchmark.web.selectors import city_summaries
 from judging.vocabulary import Category
 
 from . import case_browser, run_report
+from .board_query import BoardRequestError, board_for, search_context
+from .downloads import download_format, leaderboard_download
 from .failures import REASONS
 from .glossary import BY_ANCHOR, term_for
 from .plots import EXCEEDANCE_AT, exceedance_svg, exceedance_table, failures_svg, token_histogram, tokens_svg
@@ -57,40 +59,36 @@ def _query(request: HttpRequest, **changes) -> str:
 
 
 def leaderboard_page(request: HttpRequest) -> HttpResponse:
-    releases = leaderboard.leaderboard_releases(user=request.user)
-    release = leaderboard.default_release(releases)
-    if request.GET.get("release"):
-        try:
-            release = case_browser.release_by_name(releases, request.GET["release"])
-        except LookupError as exc:
-            return error_page(request, f"{exc} (releases with runs)", status=404)
-    sort = request.GET.get("sort") or leaderboard.DEFAULT_SORT
-    verified_only = request.GET.get("verified", "") == "1"
-    case_count = release.entries.count() if release else 0
-    rows = leaderboard.leaderboard_rows(release=release, user=request.user, cases=case_count) if release else []
     try:
-        rows = leaderboard.leaderboard_sort(rows, sort=sort)
+        board = board_for(params=request.GET, user=request.user)
+        download = download_format(request.GET["format"]) if request.GET.get("format") else ""
+    except BoardRequestError as exc:
+        return error_page(request, exc.message, status=exc.status)
     except ValueError as exc:
         return error_page(request, str(exc))
-    shown = [_display_row(r) for r in rows if r["verified"] or not verified_only]
+    if download:
+        return leaderboard_download(board, fmt=download)
+    shown = [_display_row(r) for r in board.rows]
     return render(
         request,
         "web/leaderboard.html",
         {
-            "releases": releases,
-            "release": release,
+            "releases": board.releases,
+            "release": board.release,
             "rows": shown,
             "model_rows": [r for r in shown if not r["baseline"]],
             "baseline_rows": [r for r in shown if r["baseline"]],
-            "all_rows": len(rows),
+            "all_rows": board.all_rows,
             "cell_term": BY_ANCHOR["cell"],
             "cell_groups": _cell_groups(),
-            "sort": sort,
-            "verified_only": verified_only,
-            "columns": _sort_columns(request, sort),
-            "cell_heads": _cell_heads(request, sort),
-            "case_count": case_count,
+            "sort": board.query.sort,
+            "verified_only": board.query.verified,
+            "columns": _sort_columns(request, board.query.sort),
+            "cell_heads": _cell_heads(request, board.query.sort),
+            "case_count": board.case_count,
             "cities": city_summaries(),
+            "category_heads": _category_heads(request, board.query),
+            **search_context(board),
         },
     )
 
@@ -111,7 +109,15 @@ def _display_row(row: dict) -> dict:
         "macro_text": fmt(row["macro"]),
         "tokens_text": fmt(row["avg_tokens"], 0),
         "cost_text": fmt(row["cost"], 4, missing="—"),
+        "category_text": _category_text(row.get("category")),
     }
+
+
+def _category_text(category: dict | None) -> dict | None:
+    """The category view's figures as text: the category's pass rate, then its L0, L1, L2 cells."""
+    if not category:
+        return None
+    return {"overall": fmt(category["overall"]), "cells": [fmt(v) for v in category["cells"].values()]}
 
 
 # (sort key, header, what the first click sorts by, glossary entry): the template puts the first four
@@ -170,6 +176,14 @@ def _cell_heads(request: HttpRequest, current: str) -> list[dict]:
     ]
 
 
+def _category_heads(request: HttpRequest, query) -> list[dict]:
+    """The category view's level headers, L0 to L2; a level the category lacks (Trip Design's L0) has no link."""
+    if not query.category:
+        return []
+    heads = {c["key"]: c for c in _cell_heads(request, query.sort)}
+    return [{**heads.get(f"{query.category}/{level}", {"url": ""}), "label": level} for level, _ in LEVELS]
+
+
 # ------------------------------------------------------------------ run page
 
 
@@ -220,6 +234,8 @@ def run_page(request: HttpRequest, run_id: int) -> HttpResponse:
             "progress_template": _progress_template(run),
             "compare_with": _compare_choices(request, run),
             "page_query": _query(request, page=None),
+            "answers_visible": can_see_answers(user=request.user, release=run.release),
+            "failures_query": urlencode({k: v for k, v in vars(filters).items() if v}),
             **_figures(run, cases, curves),
         },
     )
