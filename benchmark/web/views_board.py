@@ -27,7 +27,7 @@ from benchmark.runs.visibility import endpoint_details_visible, run_visible, run
 from benchmark.web.selectors import city_summaries
 from judging.vocabulary import Category
 
-from . import case_browser, run_report
+from . import case_browser, run_pass_k, run_report
 from .failures import REASONS
 from .glossary import BY_ANCHOR, term_for
 from .plots import EXCEEDANCE_AT, exceedance_svg, exceedance_table, failures_svg, legend, tokens_svg
@@ -220,6 +220,7 @@ def run_page(request: HttpRequest, run_id: int) -> HttpResponse:
             "progress_template": _progress_template(run),
             "compare_with": _compare_choices(request, run),
             "page_query": _query(request, page=None),
+            "pass_k": run_pass_k.pass_k_rows(cases),
             **_figures(run, cases, curves),
         },
     )
