@@ -71,8 +71,10 @@ def matrix_cases(*, release: Release, runs: list[dict], filters: MatrixFilters) 
         entries = entries.filter(snapshot__category=filters.category)
     if filters.level:
         entries = entries.filter(snapshot__level=filters.level)
-    cases = list(
-        entries.values(
+    # plain dicts: the stubs type values() rows as TypedDicts, and each case gets its cells added
+    cases: list[dict] = [
+        dict(row)
+        for row in entries.values(
             "id",
             number=F("position"),
             case_code=F("snapshot__case_id"),
@@ -80,7 +82,7 @@ def matrix_cases(*, release: Release, runs: list[dict], filters: MatrixFilters) 
             level=F("snapshot__level"),
             question=F("snapshot__question"),
         )
-    )
+    ]
     verdicts = _verdicts(entry_ids=[c["id"] for c in cases], run_ids=[r["run_id"] for r in runs])
     for case in cases:
         case["cells"] = [_cell(verdicts.get((case["id"], r["run_id"])), r["run_id"]) for r in runs]

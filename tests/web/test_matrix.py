@@ -118,9 +118,7 @@ def test_filters_by_category_and_level(client, four):
 def test_a_case_no_shown_run_scored_is_not_run_and_comes_last(client):
     release = release_with_cases("mx-notrun", cells=ALL_CELLS[:2])
     run = run_with_results(release, name="solo", results=[FAIL])
-    run.trajectories.filter(entry__position=release.entries.order_by("-position").first().position).update(
-        status="error"
-    )
+    run.trajectories.filter(entry__position=release.entries.order_by("-position")[0].position).update(status="error")
     c = list(release.entries.order_by("position").values_list("case__case_id", flat=True))
     html = matrix(client, release).content.decode()
     assert rows(html) == [c[0], c[1]] and states(html, c[1]) == ["none"]
@@ -148,12 +146,12 @@ def test_a_hidden_release_shows_verdicts_but_no_answers(client, users):
     release = release_with_cases("mx-hidden", cells=ALL_CELLS[:2], split="hidden")
     run = run_with_results(release, name="H", results=[PASS, FAIL])
     run.trajectories.update(final_answer={"answer": "SECRET-FINAL-ANSWER"})
-    answer = release.entries.first().snapshot["answer"]
+    answer = release.entries.order_by("position")[0].snapshot["answer"]
     for user in (None, users["member"]):
         if user:
             client.force_login(user)
         html = matrix(client, release).content.decode()
-        assert states(html, release.entries.order_by("position").first().snapshot["case_id"]) == ["pass"]
+        assert states(html, release.entries.order_by("position")[0].snapshot["case_id"]) == ["pass"]
         assert "SECRET-FINAL-ANSWER" not in html and "hidden split" in html
         assert str(answer.get("visit_order") or answer)[:40] not in html
 

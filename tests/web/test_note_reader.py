@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def note(grid_city):
     note = hostile_note_create(city=grid_city, note_id="reader-1")
-    place = Place.objects.filter(city=grid_city).order_by("place_id").first()
+    place = Place.objects.filter(city=grid_city).order_by("place_id")[0]
     note.place = place
     note.kind = "outdated"
     note.save(update_fields=["place", "kind"])
