@@ -22,6 +22,7 @@ from django.db.models import Count, F, Min, Q
 from benchmark.cases.models import CATEGORIES, LEVELS, Release
 from benchmark.runs.leaderboard import leaderboard_rows
 from benchmark.runs.models import Trajectory
+from judging.pass_k import case_pass_hat_k
 
 PAGE_SIZE = 50
 CATEGORY_CODES = tuple(code for code, _ in CATEGORIES)
@@ -91,6 +92,32 @@ def matrix_cases(*, release: Release, runs: list[dict], filters: MatrixFilters) 
         case["passed_runs"] = sum(c["state"] == "pass" for c in scored)
         case["rate"] = 100.0 * sum(c["passed"] / c["trials"] for c in scored) / len(scored) if scored else None
     return sorted(cases, key=lambda c: (c["rate"] is None, c["rate"] or 0.0, c["case_code"]))
+
+
+def matrix_run_totals(*, cases: list[dict], runs: list[dict]) -> list[dict]:
+    """Per run (in column order), over the matching cases it scored (every page): ``rate``, its mean
+    pass rate over cases in %, and with several trials per case ``k`` (the fewest trials of a case)
+    and ``pass_hat_k`` (``judging.pass_k``: the chance that k trials of a case all pass, averaged over
+    cases, in %); None where the run scored none of them. Read from the cells: no query."""
+    totals = []
+    for column, run in enumerate(runs):
+        cells = [case["cells"][column] for case in cases if case["cells"][column]["state"] != "none"]
+        k = min((c["trials"] for c in cells), default=0)
+        totals.append(
+            {
+                "run_id": run["run_id"],
+                "rate": 100.0 * sum(c["passed"] / c["trials"] for c in cells) / len(cells) if cells else None,
+                "k": k if k > 1 else None,
+                "pass_hat_k": (
+                    100.0
+                    * sum(case_pass_hat_k(passed=c["passed"], trials=c["trials"], k=k) for c in cells)
+                    / len(cells)
+                    if k > 1
+                    else None
+                ),
+            }
+        )
+    return totals
 
 
 def _verdicts(*, entry_ids: list[int], run_ids: list[int]) -> dict[tuple[int, int], dict]:

@@ -42,6 +42,7 @@ def release_matrix(request: HttpRequest, release_name: str) -> HttpResponse:
         "filters": filters,
         "runs": runs,
         "page": page,
+        "totals": matrix.matrix_run_totals(cases=cases, runs=runs),
         "category_choices": CATEGORIES,
         "level_choices": [lv for lv, _ in LEVELS],
         "page_query": _query(request, page=None),

@@ -174,3 +174,22 @@ def test_bad_parameters_get_a_400_naming_them(client, four, param, value, allowe
 
 def test_an_unknown_release_is_not_found(client):
     assert client.get("/releases/no-such-release/matrix/").status_code == 404
+
+
+def test_the_footer_gives_each_runs_pass_rate_and_pass_hat_k_over_the_matching_cases(client, four):
+    release = four["release"]
+    three = run_with_trials(release, name="three", trials=3, passed=lambda pos, trial: trial < 2)  # 2 of 3 each
+    html = matrix(client, release, baselines="1").content.decode()
+    totals = dict(re.findall(r'<td class="num run-total" data-run="(\d+)">(.*?)</td>', html))
+    assert totals[str(four["a"].id)] == "50.0" and totals[str(four["b"].id)] == "50.0"
+    assert totals[str(four["oracle"].id)] == '50.0<br><span class="pass-k" data-k="2">pass^2 0.0</span>'
+    assert totals[str(three.id)] == '66.7<br><span class="pass-k" data-k="3">pass^3 0.0</span>'
+    # over the L0 cases only (two of the four)
+    level0 = [i for i, e in enumerate(release.entries.order_by("position")) if e.snapshot["level"] == "L0"]
+    a_passes, b_passes = [True, False, False, True], [True, True, False, False]
+    html = matrix(client, release, level="L0").content.decode()
+    totals = dict(re.findall(r'<td class="num run-total" data-run="(\d+)">(.*?)</td>', html))
+    assert len(level0) == 2 and totals == {
+        str(four["a"].id): f"{100 * sum(a_passes[i] for i in level0) / 2:.1f}",
+        str(four["b"].id): f"{100 * sum(b_passes[i] for i in level0) / 2:.1f}",
+    }

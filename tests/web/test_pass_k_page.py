@@ -27,7 +27,7 @@ def test_the_run_page_shows_pass_hat_k_for_every_k(client):
         2: f"{100 * (1 / 3 + 10) / 11:.1f}",
         3: f"{100 * 10 / 11:.1f}",
     }
-    assert curve(html)[3] == "90.9" and "pass^k by k" in html
+    assert curve(html)[3] == "90.9" and "pass^k</a> by k" in html
     # the stored pass^k (every trial passed) is the curve's last point
     assert run.aggregates["table2"]["pass_hat_k"]["value"] == round(100 * 10 / 11, 2)
 
@@ -36,4 +36,4 @@ def test_a_one_trial_run_has_no_curve(client):
     release = release_with_cases("passk-v2")
     run = run_with_results(release, name="once")
     html = client.get(f"/runs/{run.id}/").content.decode()
-    assert curve(html) == {} and "pass^k by k" not in html
+    assert curve(html) == {} and "by k</h2>" not in html
