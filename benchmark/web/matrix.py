@@ -17,9 +17,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Count, F, Min, Q
+from django.db import connection
+from django.db.models import Count, Min, Q
 
-from benchmark.cases.models import CATEGORIES, LEVELS, Release
+from benchmark.cases.models import CATEGORIES, LEVELS, Release, ReleaseCase
 from benchmark.runs.leaderboard import leaderboard_rows
 from benchmark.runs.models import Trajectory
 from judging.pass_k import case_pass_hat_k
@@ -67,23 +68,7 @@ def matrix_cases(*, release: Release, runs: list[dict], filters: MatrixFilters) 
     when none did), passed_runs, scored_runs, cells [{run_id, state, passed, trials, trajectory_id}]
     where state is "pass", "fail", "some" (some trials passed) or "none" (not run).
     """
-    entries = release.entries.all()
-    if filters.category:
-        entries = entries.filter(snapshot__category=filters.category)
-    if filters.level:
-        entries = entries.filter(snapshot__level=filters.level)
-    # plain dicts: the stubs type values() rows as TypedDicts, and each case gets its cells added
-    cases: list[dict] = [
-        dict(row)
-        for row in entries.values(
-            "id",
-            number=F("position"),
-            case_code=F("snapshot__case_id"),
-            category=F("snapshot__category"),
-            level=F("snapshot__level"),
-            question=F("snapshot__question"),
-        )
-    ]
+    cases = _entries(release=release, filters=filters)
     verdicts = _verdicts(entry_ids=[c["id"] for c in cases], run_ids=[r["run_id"] for r in runs])
     for case in cases:
         case["cells"] = [_cell(verdicts.get((case["id"], r["run_id"])), r["run_id"]) for r in runs]
@@ -92,6 +77,31 @@ def matrix_cases(*, release: Release, runs: list[dict], filters: MatrixFilters) 
         case["passed_runs"] = sum(c["state"] == "pass" for c in scored)
         case["rate"] = 100.0 * sum(c["passed"] / c["trials"] for c in scored) / len(scored) if scored else None
     return sorted(cases, key=lambda c: (c["rate"] is None, c["rate"] or 0.0, c["case_code"]))
+
+
+_ENTRY_COLUMNS = ("id", "number", "case_code", "category", "level", "question")
+
+
+def _entries(*, release: Release, filters: MatrixFilters) -> list[dict]:
+    """The release's cases that pass the filters, read from their frozen snapshots in one query.
+
+    Raw SQL for one reason (as in ``run_report``): the snapshot is stored compressed and PostgreSQL
+    decompresses it again for every key it extracts; the LATERAL subquery (kept apart by OFFSET 0)
+    decompresses it once per row, about 3 times faster on 667 cases.
+    """
+    where, params = ["e.release_id = %s"], [release.id]
+    for key, value in (("category", filters.category), ("level", filters.level)):
+        if value:
+            where.append(f"d.s ->> '{key}' = %s")
+            params.append(value)
+    sql = f"""
+        SELECT e.id, e.position, d.s ->> 'case_id', d.s ->> 'category', d.s ->> 'level', d.s ->> 'question'
+        FROM {ReleaseCase._meta.db_table} e
+        CROSS JOIN LATERAL (SELECT e.snapshot || '{{}}'::jsonb AS s OFFSET 0) d
+        WHERE {" AND ".join(where)}"""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return [dict(zip(_ENTRY_COLUMNS, row)) for row in cursor.fetchall()]
 
 
 def matrix_run_totals(*, cases: list[dict], runs: list[dict]) -> list[dict]:
