@@ -28,6 +28,7 @@ class CostPoint:
     x: float
     y: float
     baseline: bool
+    complete: bool  # a partial run's overall covers only the cases it scored
 
 
 def default_axis(rows: list[dict]) -> str:
@@ -51,7 +52,14 @@ def cost_points(rows: list[dict], *, axis: str) -> tuple[list[CostPoint], list[d
     log = len(positive) >= 2 and max(positive) / min(positive) >= LOG_SPAN
     plotted = [r for r in candidates if r[key] > 0 or not log]
     points = [
-        CostPoint(run_id=r["run_id"], name=r["name"], x=float(r[key]), y=r["overall"]["value"], baseline=r["baseline"])
+        CostPoint(
+            run_id=r["run_id"],
+            name=r["name"],
+            x=float(r[key]),
+            y=r["overall"]["value"],
+            baseline=r["baseline"],
+            complete=r["complete"],
+        )
         for r in plotted
     ]
     left_out = [r for r in rows if r not in plotted]

@@ -54,6 +54,14 @@ class MatrixFilters:
         return cls(category=category, level=level, baselines=baselines == "1", page=int(page or 1))
 
 
+def release_matrix(*, release: Release, user, filters: MatrixFilters) -> dict:
+    """The matrix page's data: ``runs`` (its columns, ``matrix_runs``), ``cases`` (every matching case,
+    hardest first, ``matrix_cases``; the view pages them) and ``totals`` (``matrix_run_totals``)."""
+    runs = matrix_runs(release=release, user=user, baselines=filters.baselines)
+    cases = matrix_cases(release=release, runs=runs, filters=filters)
+    return {"runs": runs, "cases": cases, "totals": matrix_run_totals(cases=cases, runs=runs)}
+
+
 def matrix_runs(*, release: Release, user, baselines: bool) -> list[dict]:
     """The matrix's columns: the complete listed runs of ``release`` that ``user`` may see, in the
     leaderboard's order (models best first, then baselines when ``baselines``)."""

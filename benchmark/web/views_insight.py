@@ -34,15 +34,13 @@ def release_matrix(request: HttpRequest, release_name: str) -> HttpResponse:
         )
     except ValueError as exc:
         return error_page(request, str(exc))
-    runs = matrix.matrix_runs(release=release, user=request.user, baselines=filters.baselines)
-    cases = matrix.matrix_cases(release=release, runs=runs, filters=filters)
-    page = Paginator(cases, matrix.PAGE_SIZE).get_page(filters.page)
+    data = matrix.release_matrix(release=release, user=request.user, filters=filters)
     context = {
         "release": release,
         "filters": filters,
-        "runs": runs,
-        "page": page,
-        "totals": matrix.matrix_run_totals(cases=cases, runs=runs),
+        "runs": data["runs"],
+        "page": Paginator(data["cases"], matrix.PAGE_SIZE).get_page(filters.page),
+        "totals": data["totals"],
         "category_choices": CATEGORIES,
         "level_choices": [lv for lv, _ in LEVELS],
         "page_query": _query(request, page=None),

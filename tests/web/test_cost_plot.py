@@ -68,3 +68,9 @@ def test_a_bad_axis_is_a_400_and_an_unknown_release_a_404(client, release):
         and "x must be one of tokens, cost; got &#x27;price&#x27;" in response.content.decode()
     )
     assert client.get("/releases/nope/cost/").status_code == 404
+
+
+def test_a_partial_run_is_plotted_and_says_so(client, release):
+    partial = run_with_results(release, name="partial", results=[PASS], tokens=(10, 0), limit=2)
+    html = page(client, release).content.decode()
+    assert set(points(html)) == {str(partial.id)} and "(partial: its overall covers only the cases it scored)" in html
