@@ -73,7 +73,8 @@ def trajectory_page(request, pk: int):
     payload = replay_payload(trajectory=trajectory, user=request.user)
     tracks = [_track(payload, "A")]
     map_data = {**_map_data(tracks), "start": _start_position(request.GET.get("step"), payload), "step_urls": True}
-    search = {"q": query, "matches": steps_matching(payload, query) if query else []}
+    matches = steps_matching(payload, query) if query else []
+    search = {"q": query, "matches": matches, "numbers": [m["number"] for m in matches]}
     context = {"payload": payload, "tracks": tracks, "map_data": map_data, "search": search}
     return render(request, "web/replay.html", context)
 

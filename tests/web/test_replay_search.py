@@ -40,6 +40,11 @@ def test_matches_tool_names_arguments_observations_notes_and_model_text(client, 
     html = search(client, trajectory, "buns").content.decode()
     assert found(html) == [6, 7]  # search_notes' keyword and hit; note_detail's note
     assert "2 steps of 8 contain" in html and 'href="?q=buns&amp;step=6"' in html
+    assert html.count('<li class="search-match">') == 2  # the timeline marks the same steps
+    assert (
+        '<li class="search-match"><a href="#A-step-6"' in html
+        and '<li class="search-match"><a href="#A-step-7"' in html
+    )
     assert found(search(client, trajectory, "N404").content.decode()) == [8]  # an argument of the failing call
     assert found(search(client, trajectory, "not_found").content.decode()) == [8]  # its error kind
     assert found(search(client, trajectory, "cinnamon").content.decode()) == list(range(1, 9))  # model text
