@@ -8,7 +8,10 @@ them and a query cannot probe what they may not read.
 
 from __future__ import annotations
 
+import json
 import unicodedata
+
+from benchmark.runs.models import Trajectory
 
 QUERY_MAX_LENGTH = 200
 SNIPPET_CHARS = 60
@@ -30,15 +33,31 @@ def search_query_parse(value: str | None) -> str:
     return q
 
 
-def steps_matching(payload: dict, query: str) -> list[dict]:
+def observation_texts(*, trajectory: Trajectory, payload: dict) -> dict[int, str]:
+    """Each step's whole observation as JSON text, by step index, when ``payload`` (the viewer's replay
+    document) shows the answers; {} otherwise, without a query. The page's tables show the fields that
+    matter, not every field a tool returned: this lets the search find the rest too."""
+    if not payload["answers_visible"]:
+        return {}
+    rows = trajectory.steps.values_list("index", "observation")
+    return {index: json.dumps(observation, ensure_ascii=False) for index, observation in rows}
+
+
+def steps_matching(payload: dict, query: str, observations: dict[int, str] | None = None) -> list[dict]:
     """The steps of ``payload`` whose searchable text contains ``query`` (case-insensitive):
-    [{number, tool, error_kind, where (the fields that matched), snippet}] in step order."""
+    [{number, tool, error_kind, where (the fields that matched), snippet}] in step order.
+
+    ``observations``: the steps' whole observations by index (``observation_texts``), searched
+    for steps the viewer may read (never for a withheld step)."""
     needle = query.casefold()
     out = []
     for step in payload["steps"]:
-        where = [name for name, text in _fields(step) if needle in text.casefold()]
+        fields = _fields(step)
+        if observations and not step["withheld"]:
+            fields.append(("observation", observations.get(step["index"], "")))
+        where = list(dict.fromkeys(name for name, text in fields if needle in text.casefold()))
         if where:
-            text = dict(_fields(step))[where[0]]
+            text = next(text for name, text in fields if name == where[0] and needle in text.casefold())
             out.append(
                 {
                     "number": step["number"],
