@@ -97,7 +97,8 @@ def _entries(*, release: Release, filters: MatrixFilters) -> list[dict]:
     decompresses it again for every key it extracts; the LATERAL subquery (kept apart by OFFSET 0)
     decompresses it once per row, about 3 times faster on 667 cases.
     """
-    where, params = ["e.release_id = %s"], [release.id]
+    where: list[str] = ["e.release_id = %s"]
+    params: list[int | str] = [release.id]
     for key, value in (("category", filters.category), ("level", filters.level)):
         if value:
             where.append(f"d.s ->> '{key}' = %s")

@@ -50,4 +50,4 @@ def test_curators_and_staff_search_everything(client, hidden_world, role):  # no
     url = f"/trajectories/{hidden_world['trajectory'].id}/"
     for secret in STEP_SECRETS:
         page = _get(client, url, hidden_world["users"][role], q=secret)
-        assert re.findall(r'data-step="(\d+)"', page) == ["1"], (secret, page[page.find('id="search"'):][:1500])
+        assert re.findall(r'data-step="(\d+)"', page) == ["1"], secret
