@@ -27,7 +27,7 @@ from benchmark.runs.visibility import can_see_answers, endpoint_details_visible,
 from benchmark.web.selectors import city_summaries
 from judging.vocabulary import Category
 
-from . import case_browser, run_report
+from . import case_browser, run_pass_k, run_report
 from .board_query import BoardRequestError, board_for, search_context
 from .downloads import download_format, leaderboard_download
 from .failures import REASONS
@@ -236,6 +236,7 @@ def run_page(request: HttpRequest, run_id: int) -> HttpResponse:
             "page_query": _query(request, page=None),
             "answers_visible": can_see_answers(user=request.user, release=run.release),
             "failures_query": urlencode({k: v for k, v in vars(filters).items() if v}),
+            "pass_k": run_pass_k.pass_k_rows(cases),
             **_figures(run, cases, curves),
         },
     )

@@ -13,6 +13,7 @@ from environment.selectors import city_version_get
 
 from .compare import USAGE, CompareError, compare_case_get, compare_runs_get, runs_compare_cached
 from .replay import replay_map_data, replay_payload, trajectory_get
+from .replay_search import observation_texts, search_query_parse, steps_matching
 from .streets import city_streets_geojson
 from .throttle import page_throttled
 
@@ -65,10 +66,18 @@ def trajectory_page(request, pk: int):
     trajectory = trajectory_get(pk=pk, user=request.user)
     if trajectory is None:
         raise Http404(NOT_VISIBLE.format(pk=pk))
+    try:
+        query = search_query_parse(request.GET.get("q"))
+    except ValueError as exc:
+        return render(request, "web/board_error.html", {"message": str(exc), "status": 400}, status=400)
     payload = replay_payload(trajectory=trajectory, user=request.user)
     tracks = [_track(payload, "A")]
     map_data = {**_map_data(tracks), "start": _start_position(request.GET.get("step"), payload), "step_urls": True}
-    return render(request, "web/replay.html", {"payload": payload, "tracks": tracks, "map_data": map_data})
+    observations = observation_texts(trajectory=trajectory, payload=payload) if query else {}
+    matches = steps_matching(payload, query, observations) if query else []
+    search = {"q": query, "matches": matches, "numbers": [m["number"] for m in matches]}
+    context = {"payload": payload, "tracks": tracks, "map_data": map_data, "search": search}
+    return render(request, "web/replay.html", context)
 
 
 @require_GET
