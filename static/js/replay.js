@@ -5,6 +5,10 @@
  * track has server-rendered panels (.step-panel[data-position]) inside [data-track=KEY]; the
  * timeline shows one at a time. Every text from the data (names, instructions, notes) is
  * untrusted and is written with textContent only, never as HTML.
+ *
+ * Every layer is named ("result 3: Kamppi Chapel (N123) 120 m", "gold stop 2: ...", on the comparison prefixed with
+ * the run's label): tooltip, popup, and on the element title and aria-label (static/js/map-markers.js). Numbered
+ * markers go through the map's declutter, which groups those that would overlap into count badges.
  */
 (function () {
   "use strict";
@@ -91,6 +95,18 @@
     return {color: color, weight: 4, opacity: 0.85, className: "lp-step lp-" + kind};
   }
 
+  /* A path's name; a point drawn as a path (a search centre, a place, a turn) is focusable like a marker, and
+     Enter opens its popup as it does a marker's. */
+  function namePath(layer, text) {
+    var path = layer.getElement();
+    if (!path) { return; }
+    path.setAttribute("aria-label", text);
+    if (layer instanceof L.CircleMarker && !(layer instanceof L.Circle)) {
+      path.setAttribute("tabindex", "0");
+      path.setAttribute("role", "button");
+    }
+  }
+
   /* Draws features into group; returns the numbered markers (results, endpoints, stops) for the declutter instead
      of adding them, except the reference's rings, which sit under the agent's stops on purpose. Every layer is
      named: icons by lpMarkers.name (title, aria-label, tooltip), paths by a tooltip and an aria-label. */
@@ -108,10 +124,7 @@
           if (role !== "reference") { markers.push({marker: layer, text: text}); return; }
         } else {
           layer.bindTooltip(el("span", "", text));
-          layer.on("add", function () {
-            var path = layer.getElement();
-            if (path) { path.setAttribute("aria-label", text); }
-          });
+          layer.on("add", function () { namePath(layer, text); });
         }
         group.addLayer(layer);
       }

@@ -248,6 +248,9 @@ def test_compare_replays_both_runs_side_by_side_on_one_map(site, page, web_runs)
         assert places_shown(page) == markers_a + markers_b + ref_markers
 
     check(0, 0)
+    labels = [t["label"] for t in data["tracks"]]  # on one map, every marker's name says whose it is
+    names = page.locator("#replay-map .leaflet-marker-icon").evaluate_all("(els) => els.map((e) => e.ariaLabel)")
+    assert names and all(any(f"{label}, result" in name for label in labels) for name in names), names
     page.click("[data-track=B] [data-action=next]")
     check(0, 1)
     page.keyboard.press("ArrowRight")  # the keys follow the run last clicked: B

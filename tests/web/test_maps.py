@@ -134,6 +134,10 @@ def test_dense_results_never_pile_up_and_every_place_stays_reachable(site, viewp
     page.screenshot(path=SCREENSHOTS / f"maps-dense-{page.size}.png")
     shown = check_declutter(page, results)
     assert any(icon["cluster"] for icon in shown), "20 results within 1 km pile up at this zoom: some are grouped"
+    center = next(f["properties"] for f in payload["steps"][0]["features"] if f["properties"]["kind"] == "center")
+    dot = page.locator("#replay-map path.lp-center")  # a point drawn as a path is named and focusable too
+    assert dot.get_attribute("aria-label") == f"search centre: {center['name']} ({center['place_id']})"
+    assert dot.get_attribute("tabindex") == "0"
 
     zoom = page.evaluate("window.lpReplay.map.getZoom()")
     page.locator(f"{ICONS}.lp-cluster").first.click()  # a badge zooms in on its places
