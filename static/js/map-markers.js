@@ -7,14 +7,14 @@
  * badge, re-grouped on every zoom. Grouping is greedy in the order given (search rank, stop number): a marker joins
  * the first group whose first marker lies closer than SPACING pixels on both axes, else it starts a group at its own
  * position. A group is drawn at its first marker's position, so two drawn icons are always at least SPACING apart
- * on one axis, and every icon is at most SPACING - 2 pixels wide: they never overlap, and the best-ranked marker
+ * on one axis, and every icon is at most SPACING - 4 pixels wide: they never overlap, and the best-ranked marker
  * keeps its place. Clicking a badge (or Enter on it) zooms in until its markers separate; where the map cannot zoom
  * further (places at one spot) it opens a list that names each of them.
  */
 (function () {
   "use strict";
 
-  var SPACING = 32;  // px; the widest icon drawn is 30 px (a 26 px badge with a 2 px border)
+  var SPACING = 34;  // px; the widest icon drawn is 30 px (a 26 px badge with a 2 px border), its pile shadow 3 px
   var BADGE = 26;
   var LIST_IN_TOOLTIP = 6;
 
@@ -75,6 +75,7 @@
       self.layer.addLayer(shown);
       if (focus && group.items.indexOf(focus) >= 0 && shown.getElement()) { shown.getElement().focus(); }
     });
+    this.map.getContainer().setAttribute("data-grouped-at-zoom", String(this.map.getZoom()));  // for tests
   };
 
   Declutter.prototype.badge = function (items) {
@@ -105,7 +106,7 @@
     var zoom = Math.min(map.getMaxZoom(), map.getBoundsZoom(bounds.pad(0.5)));
     if (zoom > map.getZoom()) {
       this.focusAfter = byKeyboard ? items[0] : null;
-      map.setView(bounds.getCenter(), zoom);
+      map.setView(bounds.getCenter(), zoom, {animate: false});  // regrouped at once: a second click meets the new groups
       return;
     }
     var list = document.createElement("ul");

@@ -25,6 +25,7 @@ __all__ = ["browser", "site"]  # fixtures, used by name
 VIEWPORTS = [(1400, 900), (390, 844)]
 ICONS = "#replay-map .leaflet-marker-icon"
 LOCAL_HOSTS = {"localhost", "127.0.0.1"}
+GROUPED_AT_ZOOM = "Number(document.getElementById('replay-map').getAttribute('data-grouped-at-zoom'))"
 
 pytestmark = [
     pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is missing"),
@@ -141,7 +142,7 @@ def test_dense_results_never_pile_up_and_every_place_stays_reachable(site, viewp
 
     zoom = page.evaluate("window.lpReplay.map.getZoom()")
     page.locator(f"{ICONS}.lp-cluster").first.click()  # a badge zooms in on its places
-    page.wait_for_function(f"window.lpReplay.map.getZoom() > {zoom}")
+    page.wait_for_function(f"{GROUPED_AT_ZOOM} > {zoom}")
     check_declutter(page, results)
 
     for _ in range(12):  # from the keyboard: Enter on a focused badge zooms in, or lists places that share a spot
@@ -151,10 +152,11 @@ def test_dense_results_never_pile_up_and_every_place_stays_reachable(site, viewp
         zoom, count = page.evaluate("window.lpReplay.map.getZoom()"), int(badges.first.get_attribute("data-count"))
         badges.first.focus()
         page.keyboard.press("Enter")
-        page.wait_for_function(f"window.lpReplay.map.getZoom() > {zoom} || document.querySelector('.lp-cluster-list')")
+        page.wait_for_function(f"{GROUPED_AT_ZOOM} > {zoom} || document.querySelector('.lp-cluster-list')")
         if page.locator(".lp-cluster-list").count():
             listed = page.locator(".lp-cluster-list li").all_inner_texts()
             assert len(listed) == count and all(re.search(r"\([A-Z]\d+\)", item) for item in listed)
+            assert page.evaluate("window.lpReplay.map.getZoom() === window.lpReplay.map.getMaxZoom()")
             break
         check_declutter(page, results)
         assert page.evaluate("document.activeElement.classList.contains('leaflet-marker-icon')")  # focus follows
@@ -226,11 +228,13 @@ def test_admin_case_page_shows_the_named_map_before_the_json(site, viewport_page
     page.click("input[type=submit]")
     page.wait_for_url(f"**/admin/cases/case/{trip_case.pk}/change/")
     check_case_map(page)
-    page.screenshot(path=SCREENSHOTS / f"maps-admin-case-{page.size}.png", full_page=True)
+    page.locator("#case-map").scroll_into_view_if_needed()
+    page.screenshot(path=SCREENSHOTS / f"maps-admin-case-{page.size}.png")
     map_top = page.locator("#case-map").bounding_box()["y"]
     json_top = page.locator(".field-answer_html").bounding_box()["y"]  # the first of the review's JSON fields
     question_top = page.locator(".field-question").bounding_box()["y"]
     assert question_top < map_top < json_top
+    assert "{#" not in page.inner_text("#content")  # no template syntax leaks into the page
     assert only_this_server(page.requests)
     assert page.errors == []
 
