@@ -41,7 +41,7 @@
     switch (p.kind) {
       case "result": return "result " + p.rank;
       case "endpoint": return (p.label === "A" ? "start " : "end ") + p.label;
-      case "stop": return gold + "stop " + p.number;
+      case "stop": return (gold || "answer ") + "stop " + p.number;
       case "leg": return gold + "leg " + p.leg;
       case "turn": return "turn " + p.number;
       case "center": return "search centre";
@@ -55,6 +55,9 @@
   function describe(p, role) {
     var parts = [what(p, role) + ":"];
     if (placeName(p)) { parts.push(placeName(p)); }
+    if (p.from && p.to) {  // a leg: the places it joins
+      parts.push(placeName({name: p.from_name, place_id: p.from}) + " to " + placeName({name: p.to_name, place_id: p.to}));
+    }
     if (p.instruction) { parts.push(p.instruction); }
     if (p.distance_m !== undefined && p.distance_m !== null) { parts.push(p.distance_m + " m"); }
     if (p.total_distance_m !== undefined) { parts.push(p.total_distance_m + " m, " + p.total_time_s + " s"); }

@@ -181,6 +181,13 @@ def test_answer_and_gold_markers_are_named(site, viewport_page, dense_replay):
     assert overlapping(agent) == []
     assert sorted(place_ids_named([a["label"] for a in agent])) == sorted(s["place_id"] for s in stops)
     assert all(a["label"] and a["title"] for a in agent)
+    legs = [f["properties"] for f in payload["answer"]["features"] if f["properties"]["kind"] == "leg"]
+    leg_names = page.locator("#replay-map path.lp-leg").evaluate_all("(els) => els.map((e) => e.ariaLabel)")
+    assert len(leg_names) == len(legs) == len(stops) - 1
+    for leg, label in zip(sorted(legs, key=lambda leg: leg["leg"]), sorted(leg_names)):
+        assert label.startswith(
+            f"leg {leg['leg']}: {leg['from_name']} ({leg['from']}) to {leg['to_name']} ({leg['to']})"
+        )
     page.locator("#replay-map .lp-reference-stop").first.focus()  # under the agent's stop: reached by keyboard
     assert page.locator(".leaflet-tooltip", has_text="gold stop").count() == 1  # the tooltip names it on focus too
     assert only_this_server(page.requests)
