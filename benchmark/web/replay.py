@@ -287,11 +287,18 @@ def _drawn_answer(answer: PredictedAnswer | None, places: Places, world, flagged
                     route.geometry,
                     "leg",
                     leg=leg,
+                    **_leg_ends(places, a, b),
                     total_distance_m=route.total_distance_m,
                     total_time_s=route.total_time_s,
                 )
             )
     return {"stops": stops, "features": features, "vehicle": vehicle, "mode": mode}
+
+
+def _leg_ends(places: Places, start: str, end: str) -> dict:
+    """The places a leg joins, by id and name, so the map can name the leg."""
+    a, b = places.points[start], places.points[end]
+    return {"from": start, "to": end, "from_name": a.name, "to_name": b.name}
 
 
 def _steps(steps, observations, places: Places, world, required, drawn_answer: dict) -> list[dict]:

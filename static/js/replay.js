@@ -5,6 +5,10 @@
  * track has server-rendered panels (.step-panel[data-position]) inside [data-track=KEY]; the
  * timeline shows one at a time. Every text from the data (names, instructions, notes) is
  * untrusted and is written with textContent only, never as HTML.
+ *
+ * Every layer is named ("result 3: Kamppi Chapel (N123) 120 m", "gold stop 2: ...", on the comparison prefixed with
+ * the run's label): tooltip, popup, and on the element title and aria-label (static/js/map-markers.js). Numbered
+ * markers go through the map's declutter, which groups those that would overlap into count badges.
  */
 (function () {
   "use strict";
@@ -27,16 +31,35 @@
                       html: label});
   }
 
-  function describe(p) {
-    var parts = [];
-    if (p.rank) { parts.push("#" + p.rank); }
-    if (p.number) { parts.push(p.number + "."); }
-    if (p.label) { parts.push(p.label + ":"); }
-    if (p.name) { parts.push(p.name); }
-    if (p.place_id) { parts.push("(" + p.place_id + ")"); }
+  function placeName(p) {  // "Kamppi Chapel (N123)"; the id alone when the city has no name for it
+    if (!p.place_id) { return p.name || ""; }
+    return (p.name ? p.name + " " : "") + "(" + p.place_id + ")";
+  }
+
+  function what(p, role) {  // what a feature is, in words: "result 3", "start A", "gold stop 2"
+    var gold = role === "reference" ? "gold " : "";
+    switch (p.kind) {
+      case "result": return "result " + p.rank;
+      case "endpoint": return (p.label === "A" ? "start " : "end ") + p.label;
+      case "stop": return (gold || "answer ") + "stop " + p.number;
+      case "leg": return gold + "leg " + p.leg;
+      case "turn": return "turn " + p.number;
+      case "center": return "search centre";
+      case "circle": return "search radius " + p.radius_m + " m";
+      case "buffer": return "search buffer " + p.radius_m + " m";
+      case "route": return "route";
+      default: return String(p.kind);
+    }
+  }
+
+  function describe(p, role) {
+    var parts = [what(p, role) + ":"];
+    if (placeName(p)) { parts.push(placeName(p)); }
+    if (p.from && p.to) {  // a leg: the places it joins
+      parts.push(placeName({name: p.from_name, place_id: p.from}) + " to " + placeName({name: p.to_name, place_id: p.to}));
+    }
     if (p.instruction) { parts.push(p.instruction); }
     if (p.distance_m !== undefined && p.distance_m !== null) { parts.push(p.distance_m + " m"); }
-    if (p.radius_m) { parts.push("radius " + p.radius_m + " m"); }
     if (p.total_distance_m !== undefined) { parts.push(p.total_distance_m + " m, " + p.total_time_s + " s"); }
     if (p.flagged) { parts.push("— cited but never fetched"); }
     return parts.join(" ");
@@ -45,14 +68,13 @@
   function pointLayer(feature, latlng, color, role) {
     var p = feature.properties, kind = p.kind;
     if (role === "reference") {  // a ring under the agent's marker: where both name a place, both show
-      return L.marker(latlng, {icon: labelIcon(p.number, "lp-reference-stop", null, 38), keyboard: false,
-                               pane: "lp-reference-markers"});
+      return L.marker(latlng, {icon: labelIcon(p.number, "lp-reference-stop", null, 38), pane: "lp-reference-markers"});
     }
-    if (kind === "result") { return L.marker(latlng, {icon: labelIcon(p.rank, "lp-result", color), keyboard: false}); }
-    if (kind === "endpoint") { return L.marker(latlng, {icon: labelIcon(p.label, "lp-endpoint"), keyboard: false}); }
+    if (kind === "result") { return L.marker(latlng, {icon: labelIcon(p.rank, "lp-result", color)}); }
+    if (kind === "endpoint") { return L.marker(latlng, {icon: labelIcon(p.label, "lp-endpoint")}); }
     if (kind === "stop") {
       return L.marker(latlng, {icon: labelIcon(p.number, "lp-stop" + (p.flagged ? " lp-flagged" : ""),
-                                               p.flagged ? null : color), keyboard: false});
+                                               p.flagged ? null : color)});
     }
     if (kind === "circle") {
       return L.circle(latlng, {radius: Number(p.radius_m) || 0, color: color, weight: 2, fillOpacity: 0.06,
@@ -76,19 +98,41 @@
     return {color: color, weight: 4, opacity: 0.85, className: "lp-step lp-" + kind};
   }
 
-  function drawFeatures(group, features, color, role) {
-    if (!features || !features.length) { return; }
+  /* A path's name; a point drawn as a path (a search centre, a place, a turn) is focusable like a marker, and
+     Enter opens its popup as it does a marker's. */
+  function namePath(layer, text) {
+    var path = layer.getElement();
+    if (!path) { return; }
+    path.setAttribute("aria-label", text);
+    if (layer instanceof L.CircleMarker && !(layer instanceof L.Circle)) {
+      path.setAttribute("tabindex", "0");
+      path.setAttribute("role", "button");
+    }
+  }
+
+  /* Draws features into group; returns the numbered markers (results, endpoints, stops) for the declutter instead
+     of adding them, except the reference's rings, which sit under the agent's stops on purpose. Every layer is
+     named: icons by lpMarkers.name (title, aria-label, tooltip), paths by a tooltip and an aria-label. */
+  function drawFeatures(group, features, color, role, prefix) {
+    var markers = [];
+    if (!features || !features.length) { return markers; }
     L.geoJSON({type: "FeatureCollection", features: features}, {
       pointToLayer: function (feature, latlng) { return pointLayer(feature, latlng, color, role); },
       style: function (feature) { return pathStyle(feature, color, role); },
       onEachFeature: function (feature, layer) {
-        var text = describe(feature.properties);
-        if (text) {
+        var text = (prefix || "") + describe(feature.properties, role);
+        layer.bindPopup(el("span", "", text));
+        if (layer instanceof L.Marker) {
+          window.lpMarkers.name(layer, text);
+          if (role !== "reference") { markers.push({marker: layer, text: text}); return; }
+        } else {
           layer.bindTooltip(el("span", "", text));
-          layer.bindPopup(el("span", "", text));
+          layer.on("add", function () { namePath(layer, text); });
         }
+        group.addLayer(layer);
       }
-    }).addTo(group);
+    });
+    return markers;
   }
 
   function Track(replay, data, root) {
@@ -98,7 +142,8 @@
     this.count = data.steps.length;  // positions 0..count-1 are steps, count is the final answer
     this.position = 0;
     this.timer = null;
-    this.group = L.featureGroup().addTo(replay.map);
+    this.group = L.featureGroup().addTo(replay.map);  // paths; numbered markers go to replay.declutter
+    this.markers = [];
     this.panels = root.querySelectorAll(".step-panel");
     this.links = root.querySelectorAll(".step-list a[data-position]");
     this.label = root.querySelector(".timeline .position");
@@ -134,7 +179,8 @@
     position = Math.max(0, Math.min(this.count, position));
     this.position = position;
     this.group.clearLayers();
-    drawFeatures(this.group, this.features(position), this.data.color, "agent");
+    this.markers = drawFeatures(this.group, this.features(position), this.data.color, "agent", this.replay.prefix(this));
+    this.replay.declutter.set(this.data.key, this.markers);
     Array.prototype.forEach.call(this.panels, function (panel) {
       panel.hidden = Number(panel.getAttribute("data-position")) !== position;
     });
@@ -179,6 +225,7 @@
     makePane(map, "lp-reference-markers", 590);  // below the marker pane (600)
     this.map = map;
     this.data = data;
+    this.declutter = new window.lpMarkers.Declutter(map);
     this.reference = L.featureGroup();
     drawFeatures(this.reference, data.reference, REFERENCE_COLOR, "reference");
     this.tracks = data.tracks.map(function (trackData) {
@@ -188,16 +235,24 @@
     this.active = this.tracks[0];
   }
 
+  Replay.prototype.prefix = function (track) {  // on the comparison, a marker's name says whose it is
+    return this.data.tracks.length > 1 ? track.data.label + ", " : "";
+  };
+
   Replay.prototype.changed = function () {
     var atAnswer = this.tracks.some(function (t) { return t.position === t.count; });
     if (atAnswer && !this.map.hasLayer(this.reference)) { this.reference.addTo(this.map); }
     if (!atAnswer && this.map.hasLayer(this.reference)) { this.map.removeLayer(this.reference); }
     this.fit();
+    this.declutter.refresh();
   };
 
   Replay.prototype.fit = function () {
     var bounds = L.latLngBounds([]);
-    this.tracks.forEach(function (t) { if (t.group.getLayers().length) { bounds.extend(t.group.getBounds()); } });
+    this.tracks.forEach(function (t) {
+      if (t.group.getLayers().length) { bounds.extend(t.group.getBounds()); }
+      t.markers.forEach(function (item) { bounds.extend(item.marker.getLatLng()); });
+    });
     if (this.map.hasLayer(this.reference) && this.reference.getLayers().length) {
       bounds.extend(this.reference.getBounds());
     }

@@ -62,11 +62,15 @@ def signed_in_state(site, browser, django_db_blocker):
 @pytest.fixture(scope="module")
 def pages(site, web_runs, django_db_blocker) -> dict[str, str]:
     """Page name -> URL, one of every kind of page."""
+    from benchmark.runs.models import Step
+
     reference, heuristic = web_runs["reference"], web_runs["heuristic"]
     with django_db_blocker.unblock():
         failed_id, _ = failed_replay_with_a_diff(site, heuristic)
         entry = heuristic.trajectories.get(id=failed_id).entry
         case_id = entry.case.case_id
+        step = Step.objects.filter(trajectory__run=reference, tool="note_detail").order_by("id").first()
+        note_id = step.arguments["note_id"]
     return {
         "leaderboard": f"{site}/?release=web-fixture",
         "run": f"{site}/runs/{heuristic.id}/",
@@ -75,6 +79,10 @@ def pages(site, web_runs, django_db_blocker) -> dict[str, str]:
         "compare-side-by-side": f"{site}/compare/?a={reference.id}&b={heuristic.id}&case={case_id}&trial=0",
         "cases": f"{site}/cases/?release=web-fixture",
         "case": f"{site}/cases/web-fixture/{case_id}/",
+        "replay-search": f"{site}/trajectories/{failed_id}/?q=search",
+        "matrix": f"{site}/releases/web-fixture/matrix/?baselines=1",
+        "cost": f"{site}/releases/web-fixture/cost/",
+        "note": f"{site}/notes/{note_id}/",
         "glossary": f"{site}/glossary/",
         "login": f"{site}/accounts/login/",
         "submit": f"{site}/submit/",

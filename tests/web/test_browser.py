@@ -2,7 +2,8 @@
 
 The browser opens the leaderboard, a run, and a replay; steps through the timeline with the
 buttons and the arrow keys; at every position checks that the map draws exactly that step's
-layers (Leaflet's SVG paths and marker icons, counted in the DOM against replay.json) and that
+layers (Leaflet's SVG paths, and the places its marker icons and count badges stand for,
+counted in the DOM against replay.json) and that
 the notes panel shows that step's notes; and checks that hostile note text stays inert text.
 Screenshots go to test-artifacts/screenshots/.
 
@@ -21,6 +22,9 @@ import pytest
 from tests.web.browser import CHROMIUM, SCREENSHOTS
 
 MARKER_KINDS = {"result", "endpoint", "stop"}  # drawn as divIcon markers; every other kind is an SVG path
+# The places the marker icons stand for: one per numbered marker, data-count per count badge (js/map-markers.js)
+PLACES_SHOWN = """(map) => Array.from(document.querySelectorAll(map + ' .lp-marker'))
+    .reduce((total, icon) => total + Number(icon.getAttribute('data-count') || 1), 0)"""
 
 pytestmark = [
     pytest.mark.skipif(
@@ -86,9 +90,14 @@ def shown(page) -> dict:
         "label": page.inner_text("[data-track=A] .timeline .position"),
         "panels": panel.count(),
         "paths": page.locator("#replay-map path.lp-step").count(),
-        "markers": page.locator("#replay-map .lp-marker").count(),
+        "markers": places_shown(page),
         "notes": panel.locator(".notes .note h5").all_inner_texts(),
     }
+
+
+def places_shown(page, map_selector: str = "#replay-map") -> int:
+    """The places the map's marker icons represent (a count badge stands for several; a reference ring for one)."""
+    return page.evaluate(PLACES_SHOWN, map_selector)
 
 
 def open_replay(page, url: str) -> None:
@@ -201,9 +210,12 @@ def test_compare_replays_both_runs_side_by_side_on_one_map(site, page, web_runs)
         ref_markers = sum(f["properties"]["kind"] == "stop" for f in reference) if at_answer else 0
         ref_paths = len(reference) - ref_markers if at_answer else 0
         assert page.locator("#replay-map path.lp-step").count() == paths_a + paths_b + ref_paths
-        assert page.locator("#replay-map .lp-marker").count() == markers_a + markers_b + ref_markers
+        assert places_shown(page) == markers_a + markers_b + ref_markers
 
     check(0, 0)
+    labels = [t["label"] for t in data["tracks"]]  # on one map, every marker's name says whose it is
+    names = page.locator("#replay-map .leaflet-marker-icon").evaluate_all("(els) => els.map((e) => e.ariaLabel)")
+    assert names and all(any(f"{label}, result" in name for label in labels) for name in names), names
     page.click("[data-track=B] [data-action=next]")
     check(0, 1)
     page.keyboard.press("ArrowRight")  # the keys follow the run last clicked: B

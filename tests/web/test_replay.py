@@ -153,6 +153,13 @@ def test_answer_and_reference_are_numbered_stops_with_routed_legs(full_trajector
         legs = [f for f in drawn["features"] if f["properties"]["kind"] == "leg"]
         assert [f["properties"]["leg"] for f in legs] == [1, 2] and drawn["vehicle"] == "walking"
         assert legs[0]["geometry"]["coordinates"][0] == location("N1")
+        names = {s["place_id"]: s["name"] for s in drawn["stops"]}
+        ends = [(f["properties"]["from"], f["properties"]["to"]) for f in legs]
+        assert ends == [("N1", "N4"), ("N4", "N5")]  # the map names each leg by the places it joins
+        assert [(f["properties"]["from_name"], f["properties"]["to_name"]) for f in legs] == [
+            (names[a], names[b]) for a, b in ends
+        ]
+        assert all(names.values())
     assert payload["steps"][-1]["features"] == payload["answer"]["features"]
 
 
