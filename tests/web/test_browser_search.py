@@ -1,7 +1,7 @@
 """The leaderboard's search form in a real browser on a phone-sized screen (390 x 844): it fits without
 horizontal overflow and, without any script of ours, submits the filters as a GET query.
 
-Fixtures as in tests/web/test_browser.py: a live server on committed data (the session's web-fixture
+Fixtures from tests/web/browser.py: a live server on committed data (the session's web-fixture
 runs), Debian's Chromium through Playwright.
 """
 
@@ -12,35 +12,13 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from tests.web.test_browser import CHROMIUM, LAUNCH_ARGS, SCREENSHOTS
+from tests.web.browser import CHROMIUM, SCREENSHOTS
 
 pytestmark = [
     pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is missing: run scripts/services.sh"),
     pytest.mark.django_db,
 ]
 PHONE = {"width": 390, "height": 844}
-
-
-@pytest.fixture(scope="module")
-def site(django_db_blocker, web_runs):
-    from pytest_django.live_server_helper import LiveServer
-
-    with django_db_blocker.unblock():
-        server = LiveServer("localhost")
-    yield server.url
-    server.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API runs an event loop here
-    from playwright.sync_api import sync_playwright
-
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture

@@ -1,24 +1,14 @@
 """The hardest-cases matrix, score against cost, the note reader and the replay search in a real browser
 (Debian's headless Chromium through Playwright) at a phone's 390x844: nothing wider than the screen,
-no script error, every request to the local server. Fixtures and server as in test_browser.py."""
+no script error, every request to the local server. Fixtures and server from tests/web/browser.py."""
 
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
-LAUNCH_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
+from tests.web.browser import CHROMIUM, SCREENSHOTS
 
 pytestmark = [
     pytest.mark.skipif(
@@ -27,29 +17,6 @@ pytestmark = [
     ),
     pytest.mark.django_db,
 ]
-
-
-@pytest.fixture(scope="module")
-def site(django_db_blocker, web_runs):
-    """A live server on the test database (committed data only: the session's web-fixture runs); its URL."""
-    from pytest_django.live_server_helper import LiveServer
-
-    with django_db_blocker.unblock():
-        server = LiveServer("localhost")
-    yield server.url
-    server.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API runs an event loop here
-    from playwright.sync_api import sync_playwright
-
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture(scope="module")

@@ -19,9 +19,9 @@ from urllib.parse import urlparse
 
 import pytest
 
-from tests.web.test_browser import CHROMIUM, SCREENSHOTS, browser, open_replay, places_shown, replay_json, site
+from tests.web.browser import CHROMIUM, SCREENSHOTS
+from tests.web.test_browser import open_replay, places_shown, replay_json
 
-__all__ = ["browser", "site"]  # fixtures, used by name
 VIEWPORTS = [(1400, 900), (390, 844)]
 ICONS = "#replay-map .leaflet-marker-icon"
 LOCAL_HOSTS = {"localhost", "127.0.0.1"}

@@ -1,18 +1,16 @@
 """The run page's plots in a real browser (Debian's headless Chromium through Playwright): at a
 desktop width every plot's text is drawn at 13 px or more, and on a 390 px phone figure 5's panels
 fit the screen while the wide figures scroll inside their own box. Screenshots go to
-test-artifacts/screenshots/. The live server and browser fixtures follow tests/web/test_browser.py."""
+test-artifacts/screenshots/. The live server and browser fixtures are tests/web/browser.py's."""
 
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import pytest
 
-from tests.web.test_browser import CHROMIUM, LAUNCH_ARGS
+from tests.web.browser import CHROMIUM, SCREENSHOTS
 
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 PREFIX = "plots-browser"
 
 pytestmark = [
@@ -53,28 +51,6 @@ def plots_run(grid_city, django_db_blocker):
         run.delete()
         Release.objects.filter(name=PREFIX).delete()
         Case.objects.filter(case_id__startswith=PREFIX).delete()
-
-
-@pytest.fixture(scope="module")
-def site(django_db_blocker, plots_run):
-    from pytest_django.live_server_helper import LiveServer
-
-    with django_db_blocker.unblock():
-        server = LiveServer("localhost")
-    yield server.url
-    server.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API runs an event loop here
-    from playwright.sync_api import sync_playwright
-
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
-        yield browser
-        browser.close()
 
 
 def open_run(browser, site: str, run, width: int, height: int):
