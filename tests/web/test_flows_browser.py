@@ -31,7 +31,8 @@ def committed(django_db_blocker):
 
 @pytest.fixture
 def committed_user():
-    """A factory of committed users (the live server reads committed rows), removed after the test."""
+    """A factory of committed users (the live server reads committed rows), removed after the test with the
+    runs and endpoints they made."""
     from django.contrib.auth.models import Group, User
 
     made = []
@@ -44,7 +45,12 @@ def committed_user():
         return user
 
     yield make
-    for user in made:
+    from benchmark.endpoints.models import ModelEndpoint
+    from benchmark.runs.models import EvaluationRun
+
+    for user in made:  # with what they submitted, even when the test failed half-way
+        EvaluationRun.objects.filter(created_by=user).delete()
+        ModelEndpoint.objects.filter(owner=user).delete()
         user.delete()
 
 
@@ -157,8 +163,6 @@ def test_submitting_a_model_tests_the_connection_queues_a_smoke_test_and_cancels
         assert page.locator("[data-state]").first.get_attribute("data-state") == "stopped"
         smoke.refresh_from_db()
         assert smoke.status == EvaluationRun.CANCELLED and smoke.cancelled_by_id == user.id
-        EvaluationRun.objects.filter(id=smoke.id).delete()
-        smoke.endpoint.delete()
     assert page.problems == []
 
 
