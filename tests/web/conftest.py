@@ -12,6 +12,8 @@ Two kinds of data:
 from __future__ import annotations
 
 import itertools
+import os
+from pathlib import Path
 
 import pytest
 
@@ -206,3 +208,50 @@ def users(db) -> dict:
     curator.groups.add(Group.objects.get(name="Curators"))
     staff = User.objects.create_user("staffer", password="pw", is_staff=True)
     return {"member": member, "curator": curator, "staff": staff}
+
+
+# ------------------------------------------------------------------ a real browser on a live server (browser tests)
+
+CHROMIUM = "/usr/bin/chromium"
+LAUNCH_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
+needs_chromium = pytest.mark.skipif(
+    not os.path.exists(CHROMIUM),
+    reason=f"{CHROMIUM} is missing: run scripts/services.sh, which installs Debian's chromium",
+)
+
+
+@pytest.fixture(scope="module")
+def site(django_db_blocker, web_runs):
+    """A live server on the test database (committed data only); its base URL.
+
+    pytest-django's LiveServer started here rather than through the ``live_server`` fixture: that
+    fixture forces ``transactional_db``, whose teardown empties every table, including the session's
+    committed cities and runs other tests share.
+    """
+    from pytest_django.live_server_helper import LiveServer
+
+    with django_db_blocker.unblock():
+        server = LiveServer("localhost")
+    yield server.url
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's headless Chromium through Playwright (never ``playwright install``)."""
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API runs an event loop here
+    from playwright.sync_api import sync_playwright
+
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+        yield browser
+        browser.close()

@@ -6,52 +6,24 @@ layers (Leaflet's SVG paths and marker icons, counted in the DOM against replay.
 the notes panel shows that step's notes; and checks that hostile note text stays inert text.
 Screenshots go to test-artifacts/screenshots/.
 
-The server is pytest-django's LiveServer (Django's LiveServerThread) started here rather than
-through the ``live_server`` fixture: that fixture forces ``transactional_db``, whose teardown
-empties every table, including the session's committed cities and runs other tests share.
-This server reads only committed data: the session's runs and this module's own fixtures.
+The server and the browser are the ``site`` and ``browser`` fixtures of tests/web/conftest.py
+(tests/web/test_pages_phone.py uses them too). The server reads only committed data: the
+session's runs and this module's own fixtures.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import urllib.request
-from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
-LAUNCH_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
+from tests.web.conftest import SCREENSHOTS, needs_chromium
+
 MARKER_KINDS = {"result", "endpoint", "stop"}  # drawn as divIcon markers; every other kind is an SVG path
 
-pytestmark = [
-    pytest.mark.skipif(
-        not os.path.exists(CHROMIUM),
-        reason=f"{CHROMIUM} is missing: run scripts/services.sh, which installs Debian's chromium",
-    ),
-    pytest.mark.django_db,
-]
-
-
-@pytest.fixture(scope="module")
-def site(django_db_blocker, web_runs):
-    """A live server on the test database (committed data only); its base URL."""
-    from pytest_django.live_server_helper import LiveServer
-
-    with django_db_blocker.unblock():
-        server = LiveServer("localhost")
-    yield server.url
-    server.stop()
+pytestmark = [needs_chromium, pytest.mark.django_db]
 
 
 @pytest.fixture(scope="module")
@@ -74,18 +46,6 @@ def hostile_replay(grid_city, web_runs, django_db_blocker):
         release.delete()
         case.delete()
         note.delete()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API runs an event loop here
-    from playwright.sync_api import sync_playwright
-
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture
@@ -292,14 +252,8 @@ def test_a_failed_replay_shows_reasons_and_diff_before_any_click_and_stays_on_th
 
     local = {"localhost", "127.0.0.1"}
     assert requests and all(urlparse(u).scheme in ("data", "blob") or urlparse(u).hostname in local for u in requests)
-    # no favicon yet (issue 15, point 10): the browser's own request for it is the one 404 allowed
-    errors = [p if isinstance(p, str) else p.text for p in problems if isinstance(p, str) or not favicon(p)]
-    assert errors == []
+    assert [p if isinstance(p, str) else p.text for p in problems] == []  # the favicon too is found
     page.close()
-
-
-def favicon(message) -> bool:
-    return urlparse(message.location.get("url", "")).path == "/favicon.ico"
 
 
 def test_the_step_is_in_the_url_and_the_focused_map_keeps_the_arrow_keys(site, page, web_runs, django_db_blocker):
