@@ -25,6 +25,10 @@ LAUNCH_ARGS = [
     "--disable-sync",
 ]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
+needs_chromium = pytest.mark.skipif(
+    not os.path.exists(CHROMIUM),
+    reason=f"{CHROMIUM} is missing: run scripts/services.sh, which installs Debian's chromium",
+)
 
 
 @pytest.fixture(scope="module")

@@ -12,6 +12,8 @@ Two kinds of data:
 from __future__ import annotations
 
 import itertools
+import os
+from pathlib import Path
 
 import pytest
 
@@ -208,3 +210,4 @@ def users(db) -> dict:
     curator.groups.add(Group.objects.get(name="Curators"))
     staff = User.objects.create_user("staffer", password="pw", is_staff=True)
     return {"member": member, "curator": curator, "staff": staff}
+

@@ -7,32 +7,27 @@ counted in the DOM against replay.json) and that
 the notes panel shows that step's notes; and checks that hostile note text stays inert text.
 Screenshots go to test-artifacts/screenshots/.
 
-The live server and the browser are tests/web/browser.py's fixtures.
+The server and the browser are the ``site`` and ``browser`` fixtures of tests/web/browser.py, which
+every module of tests/web gets through conftest.py. The server reads only committed data: the
+session's runs and this module's own fixtures.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import urllib.request
 from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from tests.web.browser import CHROMIUM, SCREENSHOTS
+from tests.web.browser import SCREENSHOTS, needs_chromium
 
 MARKER_KINDS = {"result", "endpoint", "stop"}  # drawn as divIcon markers; every other kind is an SVG path
 # The places the marker icons stand for: one per numbered marker, data-count per count badge (js/map-markers.js)
 PLACES_SHOWN = """(map) => Array.from(document.querySelectorAll(map + ' .lp-marker'))
     .reduce((total, icon) => total + Number(icon.getAttribute('data-count') || 1), 0)"""
 
-pytestmark = [
-    pytest.mark.skipif(
-        not os.path.exists(CHROMIUM),
-        reason=f"{CHROMIUM} is missing: run scripts/services.sh, which installs Debian's chromium",
-    ),
-    pytest.mark.django_db,
-]
+pytestmark = [needs_chromium, pytest.mark.django_db]
 
 
 @pytest.fixture(scope="module")
@@ -269,14 +264,8 @@ def test_a_failed_replay_shows_reasons_and_diff_before_any_click_and_stays_on_th
 
     local = {"localhost", "127.0.0.1"}
     assert requests and all(urlparse(u).scheme in ("data", "blob") or urlparse(u).hostname in local for u in requests)
-    # no favicon yet (issue 15, point 10): the browser's own request for it is the one 404 allowed
-    errors = [p if isinstance(p, str) else p.text for p in problems if isinstance(p, str) or not favicon(p)]
-    assert errors == []
+    assert [p if isinstance(p, str) else p.text for p in problems] == []  # the favicon too is found
     page.close()
-
-
-def favicon(message) -> bool:
-    return urlparse(message.location.get("url", "")).path == "/favicon.ico"
 
 
 def test_the_step_is_in_the_url_and_the_focused_map_keeps_the_arrow_keys(site, page, web_runs, django_db_blocker):
