@@ -12,8 +12,6 @@ Two kinds of data:
 from __future__ import annotations
 
 import itertools
-import os
-from pathlib import Path
 
 import pytest
 
@@ -210,4 +208,3 @@ def users(db) -> dict:
     curator.groups.add(Group.objects.get(name="Curators"))
     staff = User.objects.create_user("staffer", password="pw", is_staff=True)
     return {"member": member, "curator": curator, "staff": staff}
-
