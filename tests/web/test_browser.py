@@ -52,15 +52,21 @@ def hostile_replay(grid_city, web_runs, django_db_blocker):
         note.delete()
 
 
-@pytest.fixture
-def page(browser):
-    page = browser.new_page(viewport={"width": 1400, "height": 950})
+@pytest.fixture(params=[(1400, 900), (390, 844)], ids=["1400x900", "390x844"])
+def page(browser, request):
+    """A page at a desktop's and at a phone's size: every flow below runs at both."""
+    width, height = request.param
+    page = browser.new_page(viewport={"width": width, "height": height})
     page.errors = []
     page.on("pageerror", lambda exc: page.errors.append(str(exc)))
     page.on("dialog", lambda dialog: (page.errors.append(f"dialog: {dialog.message}"), dialog.dismiss()))
     page.route("**/tile.openstreetmap.org/**", lambda route: route.abort())  # offline: no tile server answers
     yield page
     page.close()
+
+
+def size_of(page) -> str:
+    return "{width}x{height}".format(**page.viewport_size)
 
 
 def replay_json(site: str, trajectory_id: int) -> dict:
@@ -117,10 +123,10 @@ def check_position(page, payload: dict, position: int) -> dict:
 def test_leaderboard_run_and_replay_step_through_the_timeline(site, page, web_runs):
     heuristic = web_runs["heuristic"]
     page.goto(f"{site}/?release=web-fixture")
-    page.screenshot(path=SCREENSHOTS / "leaderboard.png", full_page=True)
+    page.screenshot(path=SCREENSHOTS / f"flow-leaderboard-{size_of(page)}.png", full_page=True)
     page.get_by_role("link", name=heuristic.name, exact=True).click()
     page.wait_for_url(f"{site}/runs/{heuristic.id}/")
-    page.screenshot(path=SCREENSHOTS / "run.png", full_page=True)
+    page.screenshot(path=SCREENSHOTS / f"flow-run-{size_of(page)}.png", full_page=True)
     page.get_by_role("link", name="replay").first.click()
     page.wait_for_url("**/trajectories/*/**")
     open_replay(page, page.url)
@@ -129,11 +135,11 @@ def test_leaderboard_run_and_replay_step_through_the_timeline(site, page, web_ru
     assert payload["trajectory"]["passed"] is False and last >= 2
 
     states = [check_position(page, payload, 0)]
-    page.screenshot(path=SCREENSHOTS / "replay-step-1.png")
+    page.screenshot(path=SCREENSHOTS / f"replay-step-1-{size_of(page)}.png")
     for position in range(1, last + 1):
         page.keyboard.press("ArrowRight")
         states.append(check_position(page, payload, position))
-    page.screenshot(path=SCREENSHOTS / "replay-answer.png")
+    page.screenshot(path=SCREENSHOTS / f"replay-answer-{size_of(page)}.png")
     page.keyboard.press("ArrowRight")  # past the end: stays on the answer
     check_position(page, payload, last)
     page.click("[data-track=A] [data-action=prev]")
@@ -157,7 +163,7 @@ def test_notes_panel_follows_the_timeline_and_marks_required_evidence(site, page
             page.click("[data-track=A] [data-action=next]")
         notes_seen.append(check_position(page, payload, position)["notes"])
         if payload["steps"][position:] and payload["steps"][position]["tool"] == "note_detail":
-            page.screenshot(path=SCREENSHOTS / "replay-notes.png")
+            page.screenshot(path=SCREENSHOTS / f"replay-notes-{size_of(page)}.png")
             assert page.locator("[data-track=A] .step-panel:not([hidden]) .note.required").count() == 1
     assert len({tuple(n) for n in notes_seen}) > 2, "the notes panel changes with the steps"
     assert page.errors == []
@@ -176,7 +182,7 @@ def test_hostile_note_text_stays_text_in_the_browser(site, page, hostile_replay)
     assert note.locator(".note-text").inner_text() == HOSTILE_TEXT
     assert HOSTILE_COMMENT in note.locator(".comments li").inner_text()
     assert page.locator("img[src=x]").count() == 0 and page.locator("b", has_text="buns").count() == 0
-    page.screenshot(path=SCREENSHOTS / "replay-hostile-note.png")
+    page.screenshot(path=SCREENSHOTS / f"replay-hostile-note-{size_of(page)}.png")
     assert page.errors == []  # no script ran and no dialog opened
 
 
@@ -191,7 +197,7 @@ def layers_of(payload: dict, position: int) -> tuple[int, int]:
 def test_compare_replays_both_runs_side_by_side_on_one_map(site, page, web_runs):
     a, b = web_runs["reference"], web_runs["heuristic"]
     page.goto(f"{site}/compare/?a={a.id}&b={b.id}")
-    page.screenshot(path=SCREENSHOTS / "compare.png", full_page=True)
+    page.screenshot(path=SCREENSHOTS / f"flow-compare-{size_of(page)}.png", full_page=True)
     page.locator("#won a", has_text="side by side").first.click()
     page.wait_for_selector("#replay-map[data-ready=true]")
     data = page.evaluate("JSON.parse(document.getElementById('replay-data').textContent)")
@@ -218,7 +224,7 @@ def test_compare_replays_both_runs_side_by_side_on_one_map(site, page, web_runs)
     answer_a = len(payloads["A"]["steps"])
     page.click(f"[data-track=A] .step-list a[data-position='{answer_a}']")
     check(answer_a, 2)
-    page.screenshot(path=SCREENSHOTS / "compare-side-by-side.png")
+    page.screenshot(path=SCREENSHOTS / f"flow-compare-side-by-side-{size_of(page)}.png")
     page.click("[data-track=B] [data-action=prev]")
     page.click("[data-track=B] [data-action=play]")
     page.wait_for_selector("[data-track=B][data-position='2']", timeout=5000)
@@ -288,7 +294,7 @@ def test_the_step_is_in_the_url_and_the_focused_map_keeps_the_arrow_keys(site, p
     check_position(page, payload, last)
     rings = sum(f["properties"]["kind"] == "stop" for f in payload["reference"]["features"])
     assert page.locator("#replay-map .lp-reference-stop").count() == rings > 0
-    page.screenshot(path=SCREENSHOTS / "replay-answer-and-reference.png")
+    page.screenshot(path=SCREENSHOTS / f"replay-answer-and-reference-{size_of(page)}.png")
     assert page.errors == []
 
 
@@ -299,7 +305,7 @@ def test_baselines_apart_and_every_metric_header_leads_to_the_glossary(site, bro
     baselines = page.locator("#baselines + p + .table-scroll table")
     assert baselines.locator(".badge.baseline").count() == 2  # the reference and heuristic runs, unranked
     assert page.locator("th[aria-sort]").first.get_attribute("aria-sort") == "ascending"
-    page.screenshot(path=SCREENSHOTS / f"leaderboard-{width}x{height}.png", full_page=True)
+    page.screenshot(path=SCREENSHOTS / f"baselines-leaderboard-{width}x{height}.png", full_page=True)
     links = page.locator("thead a.gloss")
     anchors = {links.nth(i).get_attribute("href").split("#")[1] for i in range(links.count())}
     assert anchors == {"rank", "overall", "macro", "tokens", "cost", "cell"}
@@ -311,5 +317,5 @@ def test_baselines_apart_and_every_metric_header_leads_to_the_glossary(site, bro
         link.click()
         page.wait_for_url(f"{site}/glossary/#{anchor}")
         assert page.locator(f"dt#{anchor}").is_visible()
-    page.screenshot(path=SCREENSHOTS / f"glossary-{width}x{height}.png")
+    page.screenshot(path=SCREENSHOTS / f"glossary-from-a-header-{width}x{height}.png")
     page.close()

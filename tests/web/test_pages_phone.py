@@ -109,6 +109,8 @@ def queued_run(web_release, django_db_blocker):
 
 @pytest.fixture(scope="module")
 def pages(web_runs, queued_run, django_db_blocker) -> dict[str, Page]:
+    from benchmark.runs.models import Step
+
     reference, heuristic = web_runs["reference"], web_runs["heuristic"]
     with django_db_blocker.unblock():
         failed = heuristic.trajectories.filter(passed=False).order_by("entry__position").first()
@@ -117,16 +119,28 @@ def pages(web_runs, queued_run, django_db_blocker) -> dict[str, Page]:
         first_case = reference.trajectories.order_by("entry__position").values_list("entry__case__case_id", flat=True)[
             0
         ]
+        note_id = (
+            Step.objects.filter(trajectory__run=reference, tool="note_detail", error_kind="")
+            .order_by("id")
+            .values_list("arguments__note_id", flat=True)
+            .first()
+        )
     assert failed is not None and case_id, "the fixture runs need a case only the reference passed"
+    assert note_id, "the reference run reads a note"
     compare = f"/compare/?a={reference.id}&b={heuristic.id}"
     replay_ready = "#replay-map[data-ready=true][data-streets=loaded]"
     return {
         page.name: page
         for page in [
             Page("leaderboard", "/?release=web-fixture", shows="table.leaderboard th a"),
+            Page("leaderboard-category", "/?release=web-fixture&category=routing", shows="table.category-view"),
+            Page("matrix", "/releases/web-fixture/matrix/?baselines=1", shows="table.matrix"),
+            Page("cost", "/releases/web-fixture/cost/?x=tokens"),
+            Page("note", f"/notes/{note_id}/", shows=".note-reader"),
             Page("run", f"/runs/{heuristic.id}/", signed_in=True, shows="form.run-action button"),
             Page("run-queued", f"/runs/{queued_run.id}/", signed_in=True, shows="button:text('Cancel run')"),
             Page("replay", f"/trajectories/{failed.id}/", wait_for=replay_ready, shows=".timeline button"),
+            Page("replay-search", f"/trajectories/{failed.id}/?q=place", wait_for=replay_ready, shows=".replay-search"),
             Page("compare", compare),
             Page("compare-side-by-side", f"{compare}&case={case_id}#side-by-side", wait_for=replay_ready),
             Page("cases", "/cases/?release=web-fixture&page=2", shows=".pagination a"),  # 10 a page here
@@ -200,9 +214,14 @@ def screenshot(page, name: str, size: tuple[int, int]) -> None:
 
 PAGE_NAMES = [
     "leaderboard",
+    "leaderboard-category",
+    "matrix",
+    "cost",
+    "note",
     "run",
     "run-queued",
     "replay",
+    "replay-search",
     "compare",
     "compare-side-by-side",
     "cases",
