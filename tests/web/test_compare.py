@@ -126,3 +126,46 @@ def test_a_cached_comparison_is_replaced_when_a_run_is_rescored(web_runs):
     RunRescore.objects.create(run=b, reason="test", versions={})
     assert runs_compare_cached(a=a, b=b) == runs_compare(a=a, b=b) != first
     cache.clear()
+
+
+def test_the_side_by_side_page_makes_as_many_queries_for_long_trajectories_as_for_short_ones(client, web_runs):
+    from django.db import connection
+    from django.db.models import Count
+    from django.test.utils import CaptureQueriesContext
+
+    a, b = web_runs["reference"], web_runs["heuristic"]
+    steps = {  # case_id -> steps of both runs' trajectories of that case
+        case: n
+        for case, n in a.trajectories.model.objects.filter(run__in=[a, b], trial=0)
+        .values_list("entry__case__case_id")
+        .annotate(n=Count("steps"))
+    }
+    short, long = min(steps, key=steps.get), max(steps, key=steps.get)
+    assert steps[long] >= steps[short] + 4, steps
+    compare(client, a=a.id, b=b.id)  # the comparison itself is cached from here on
+    counts = {}
+    for case in (short, long):
+        with CaptureQueriesContext(connection) as queries:
+            html = compare(client, a=a.id, b=b.id, case=case, trial=0).content.decode()
+        assert html.count('id="A-step-') + html.count('id="B-step-') == steps[case]
+        sql = [q["sql"] for q in queries.captured_queries]
+        buffers = sum("ST_Buffer" in q for q in sql)  # one per trajectory with a search along a route, or none
+        assert buffers <= 2 and len(sql) <= 10, sql
+        counts[case] = len(sql) - buffers
+    assert counts[short] == counts[long], counts
+
+
+def test_the_comparison_reads_both_runs_in_a_bounded_number_of_queries(client, web_runs):
+    from django.core.cache import cache
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    a, b = web_runs["reference"], web_runs["heuristic"]
+    cache.clear()
+    with CaptureQueriesContext(connection) as first:
+        assert compare(client, a=a.id, b=b.id).status_code == 200
+    with CaptureQueriesContext(connection) as again:
+        assert compare(client, a=a.id, b=b.id).status_code == 200
+    # the runs, their fingerprints, and (not cached yet) one read of both runs' verdicts
+    assert (len(first), len(again)) == (3, 2), [q["sql"] for q in first.captured_queries]
+    cache.clear()
