@@ -219,8 +219,8 @@ def _row(case_id: str, trial: int, cell: tuple[str, str], a_id: int | None, b_id
 def comparison_links(comparison: dict) -> dict:
     """``comparison`` with each won and lost row's links written out (``a_url``, ``b_url``: the replays,
     None without a trajectory; ``side_url``: both replays side by side), so that the page reverses no URL
-    per row: on a full release the lists hold hundreds of rows, and three ``{% url %}`` tags a row were
-    most of the page's time."""
+    per row: on a full release the lists hold hundreds of rows, and three ``{% url %}`` tags a row took
+    about half of the page's time."""
     replay = _url_of_id("trajectory")
     side = f"{reverse('compare')}?a={comparison['a']['id']}&b={comparison['b']['id']}"
 
