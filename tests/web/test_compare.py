@@ -32,7 +32,9 @@ def test_the_difference_and_the_won_and_lost_cases_are_the_paired_comparison(cli
 
     html = compare(client, a=a.id, b=b.id).content.decode()
     assert f'data-difference="{expected["difference"]["value"]}"' in html
-    won = re.search(r'<section id="won">(.*?)</section>', html, re.S).group(1)
+    found = re.search(r'<section id="won">(.*?)</section>', html, re.S)
+    assert found, html
+    won = found.group(1)
     for row in comparison["won"]:
         assert reverse("trajectory", args=[row["a_trajectory"]]) in won
         assert reverse("trajectory", args=[row["b_trajectory"]]) in won
@@ -45,9 +47,9 @@ def test_side_by_side_replays_share_one_map(client, web_runs):
     response = compare(client, a=a.id, b=b.id, case=row["case_id"], trial=0)
     html = response.content.decode()
     assert response.status_code == 200
-    data = json.loads(
-        re.search(r'<script id="replay-data" type="application/json">(.*?)</script>', html, re.S).group(1)
-    )
+    script = re.search(r'<script id="replay-data" type="application/json">(.*?)</script>', html, re.S)
+    assert script, html
+    data = json.loads(script.group(1))
     assert [t["trajectory"] for t in data["tracks"]] == [row["a_trajectory"], row["b_trajectory"]]
     assert data["reference"], "a public release shows its reference"
     assert html.count('data-track="A"') == 1 and html.count('data-track="B"') == 1
@@ -140,7 +142,7 @@ def test_the_side_by_side_page_makes_as_many_queries_for_long_trajectories_as_fo
         .values_list("entry__case__case_id")
         .annotate(n=Count("steps"))
     }
-    short, long = min(steps, key=steps.get), max(steps, key=steps.get)
+    short, long = min(steps, key=lambda case: steps[case]), max(steps, key=lambda case: steps[case])
     assert steps[long] >= steps[short] + 4, steps
     compare(client, a=a.id, b=b.id)  # the comparison itself is cached from here on
     counts = {}
