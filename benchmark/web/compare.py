@@ -8,12 +8,15 @@ higher than B's, "lost" the reverse, each with one trial of both runs for the re
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from urllib.parse import quote
+
 from django.core.cache import cache
 from django.db import connection
-from django.db.models import Count, Max
+from django.db.models import Count, Max, OuterRef, Q, Subquery
+from django.urls import reverse
 
 from benchmark.operations.models import RunRescore
-from benchmark.runs.aggregates import run_case_scores
 from benchmark.runs.config import RunConfig
 from benchmark.runs.models import EvaluationRun, Trajectory
 from benchmark.runs.visibility import runs_visible
@@ -66,9 +69,9 @@ CACHE_SECONDS = 600
 
 def runs_compare_cached(*, a: EvaluationRun, b: EvaluationRun) -> dict:
     """``runs_compare``, kept in the cache under the two runs' fingerprints: any finished, re-run or re-scored
-    trajectory changes a fingerprint, so a cached comparison is never stale; a repeated request costs two small
-    queries instead of the bootstrap."""
-    key = "compare:{}:{}:{}".format(connection.settings_dict["NAME"], _fingerprint(a), _fingerprint(b))
+    trajectory changes a fingerprint, so a cached comparison is never stale; a repeated request costs one
+    small query instead of reading both runs' trajectories."""
+    key = compare_cache_key(a=a, b=b)
     found = cache.get(key)
     if found is None:
         found = runs_compare(a=a, b=b)
@@ -76,10 +79,26 @@ def runs_compare_cached(*, a: EvaluationRun, b: EvaluationRun) -> dict:
     return found
 
 
-def _fingerprint(run: EvaluationRun) -> str:
-    done = run.trajectories.filter(status=Trajectory.DONE).aggregate(n=Count("id"), last=Max("id"))
-    rescore = RunRescore.objects.filter(run=run).aggregate(last=Max("id"))["last"]
-    return f"{run.id}.{run.status}.{done['n']}.{done['last']}.{rescore}.{RunConfig.from_stored(run.config).seed}"
+def compare_cache_key(*, a: EvaluationRun, b: EvaluationRun) -> str:
+    """The cache key of the comparison of ``a`` with ``b`` as their trajectories stand now (one query)."""
+    done = Q(trajectories__status=Trajectory.DONE)
+    latest_rescore = RunRescore.objects.filter(run=OuterRef("pk")).order_by("-id").values("id")[:1]
+    rows = (
+        EvaluationRun.objects.filter(pk__in=(a.id, b.id))
+        .annotate(n=Count("trajectories", filter=done), last=Max("trajectories__id", filter=done))
+        .annotate(rescore=Subquery(latest_rescore))
+        .values_list("id", "status", "n", "last", "rescore")
+    )
+    found = {row[0]: row for row in rows}
+    parts = [
+        "{}.{}.{}.{}.{}.{}".format(*found.get(run.id, (run.id, run.status, 0, None, None)), _seed(run))
+        for run in (a, b)
+    ]
+    return "compare:{}:{}:{}".format(connection.settings_dict["NAME"], *parts)
+
+
+def _seed(run: EvaluationRun) -> int:
+    return RunConfig.from_stored(run.config).seed
 
 
 def runs_compare(*, a: EvaluationRun, b: EvaluationRun) -> dict:
@@ -92,15 +111,16 @@ def runs_compare(*, a: EvaluationRun, b: EvaluationRun) -> dict:
     Raises:
         CompareError: the runs have no finished case in common.
     """
-    scores_a, scores_b = run_case_scores(run=a), run_case_scores(run=b)
+    scores, ids = _case_trials(a=a, b=b)
+    scores_a, scores_b = scores[a.id], scores[b.id]
+    ids_a, ids_b = ids[a.id], ids[b.id]
     try:
-        paired = paired_comparison(scores_a, scores_b, seed=RunConfig.from_stored(a.config).seed)
+        paired = paired_comparison(scores_a, scores_b, seed=_seed(a))
     except ValueError:
         raise CompareError(f"runs {a.id} and {b.id} have no finished case in common yet") from None
     verdicts_a, verdicts_b = _verdicts(scores_a), _verdicts(scores_b)
     shared = [case for case in verdicts_a if case in verdicts_b]
     cells = {s.case_id: (s.category, s.level) for s in scores_a}
-    ids_a, ids_b = _trajectory_ids(a), _trajectory_ids(b)
 
     def rows(case_ids: list[str], wanted: tuple[bool, bool]) -> list[dict]:
         out = []
@@ -120,6 +140,30 @@ def runs_compare(*, a: EvaluationRun, b: EvaluationRun) -> dict:
         "both_passed": sum(all(va) and all(vb) for va, vb in pairs),
         "both_failed": sum(not any(va) and not any(vb) for va, vb in pairs),
     }
+
+
+def _case_trials(
+    *, a: EvaluationRun, b: EvaluationRun
+) -> tuple[dict[int, list[CaseScore]], dict[int, dict[tuple[str, int], int]]]:
+    """Both runs' finished trajectories in one query of only the columns a comparison needs: per run, one
+    ``CaseScore`` per trajectory in case order (its verdict, no metrics: the paired comparison reads only
+    ``passed``) and the trajectory ids by (case_id, trial). The stored scores, answers and case documents,
+    JSON that Python would decode for every row, are never read."""
+    rows = (
+        Trajectory.objects.filter(run_id__in=(a.id, b.id), status=Trajectory.DONE)
+        .order_by("entry__position", "trial")
+        .values_list(
+            "run_id", "id", "entry__case__case_id", "trial", "entry__case__category", "entry__case__level", "passed"
+        )
+    )
+    scores: dict[int, list[CaseScore]] = {a.id: [], b.id: []}
+    ids: dict[int, dict[tuple[str, int], int]] = {a.id: {}, b.id: {}}
+    for run_id, pk, case_id, trial, category, level, passed in rows:
+        scores[run_id].append(
+            CaseScore(case_id=case_id, trial=trial, category=category, level=level, passed=bool(passed))
+        )
+        ids[run_id][(case_id, trial)] = pk
+    return scores, ids
 
 
 def _verdicts(scores: list[CaseScore]) -> dict[str, dict[int, bool]]:
@@ -146,22 +190,18 @@ def compare_case_get(*, a: EvaluationRun, b: EvaluationRun, case_id: str, trial:
     trial = (trial or "0").strip()
     if not trial.isdigit():
         raise CompareError(f"trial must be a whole number, got {trial!r}")
-    found = []
-    for run in (a, b):
-        trajectory = (
-            Trajectory.objects.select_related("run__release", "entry")
-            .filter(run=run, entry__case__case_id=case_id, trial=int(trial))
-            .first()
+    runs = {a.id: a, b.id: b}
+    found = {
+        t.run_id: t
+        for t in Trajectory.objects.select_related("entry").filter(
+            run_id__in=runs, entry__case__case_id=case_id, trial=int(trial)
         )
-        if trajectory is None:
+    }
+    for run in (a, b):
+        if run.id not in found:
             raise CompareError(f"run {run.id} has no trajectory for case {case_id!r}, trial {trial}", status=404)
-        found.append(trajectory)
-    return found
-
-
-def _trajectory_ids(run: EvaluationRun) -> dict[tuple[str, int], int]:
-    rows = run.trajectories.filter(status=Trajectory.DONE).values_list("id", "entry__case__case_id", "trial")
-    return {(case_id, trial): pk for pk, case_id, trial in rows}
+        found[run.id].run = run  # already loaded with its release: no second read of the run's aggregates
+    return [found[a.id], found[b.id]]
 
 
 def _row(case_id: str, trial: int, cell: tuple[str, str], a_id: int | None, b_id: int | None) -> dict:
@@ -174,6 +214,37 @@ def _row(case_id: str, trial: int, cell: tuple[str, str], a_id: int | None, b_id
         "a_trajectory": a_id,
         "b_trajectory": b_id,
     }
+
+
+def comparison_links(comparison: dict) -> dict:
+    """``comparison`` with each won and lost row's links written out (``a_url``, ``b_url``: the replays,
+    None without a trajectory; ``side_url``: both replays side by side), so that the page reverses no URL
+    per row: on a full release the lists hold hundreds of rows, and three ``{% url %}`` tags a row took
+    about half of the page's time."""
+    replay = _url_of_id("trajectory")
+    side = f"{reverse('compare')}?a={comparison['a']['id']}&b={comparison['b']['id']}"
+
+    def linked(row: dict) -> dict:
+        a_id, b_id = row["a_trajectory"], row["b_trajectory"]
+        return {
+            **row,
+            "a_url": replay(a_id) if a_id else None,
+            "b_url": replay(b_id) if b_id else None,
+            "side_url": f"{side}&case={quote(row['case_id'], safe='/')}&trial={row['trial']}#side-by-side",
+        }
+
+    return {
+        **comparison,
+        "won": [linked(r) for r in comparison["won"]],
+        "lost": [linked(r) for r in comparison["lost"]],
+    }
+
+
+def _url_of_id(name: str) -> Callable[[int], str]:
+    """The URL of the route ``name`` (one whole-number argument) for any id, reversed once."""
+    marker = 987654321
+    head, tail = reverse(name, args=[marker]).split(str(marker))
+    return lambda pk: f"{head}{int(pk)}{tail}"
 
 
 def _summary(run: EvaluationRun, verdicts: list[dict[int, bool]]) -> dict:

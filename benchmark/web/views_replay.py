@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET
 
 from environment.selectors import city_version_get
 
-from .compare import USAGE, CompareError, compare_case_get, compare_runs_get, runs_compare_cached
+from .compare import USAGE, CompareError, compare_case_get, compare_runs_get, comparison_links, runs_compare_cached
 from .replay import replay_map_data, replay_payload, trajectory_get
 from .replay_search import observation_texts, search_query_parse, steps_matching
 from .streets import city_streets_geojson
@@ -100,7 +100,7 @@ def compare_page(request):
         return limited
     try:
         a, b = compare_runs_get(a=params.get("a"), b=params.get("b"), user=request.user)
-        comparison = runs_compare_cached(a=a, b=b)
+        comparison = comparison_links(runs_compare_cached(a=a, b=b))
         tracks = []
         if params.get("case"):
             pair = compare_case_get(a=a, b=b, case_id=params["case"], trial=params.get("trial"))

@@ -36,12 +36,13 @@ def test_bench_pages_times_the_pages_on_copies_and_rolls_them_back():
     call_command("bench_pages", release="bench-tiny", runs=4, requests=3, stdout=out)
     text = out.getvalue()
     assert "stored 4 runs on bench-tiny: 44 trajectories, 88 steps, aggregates recomputed" in text
-    for page in ("leaderboard", "run page"):
+    for page in ("leaderboard", "run page", "compare"):
         line = re.search(rf"^{page}\s+/\S*\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+(\d+)\s+\d+ ms (ok|MISSED)$", text, re.M)
         assert line, text
         assert 0 < float(line.group(1)) <= float(line.group(2)) <= float(line.group(3))
         assert 0 < int(line.group(4)) <= 6
     assert re.search(r"^replay page\s+(/trajectories/\d+/\s+[\d.]+|missing)", text, re.M)
+    assert re.search(r"^compare case\s+/compare/\?a=\d+&b=\d+&case=\S+&trial=0\s+[\d.]+", text, re.M), text
     assert "rolled back: the database is as it was" in text
     assert (EvaluationRun.objects.count(), Trajectory.objects.count(), Step.objects.count()) == before
 

@@ -32,7 +32,9 @@ def test_the_difference_and_the_won_and_lost_cases_are_the_paired_comparison(cli
 
     html = compare(client, a=a.id, b=b.id).content.decode()
     assert f'data-difference="{expected["difference"]["value"]}"' in html
-    won = re.search(r'<section id="won">(.*?)</section>', html, re.S).group(1)
+    found = re.search(r'<section id="won">(.*?)</section>', html, re.S)
+    assert found, html
+    won = found.group(1)
     for row in comparison["won"]:
         assert reverse("trajectory", args=[row["a_trajectory"]]) in won
         assert reverse("trajectory", args=[row["b_trajectory"]]) in won
@@ -45,9 +47,9 @@ def test_side_by_side_replays_share_one_map(client, web_runs):
     response = compare(client, a=a.id, b=b.id, case=row["case_id"], trial=0)
     html = response.content.decode()
     assert response.status_code == 200
-    data = json.loads(
-        re.search(r'<script id="replay-data" type="application/json">(.*?)</script>', html, re.S).group(1)
-    )
+    script = re.search(r'<script id="replay-data" type="application/json">(.*?)</script>', html, re.S)
+    assert script, html
+    data = json.loads(script.group(1))
     assert [t["trajectory"] for t in data["tracks"]] == [row["a_trajectory"], row["b_trajectory"]]
     assert data["reference"], "a public release shows its reference"
     assert html.count('data-track="A"') == 1 and html.count('data-track="B"') == 1
@@ -125,4 +127,47 @@ def test_a_cached_comparison_is_replaced_when_a_run_is_rescored(web_runs):
     assert runs_compare_cached(a=a, b=b) == first, "the fingerprint has not moved: the cached answer stands"
     RunRescore.objects.create(run=b, reason="test", versions={})
     assert runs_compare_cached(a=a, b=b) == runs_compare(a=a, b=b) != first
+    cache.clear()
+
+
+def test_the_side_by_side_page_makes_as_many_queries_for_long_trajectories_as_for_short_ones(client, web_runs):
+    from django.db import connection
+    from django.db.models import Count
+    from django.test.utils import CaptureQueriesContext
+
+    a, b = web_runs["reference"], web_runs["heuristic"]
+    steps = {  # case_id -> steps of both runs' trajectories of that case
+        case: n
+        for case, n in a.trajectories.model.objects.filter(run__in=[a, b], trial=0)
+        .values_list("entry__case__case_id")
+        .annotate(n=Count("steps"))
+    }
+    short, long = min(steps, key=lambda case: steps[case]), max(steps, key=lambda case: steps[case])
+    assert steps[long] >= steps[short] + 4, steps
+    compare(client, a=a.id, b=b.id)  # the comparison itself is cached from here on
+    counts = {}
+    for case in (short, long):
+        with CaptureQueriesContext(connection) as queries:
+            html = compare(client, a=a.id, b=b.id, case=case, trial=0).content.decode()
+        assert html.count('id="A-step-') + html.count('id="B-step-') == steps[case]
+        sql = [q["sql"] for q in queries.captured_queries]
+        buffers = sum("ST_Buffer" in q for q in sql)  # one per trajectory with a search along a route, or none
+        assert buffers <= 2 and len(sql) <= 10, sql
+        counts[case] = len(sql) - buffers
+    assert counts[short] == counts[long], counts
+
+
+def test_the_comparison_reads_both_runs_in_a_bounded_number_of_queries(client, web_runs):
+    from django.core.cache import cache
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    a, b = web_runs["reference"], web_runs["heuristic"]
+    cache.clear()
+    with CaptureQueriesContext(connection) as first:
+        assert compare(client, a=a.id, b=b.id).status_code == 200
+    with CaptureQueriesContext(connection) as again:
+        assert compare(client, a=a.id, b=b.id).status_code == 200
+    # the runs, their fingerprints, and (not cached yet) one read of both runs' verdicts
+    assert (len(first), len(again)) == (3, 2), [q["sql"] for q in first.captured_queries]
     cache.clear()
