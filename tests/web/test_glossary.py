@@ -71,3 +71,22 @@ def test_the_sorted_column_says_so_with_aria_sort(client, run, sort, label, orde
     sorted_headers = [th for th in _header_cells(html) if "aria-sort" in th]
     assert len(sorted_headers) == 1
     assert f'aria-sort="{order}"' in sorted_headers[0] and f">{label}" in sorted_headers[0]
+
+
+def test_the_category_view_matrix_and_cost_pages_link_their_metric_headers(client, run):
+    glossary = _anchors(client.get("/glossary/").content.decode())
+    pages = {
+        "/?release=gloss-v1&category=routing": {"rank", "overall", "pr", "cell"},
+        "/releases/gloss-v1/matrix/": {"pr", "pass-k"},
+        "/releases/gloss-v1/cost/?x=tokens": {"overall", "tokens"},
+    }
+    for url, expected in pages.items():
+        response = client.get(url)
+        assert response.status_code == 200, url
+        anchors = {anchor for anchor, _ in GLOSSARY_LINK.findall(response.content.decode())}
+        assert expected <= anchors <= glossary, (url, anchors)
+    category = client.get("/?release=gloss-v1&category=routing").content.decode()
+    heads = re.findall(r"<th\b.*?</th>", category.split("<thead>", 1)[1].split("</thead>", 1)[0], re.S)
+    for th in heads:  # every score column: its sort link or plain label, and the "?" beside it
+        if 'class="num"' in th:
+            assert "gloss" in th, th
