@@ -12,16 +12,9 @@ from django.contrib.staticfiles import finders
 
 from benchmark.cases.services import case_create
 from tests.benchmark.factories import routing_document, staff_user
+from tests.web.browser import CHROMIUM, LAUNCH_ARGS
 
 pytestmark = pytest.mark.django_db
-LAUNCH_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 def test_case_change_page_draws_numbered_markers_and_the_route(client, grid_city):
@@ -45,7 +38,7 @@ def test_case_change_page_draws_numbered_markers_and_the_route(client, grid_city
             route.abort()
 
     with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=LAUNCH_ARGS)
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
         page = browser.new_page()
         errors = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))

@@ -14,16 +14,9 @@ from benchmark.cases.services import release_freeze
 from benchmark.runs.models import EvaluationRun
 from tests.benchmark.factories import staff_user
 from tests.web.board_factories import failing_scores, release_with_cases, run_with_results
+from tests.web.browser import CHROMIUM, LAUNCH_ARGS
 
 pytestmark = pytest.mark.django_db
-LAUNCH_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 TRIP_CONSTRAINTS = {
     "vehicle": "walking",
     "mode": "time",
@@ -176,7 +169,7 @@ def test_case_page_map_draws_in_a_real_browser(client, grid_city, public):
             route.abort()  # map tiles: offline, as in a closed network
 
     with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=LAUNCH_ARGS)
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
         page = browser.new_page()
         errors = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))

@@ -13,16 +13,9 @@ from django.utils import timezone
 from benchmark.runs.models import EvaluationRun, Step, Trajectory
 from benchmark.submissions.services import submission_create
 from tests.api.data import SECRET, finished_run, release, user
+from tests.web.browser import CHROMIUM, LAUNCH_ARGS
 
 pytestmark = pytest.mark.django_db
-LAUNCH_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 @pytest.fixture
@@ -119,7 +112,7 @@ def test_the_progress_updates_live_and_the_page_shows_the_report_when_the_run_en
         route.fulfill(status=response.status_code, body=response.content, content_type=response["Content-Type"])
 
     with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=LAUNCH_ARGS)
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
         page = browser.new_page()
         errors = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
