@@ -40,8 +40,9 @@ def is_baseline(*, agent: str, model: str = "") -> bool:
 
 
 def leaderboard_releases(*, user) -> list[Release]:
-    """The releases that have at least one evaluation run ``user`` may see, newest first."""
-    ids = runs_visible(user=user).filter(purpose=EvaluationRun.EVALUATION).values("release_id")
+    """The releases that have at least one listed evaluation run ``user`` may see, newest first."""
+    runs = runs_visible(user=user).filter(purpose=EvaluationRun.EVALUATION, unlisted_at__isnull=True)
+    ids = runs.values("release_id")
     return list(Release.objects.filter(id__in=ids).order_by("-created_at", "-id"))
 
 

@@ -37,7 +37,7 @@ RUNNERS = ("staff", "all")  # the values of settings.HIDDEN_RELEASE_RUNNERS
 # What anyone may see of a hidden release's runs; everything else is for curators.
 SCORE_PUBLIC_FIELDS = ("value", "applicable", "source")
 STEP_PUBLIC_FIELDS = ("index", "tool", "error_kind", "latency_ms", "input_tokens", "output_tokens")
-TRAJECTORY_PRIVATE_FIELDS = ("final_answer",)
+TRAJECTORY_PRIVATE_FIELDS = ("final_answer", "error")  # an error may quote the model's output
 
 
 def can_see_answers(*, user, release: Release) -> bool:

@@ -20,6 +20,7 @@ from benchmark.operations.models import RunRescore
 from benchmark.runs.config import RunConfig
 from benchmark.runs.models import EvaluationRun, Trajectory
 from benchmark.runs.visibility import runs_visible
+from benchmark.web.whole_numbers import is_whole_number
 from judging.aggregate import CaseScore, paired_comparison
 
 USAGE = "compare two runs with /compare/?a=<run id>&b=<run id> (optionally &case=<case_id>&trial=<n>)"
@@ -36,8 +37,8 @@ class CompareError(ValueError):
 def _run_id(raw: str | None, name: str) -> int:
     if raw is None or not raw.strip():
         raise CompareError(f"missing run {name}: {USAGE}")
-    if not raw.strip().isdigit():
-        raise CompareError(f"{name} must be a run id (a whole number), got {raw!r}: {USAGE}")
+    if not is_whole_number(raw.strip()):
+        raise CompareError(f"{name} must be a run id (a whole number), got {raw[:40]!r}: {USAGE}")
     return int(raw)
 
 
@@ -188,8 +189,8 @@ def compare_case_get(*, a: EvaluationRun, b: EvaluationRun, case_id: str, trial:
         CompareError: the trial is not a number (400), or a run has no such trajectory (404).
     """
     trial = (trial or "0").strip()
-    if not trial.isdigit():
-        raise CompareError(f"trial must be a whole number, got {trial!r}")
+    if not is_whole_number(trial):
+        raise CompareError(f"trial must be a whole number, got {trial[:40]!r}")
     runs = {a.id: a, b.id: b}
     found = {
         t.run_id: t

@@ -25,7 +25,10 @@ from benchmark.runs.leaderboard_search import leaderboard_document
 from .board_query import Board
 
 FORMATS = ("csv", "json")
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+# A spreadsheet may read a cell as a formula when it starts with one of these (after the blanks some trim on
+# import), full-width forms included.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n", "\uff1d", "\uff0b", "\uff0d", "\uff20")
+_BLANKS = " \t\r\n\u3000"
 _UNSAFE_FILENAME = re.compile(r"[^A-Za-z0-9._-]+")
 
 
@@ -49,7 +52,7 @@ def csv_cell(value: Any) -> str | int | float:
     if isinstance(value, int | float):
         return value
     text = value if isinstance(value, str) else json.dumps(value, sort_keys=True, ensure_ascii=False)
-    return "'" + text if text.startswith(FORMULA_START) else text
+    return "'" + text if text.startswith(FORMULA_START) or text.lstrip(_BLANKS).startswith(FORMULA_START) else text
 
 
 def csv_text(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:

@@ -23,6 +23,7 @@ from django.db.models import Count, Min, Q
 from benchmark.cases.models import CATEGORIES, LEVELS, Release, ReleaseCase
 from benchmark.runs.leaderboard import leaderboard_rows
 from benchmark.runs.models import Trajectory
+from benchmark.web.whole_numbers import is_whole_number
 from judging.pass_k import case_pass_hat_k
 
 PAGE_SIZE = 50
@@ -49,8 +50,8 @@ class MatrixFilters:
             raise ValueError(f"level must be one of {', '.join(LEVEL_CODES)}; got {level!r}")
         if baselines and baselines not in BASELINE_CHOICES:
             raise ValueError(f"baselines must be 0 (models only) or 1 (baselines too, marked); got {baselines!r}")
-        if page and not (page.isascii() and page.isdigit() and 0 < int(page) < 10**6):
-            raise ValueError(f"page must be a page number (1, 2, ...); got {page!r}")
+        if page and not (is_whole_number(page) and 0 < int(page) < 10**6):
+            raise ValueError(f"page must be a page number (1, 2, ...); got {page[:40]!r}")
         return cls(category=category, level=level, baselines=baselines == "1", page=int(page or 1))
 
 

@@ -74,7 +74,7 @@ def replay_payload(*, trajectory: Trajectory, user) -> dict:
     steps = list(trajectory.steps.order_by("index"))
     world = _world(release.city_name)
     head = {
-        "trajectory": _trajectory_head(trajectory),
+        "trajectory": _trajectory_head(trajectory, show=show),
         "run": {"id": run.id, "name": run.name, "agent": run.agent, "purpose": run.purpose, "verified": run.verified},
         "release": {"name": release.name, "split": release.split},
         "case": {k: snapshot.get(k, "") for k in ("case_id", "type", "category", "level", "question")},
@@ -189,14 +189,14 @@ def replay_map_data(*, payload: dict, key: str = "A", label: str = "") -> dict:
 # ------------------------------------------------------------------ pieces
 
 
-def _trajectory_head(t: Trajectory) -> dict:
+def _trajectory_head(t: Trajectory, *, show: bool) -> dict:
     return {
         "id": t.id,
         "status": t.status,
         "ended": t.ended,
         "passed": t.passed,
         "trial": t.trial,
-        "error": t.error,
+        "error": t.error if show else None,  # visibility.TRAJECTORY_PRIVATE_FIELDS
         "input_tokens": t.input_tokens,
         "output_tokens": t.output_tokens,
         "started_at": t.started_at.isoformat() if t.started_at else None,

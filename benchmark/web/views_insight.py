@@ -80,6 +80,6 @@ def note_page(request: HttpRequest, note_id: str) -> HttpResponse:
         return error_page(request, str(exc))
     try:
         note = note_reader.note_read(note_id=note_id, city=city)
-    except note_reader.NoteNotFound as exc:
-        return error_page(request, str(exc), status=404)
+    except note_reader.NoteNotFound:  # the tool's message may carry an operator's hint: not for visitors
+        return error_page(request, f"no note {note_id[:80]!r} in city {city!r}", status=404)
     return render(request, "web/note.html", {"note": note, "city": city})

@@ -16,6 +16,7 @@ from .replay import replay_map_data, replay_payload, trajectory_get
 from .replay_search import observation_texts, search_query_parse, steps_matching
 from .streets import city_streets_geojson
 from .throttle import page_throttled
+from .whole_numbers import is_whole_number
 
 TRACK_COLORS = {"A": "#1f6fb2", "B": "#c0392b"}
 NOT_VISIBLE = "No trajectory {pk}, or it belongs to a run you cannot see."
@@ -56,7 +57,7 @@ def _start_position(value: str | None, payload: dict) -> int:
     count = len(payload["steps"])
     if value == "answer":
         return count
-    if value and value.isdigit() and 1 <= int(value) <= count:
+    if value and is_whole_number(value) and 1 <= int(value) <= count:
         return int(value) - 1
     return 0
 

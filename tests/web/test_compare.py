@@ -75,6 +75,8 @@ def test_runs_on_different_releases_are_refused(client, web_runs, grid_release, 
         ({"a": "1"}, "missing run b"),
         ({"a": "1", "b": "one"}, "b must be a run id (a whole number), got &#x27;one&#x27;"),
         ({"a": "7", "b": "7"}, "a and b are the same run (7); pick two different runs of one release"),
+        ({"a": "\u00b2", "b": "1"}, "a must be a run id (a whole number), got &#x27;\u00b2&#x27;"),  # isdigit, not int
+        ({"a": "1", "b": "9" * 5000}, "b must be a run id (a whole number), got &#x27;999"),  # over int's limit
     ],
 )
 def test_bad_requests_say_what_is_wrong(client, params, message):
@@ -171,3 +173,19 @@ def test_the_comparison_reads_both_runs_in_a_bounded_number_of_queries(client, w
     # the runs, their fingerprints, and (not cached yet) one read of both runs' verdicts
     assert (len(first), len(again)) == (3, 2), [q["sql"] for q in first.captured_queries]
     cache.clear()
+
+
+@pytest.mark.parametrize("trial", ["\u00b2", "9" * 5000, "-1"])
+def test_a_trial_that_is_not_a_whole_number_is_refused_by_name(client, web_runs, trial):
+    a, b = web_runs["reference"], web_runs["heuristic"]
+    case_id = a.trajectories.values_list("entry__case__case_id", flat=True).first()
+    response = compare(client, a=str(a.id), b=str(b.id), case=case_id, trial=trial)
+    assert response.status_code == 400 and "trial must be a whole number" in response.content.decode()
+
+
+@pytest.mark.parametrize("step", ["\u00b2", "9" * 5000, "0", "x"])
+def test_a_step_the_replay_cannot_open_opens_the_first(client, web_runs, step):
+    trajectory = web_runs["reference"].trajectories.first()
+    response = client.get(f"/trajectories/{trajectory.id}/", {"step": step})
+    assert response.status_code == 200 and '"start": 0' in response.content.decode()
+    assert '"start": 1' in client.get(f"/trajectories/{trajectory.id}/", {"step": "2"}).content.decode()

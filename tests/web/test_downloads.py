@@ -247,3 +247,13 @@ def test_failed_cases_download_takes_the_same_few_queries_for_any_number_of_fail
     few = count_queries(client, f"/runs/{one.id}/failures.csv")
     many = count_queries(client, f"/runs/{every.id}/failures.csv")
     assert len(few) == len(many) <= 5
+
+
+@pytest.mark.parametrize(
+    "text", [' =HYPERLINK("x")', "\n=1+1", "\t@SUM(A1)", "\uff1d1+1", "\u3000+1", "-2", "@x", "\r=1"]
+)
+def test_a_formula_behind_blanks_or_in_full_width_stays_text(text):
+    from benchmark.web.downloads import csv_cell
+
+    assert csv_cell(text) == "'" + text
+    assert csv_cell("plain name") == "plain name" and csv_cell("a=b") == "a=b" and csv_cell(-2) == -2

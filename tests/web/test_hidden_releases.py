@@ -33,6 +33,7 @@ RUN_SECRETS = (
     "EXPLANATION-MARK",
     "DETAIL-MARK",
     "TE-MARK",
+    "ERROR-MARK",
 )
 CASE_SECRETS = (GOLD, "multi_stop_routing", "sample_place", "observation_sha256")
 NOT_CURATORS = (None, "other", "owner")  # who may not see the answers (curators and staff may)
@@ -90,6 +91,7 @@ def _finish(trajectory: Trajectory) -> None:
     }
     trajectory.passed, trajectory.ended, trajectory.status = True, "submitted", Trajectory.DONE
     trajectory.final_answer = gold
+    trajectory.error = "agent stopped: the model said ERROR-MARK"  # an error may quote the model
     trajectory.save()
 
 

@@ -4,6 +4,7 @@ unlist a run. The page and the API apply the same rules."""
 
 import pytest
 from django.contrib.auth.models import User
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from benchmark.endpoints.models import ModelEndpoint
@@ -152,3 +153,13 @@ def test_a_finished_run_cannot_be_cancelled(client, release, board):
     assert "only a queued or running run can be cancelled" in response.content.decode()
     board["model"].refresh_from_db()
     assert board["model"].status == EvaluationRun.COMPLETED
+
+
+def test_a_release_whose_runs_are_all_unlisted_is_not_offered_nor_the_default(client, release, board):
+    newer = release_with_cases("trust-v2", per_cell=1)
+    hidden_run = run_with_results(newer, name="only run", results=[PASS])
+    EvaluationRun.objects.filter(id=hidden_run.id).update(unlisted_at=timezone.now())
+    page = client.get("/").content.decode()
+    assert 'value="trust-v2"' not in page and "Release <strong>trust-v1</strong>" in page
+    releases = APIClient().get("/api/v1/leaderboard/").json()["releases"]
+    assert "trust-v2" not in str(releases)

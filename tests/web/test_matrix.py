@@ -172,6 +172,11 @@ def test_bad_parameters_get_a_400_naming_them(client, four, param, value, allowe
     assert response.status_code == 400 and param in text and f"&#x27;{value}&#x27;" in text and allowed in text
 
 
+def test_a_page_number_too_long_to_read_is_a_400_naming_page(client, four):
+    response = matrix(client, four["release"], page="9" * 5000)
+    assert response.status_code == 400 and "page must be a page number" in response.content.decode()
+
+
 def test_an_unknown_release_is_not_found(client):
     assert client.get("/releases/no-such-release/matrix/").status_code == 404
 
