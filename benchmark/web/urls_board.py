@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import glossary, views_board, views_downloads, views_run_actions
+from . import glossary, views_board, views_cases, views_downloads, views_run_actions
 
 urlpatterns = [
     path("", views_board.leaderboard_page, name="home"),
@@ -12,7 +12,7 @@ urlpatterns = [
     path("runs/<int:run_id>/unlist/", views_run_actions.run_unlist_view, name="run_unlist"),
     path("glossary/", glossary.glossary_page, name="glossary"),
     path("glossary/metrics.md", glossary.metrics_doc, name="metrics_doc"),
-    path("cases/", views_board.cases_page, name="cases"),
-    path("cases/<slug:release_name>/<str:case_id>/", views_board.case_page, name="case"),
-    path("cases/<str:case_id>/", views_board.case_latest, name="case_latest"),
+    path("cases/", views_cases.cases_page, name="cases"),
+    path("cases/<slug:release_name>/<str:case_id>/", views_cases.case_page, name="case"),
+    path("cases/<str:case_id>/", views_cases.case_latest, name="case_latest"),
 ]

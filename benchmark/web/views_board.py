@@ -1,4 +1,4 @@
-"""Pages of the board: the leaderboard (home), a run's report, the case browser and a case page.
+"""Pages of the board: the leaderboard (home) and a run's report (the case browser: views_cases.py).
 
 Views parse the query string, call the selectors of benchmark.runs (leaderboard.py, and results.py
 for a run's tables), run_report.py and case_browser.py, and render. Bad query values get a 400 page
@@ -11,13 +11,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.core.paginator import Paginator
-from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.http import urlencode
 
-from benchmark.cases.models import CATEGORIES, LEVELS, Release, ReleaseCase
+from benchmark.cases.models import CATEGORIES, LEVELS
 from benchmark.runs import leaderboard
 from benchmark.runs.config import RUN_FILTERS, RunConfig
 from benchmark.runs.models import EvaluationRun
@@ -27,7 +26,7 @@ from benchmark.runs.visibility import can_see_answers, endpoint_details_visible,
 from benchmark.web.selectors import city_summaries
 from judging.vocabulary import Category
 
-from . import case_browser, run_pass_k, run_report
+from . import run_pass_k, run_report
 from .board_query import BoardRequestError, board_for, search_context
 from .downloads import download_format, leaderboard_download
 from .failures import REASONS
@@ -327,67 +326,3 @@ def _figures(run: EvaluationRun, cases: list[dict], curves: str) -> dict:
         "tokens_plot": tokens_svg(passed, failed) if with_tokens else "",
         "tokens_table": token_histogram(passed, failed)[1] if with_tokens else [],
     }
-
-
-# ------------------------------------------------------------------ case browser
-
-
-def cases_page(request: HttpRequest) -> HttpResponse:
-    releases = case_browser.browsable_releases()
-    release = next((r for r in releases if r.split == Release.PUBLIC), releases[0] if releases else None)
-    try:
-        if request.GET.get("release"):
-            release = case_browser.release_by_name(releases, request.GET["release"])
-    except LookupError as exc:
-        return error_page(request, str(exc), status=404)
-    try:
-        filters = case_browser.CaseFilters.parse(
-            category=request.GET.get("category", ""), level=request.GET.get("level", ""), q=request.GET.get("q", "")
-        )
-    except ValueError as exc:
-        return error_page(request, str(exc))
-    cases: QuerySet | list = case_browser.release_cases(release=release, filters=filters) if release else []
-    page = Paginator(cases, case_browser.PAGE_SIZE).get_page(request.GET.get("page"))
-    return render(
-        request,
-        "web/cases.html",
-        {
-            "releases": releases,
-            "release": release,
-            "filters": filters,
-            "page": page,
-            "category_choices": CATEGORIES,
-            "level_choices": [lv for lv, _ in LEVELS],
-            "page_query": _query(request, page=None),
-        },
-    )
-
-
-def case_page(request: HttpRequest, release_name: str, case_id: str) -> HttpResponse:
-    try:
-        entry = case_browser.release_entry(release_name=release_name, case_id=case_id)
-    except ReleaseCase.DoesNotExist:
-        return error_page(request, f"release {release_name!r} has no case {case_id!r}", status=404)
-    view = case_browser.case_view(entry=entry, user=request.user)
-    results = case_browser.case_results(entry=entry, user=request.user)
-    for result in results:
-        result["replay_url"] = trajectory_url(result["id"])
-    return render(
-        request,
-        "web/case.html",
-        {
-            "release": entry.release,
-            "case": view,
-            "results": results,
-            "case_map": case_browser.case_map(entry=entry) if view["answers_visible"] else None,
-        },
-    )
-
-
-def case_latest(request: HttpRequest, case_id: str) -> HttpResponse:
-    """A case in the newest release that holds it."""
-    try:
-        release = case_browser.newest_release_of(case_id=case_id)
-    except Release.DoesNotExist as exc:
-        return error_page(request, str(exc), status=404)
-    return redirect("case", release_name=release.name, case_id=case_id)
