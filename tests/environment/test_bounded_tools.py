@@ -35,12 +35,9 @@ def reference_place_search(ctx, query_name, **filters):
 
 def reference_route_nearby(ctx, center, radius_meters):
     """The spheroid ST_DWithin and ST_Distance against every place in the route's box."""
-    original = places._route_candidates
-    places._route_candidates = lambda *args: None
-    try:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(places, "_route_candidates", lambda *args: None)  # no candidate subquery: the whole box
         return places.nearby_search(ctx, places.RouteCenter(**center), float(radius_meters))
-    finally:
-        places._route_candidates = original
 
 
 def reference_search_notes(ctx, keyword):
