@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import random
 import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TextIO
 
 from django.db import connection
 
@@ -136,8 +138,14 @@ def _percentile(values: list[float], q: int) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[q - 1] if len(values) > 1 else values[0]
 
 
-def bench_tools(*, ctx: ToolContext, calls: int = 300, seed: int = 0, warmup: int = 10) -> list[BenchRow]:
-    """Time ``calls`` varied calls per tool (after ``warmup`` untimed ones) through the gateway."""
+def bench_tools(
+    *, ctx: ToolContext, calls: int = 300, seed: int = 0, warmup: int = 10, outputs: TextIO | None = None
+) -> list[BenchRow]:
+    """Time ``calls`` varied calls per tool (after ``warmup`` untimed ones) through the gateway.
+
+    With ``outputs``, every call's arguments and observation are written there as JSON lines,
+    so two implementations can be compared byte for byte on the same argument sets.
+    """
     maker = ArgumentMaker(ctx, seed)
     _ = ctx.network  # build the routing graphs before timing: that is start-up, not a query
     rows = []
@@ -148,6 +156,9 @@ def bench_tools(*, ctx: ToolContext, calls: int = 300, seed: int = 0, warmup: in
             started = time.perf_counter()
             call = call_tool(toolset, name, args, context=ctx)
             elapsed = (time.perf_counter() - started) * 1000
+            if outputs is not None:
+                record = {"tool": label, "arguments": args, "observation": call.observation()}
+                outputs.write(json.dumps(record, ensure_ascii=False) + "\n")
             if i >= warmup:
                 timings.append(elapsed)
                 errors += call.error_kind in (ErrorKind.INVALID_PARAMETER, ErrorKind.NOT_FOUND, ErrorKind.OTHER)

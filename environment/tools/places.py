@@ -13,6 +13,7 @@ rating (highest first, unrated last), name, place_id; nearby_search by distance,
 from __future__ import annotations
 
 import json
+import math
 from typing import Annotated, Literal
 
 from django.db import connection
@@ -27,6 +28,9 @@ from .rows import DETAIL_FIELDS, place_row
 from .spec import tool
 
 LIST_CAP = 20  # long result lists are cut here and say how many matched
+# place_search counts matches up to here and then says "more than COUNT_CAP" (total_matched_capped),
+# so a broad query costs the same in any city. Above Helsinki's 1,459 places: its counts stay exact.
+COUNT_CAP = 2000
 MAX_RADIUS_M = 5000.0
 MAX_ROUTE_BUFFER_M = 1000.0
 
@@ -110,8 +114,11 @@ def _where(
     for word in fold(query_name or "").split():
         clauses.append("p.name_text LIKE %s")
         params.append(f"%{_escape_like(word)}%")
+    type_words = _keywords(place_types, "place_types")
+    if type_words:  # the city's few distinct types that match, so an index finds their places
+        clauses.append("p.place_type = ANY(%s)")
+        params.append(_matching_types(ctx, type_words))
     for column, parameter, value in (
-        ("lower(p.place_type)", "place_types", place_types),
         ("p.tag_text", "geo_tag", geo_tag),
         ("p.mem_text", "social_mem", social_mem),
     ):
@@ -131,20 +138,47 @@ def _where(
     return clauses, params
 
 
+_TYPES: dict[tuple[int, str], list[str]] = {}  # (city_id, city_version) -> the city's distinct place types
+
+
+def _matching_types(ctx: ToolContext, words: list[str]) -> list[str]:
+    """The city's place types where ANY of ``words`` occurs in lower(place_type), as PostgreSQL matches it.
+
+    The same test as ``lower(place_type) LIKE '%word%'`` on every place, run on the distinct
+    types only (170 in Helsinki), so the places are then found by index.
+    """
+    key = (ctx.city_id, ctx.city_version)
+    with connection.cursor() as cursor:
+        if key not in _TYPES:
+            cursor.execute(
+                "SELECT DISTINCT place_type FROM environment_place WHERE city_id = %s ORDER BY 1", [ctx.city_id]
+            )
+            _TYPES[key] = [row[0] for row in cursor.fetchall()]
+        likes = " OR ".join("lower(t) LIKE %s" for _ in words)
+        cursor.execute(
+            f"SELECT t FROM unnest(%s::text[]) t WHERE {likes}", [_TYPES[key], *(f"%{_escape_like(w)}%" for w in words)]
+        )
+        return [row[0] for row in cursor.fetchall()]
+
+
 def _escape_like(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
-def _query(fields, clauses, params, order_sql, order_params=(), extra=None, limit=LIST_CAP):
-    """Run the search; returns (total matched, rows as dicts in ``fields`` order, + extra)."""
+def _query(fields, clauses, params, order_sql, order_params=(), extra=None, limit=LIST_CAP, source=None):
+    """Run the search; returns (total matched, rows as dicts in ``fields`` order, + extra).
+
+    ``source`` (SQL, parameters) replaces the place table with a subquery of candidates.
+    """
     cols = ", ".join(f"p.{f}" for f in fields)
     extra_sql, extra_params = extra or ("", [])
+    source_sql, source_params = source or ("environment_place", [])
     sql = (
-        f"SELECT count(*) OVER (), {cols}{extra_sql} FROM environment_place p "
+        f"SELECT count(*) OVER (), {cols}{extra_sql} FROM {source_sql} p "
         f"WHERE {' AND '.join(clauses)} ORDER BY {order_sql} LIMIT %s"
     )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*extra_params, *params, *order_params, limit])
+        cursor.execute(sql, [*extra_params, *source_params, *params, *order_params, limit])
         rows = cursor.fetchall()
     total = rows[0][0] if rows else 0
     names = list(fields) + (["distance_m"] if extra else [])
@@ -157,10 +191,19 @@ def _query(fields, clauses, params, order_sql, order_params=(), extra=None, limi
     return total, out
 
 
-def _listing(total: int, results: list[dict], **head) -> dict:
+def _listing(total: int, results: list[dict], capped: bool = False, **head) -> dict:
+    """The answer's head, counts and results; ``capped``: counting stopped at COUNT_CAP (a lower bound)."""
     out = dict(head)
-    out.update(total_matched=total, returned=len(results), truncated=total > len(results), results=results)
-    if total > len(results):
+    out.update(total_matched=total, returned=len(results), truncated=total > len(results))
+    if capped:
+        out.update(total_matched=COUNT_CAP, total_matched_capped=True)
+    out["results"] = results
+    if capped:
+        out["note"] = (
+            f"Showing {len(results)} of more than {COUNT_CAP} matches (counting stops there); "
+            "add filters to narrow the search."
+        )
+    elif total > len(results):
         out["note"] = f"Showing {len(results)} of {total} matches; add filters to narrow the search."
     elif total == 0:
         out["note"] = "No place matched; relax or change the filters."
@@ -176,11 +219,53 @@ _RELEVANCE = (
 )
 
 
+_RATING_ORDER = "p.rating DESC NULLS LAST, p.name, p.place_id"  # served by the place_rating_order index
+
+
 def _place_search(ctx, fields, query_name, **filters) -> dict:
     clauses, params = _where(ctx, query_name=query_name, **filters)
     q = fold(query_name.strip())
-    total, results = _query(fields, clauses, params, _RELEVANCE, [q, f"{_escape_like(q)}%", q])
-    return _listing(total, results, query_name=query_name)
+    if q or _has_unnamed_places(ctx):
+        order_sql, order_params = _RELEVANCE, [q, f"{_escape_like(q)}%", q]
+    else:  # an empty query ranks every named place equally (name prefix ''): the index gives the order
+        order_sql, order_params = _RATING_ORDER, []
+    results = _page(fields, clauses, params, order_sql, order_params)
+    total = _capped_count(clauses, params) if len(results) == LIST_CAP else len(results)
+    return _listing(total, results, capped=total > COUNT_CAP, query_name=query_name)
+
+
+def _page(fields, clauses, params, order_sql, order_params) -> list[dict]:
+    """The first LIST_CAP matches in order, without counting the rest (an index can serve it)."""
+    cols = ", ".join(f"p.{f}" for f in fields)
+    sql = f"SELECT {cols} FROM environment_place p WHERE {' AND '.join(clauses)} ORDER BY {order_sql} LIMIT %s"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, *order_params, LIST_CAP])
+        return [dict(zip(fields, row)) for row in cursor.fetchall()]
+
+
+def _capped_count(clauses, params) -> int:
+    """How many places match, counting at most COUNT_CAP + 1 (more reads as "at least COUNT_CAP")."""
+    sql = f"SELECT count(*) FROM (SELECT 1 FROM environment_place p WHERE {' AND '.join(clauses)} LIMIT %s) m"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, COUNT_CAP + 1])
+        return cursor.fetchone()[0]
+
+
+_UNNAMED: dict[tuple[int, str], bool] = {}
+
+
+def _has_unnamed_places(ctx: ToolContext) -> bool:
+    """Whether a place's folded name is empty (it would rank first for an empty query); cached per city version."""
+    key = (ctx.city_id, ctx.city_version)
+    if key not in _UNNAMED:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT EXISTS (SELECT 1 FROM environment_place WHERE city_id = %s "
+                "AND split_part(name_text, ' | ', 1) = '')",
+                [ctx.city_id],
+            )
+            _UNNAMED[key] = cursor.fetchone()[0]
+    return _UNNAMED[key]
 
 
 @tool("place_search", toolsets=("agent",))
@@ -263,6 +348,7 @@ def _nearby(ctx, fields, center, radius_meters, **filters) -> dict:
         shape_sql = "(SELECT location FROM environment_place WHERE city_id = %s AND place_id = %s)"
         shape_params = [ctx.city_id, anchor["place_id"]]
         excluded = [anchor["place_id"]]
+        source = None
         head = {"center": anchor, "radius_meters": radius_meters}
     else:
         if not radius_meters > 0 or radius_meters > MAX_ROUTE_BUFFER_M:
@@ -282,6 +368,7 @@ def _nearby(ctx, fields, center, radius_meters, **filters) -> dict:
         )
         shape_sql = "ST_GeomFromGeoJSON(%s)::geography"
         shape_params = [json.dumps(route.geometry)]
+        source = _route_candidates(ctx, route.geometry, radius_meters)
         excluded = [center.start.strip(), center.end.strip()]
         head = {
             "center": {
@@ -296,8 +383,61 @@ def _nearby(ctx, fields, center, radius_meters, **filters) -> dict:
     clauses += ["ST_DWithin(p.location, " + shape_sql + ", %s)", "NOT (p.place_id = ANY(%s))"]
     params += [*shape_params, radius_meters, excluded]
     extra = (", ST_Distance(p.location, " + shape_sql + ")", shape_params)
-    total, results = _query(fields, clauses, params, f"{len(fields) + 2}, p.place_id", (), extra)
+    total, results = _query(fields, clauses, params, f"{len(fields) + 2}, p.place_id", (), extra, source=source)
     return _listing(total, results, **head)
+
+
+def _route_candidates(ctx: ToolContext, geometry: dict, radius_meters: float) -> tuple[str, list]:
+    """The places near a route by cheap planar tests: a superset of the exact buffer.
+
+    Each piece of the route (listed here, so the planner knows how many) probes the planar
+    index (place_location_geom) with its own small box, so the candidates are the places near
+    the line, not every place in the whole route's bounding box; a second planar test on
+    coordinates scaled to metres drops most of the rest.
+    Only the survivors get the exact spheroid ST_DWithin and ST_Distance.
+
+    Both planar tests are supersets: degrees are turned into metres with lengths no longer than
+    the true ones (a degree of latitude is at least 110,574 m; one of longitude at least
+    111,320 m x cos of the route's highest latitude), and the radius gets 1 % for the planar
+    approximation plus 20 m for the bulge of a long segment's great circle.
+    """
+    highest = min(max(abs(lat) for _, lat in geometry["coordinates"]) + 0.05, 89.0)
+    lon_m, lat_m = 111_320.0 * math.cos(math.radians(highest)), 110_574.0
+    reach_m = 1.01 * radius_meters + 20.0
+    sql = (
+        "(SELECT * FROM environment_place c WHERE c.id = ANY(ARRAY("
+        "WITH s AS MATERIALIZED (SELECT w::geometry AS geom, ST_Scale(w::geometry, %s, %s) AS scaled "
+        "FROM unnest(%s::text[]) w) "
+        "SELECT n.id FROM s, environment_place n WHERE n.city_id + 0 = %s "  # + 0: the planar index alone finds them
+        "AND ST_DWithin(n.location::geometry, s.geom, %s) "
+        "AND ST_DWithin(ST_Scale(n.location::geometry, %s, %s), s.scaled, %s))))"
+    )
+    pieces = [_ewkt(piece) for piece in _pieces(geometry["coordinates"], 2 * reach_m, lon_m, lat_m)]
+    return sql, [lon_m, lat_m, pieces, ctx.city_id, reach_m / min(lon_m, lat_m), lon_m, lat_m, reach_m]
+
+
+def _pieces(points: list, length_m: float, lon_m: float, lat_m: float) -> list[list]:
+    """The route cut into consecutive pieces about ``length_m`` long (sharing their end points).
+
+    Pieces near the buffer's width keep each index probe's box small without testing the same
+    places against many tiny segments.
+    """
+    pieces, current, run = [], [points[0]], 0.0
+    for a, b in zip(points, points[1:]):
+        current.append(b)
+        run += math.hypot((b[0] - a[0]) * lon_m, (b[1] - a[1]) * lat_m)
+        if run >= length_m:
+            pieces.append(current)
+            current, run = [b], 0.0
+    if len(current) > 1 or not pieces:
+        pieces.append(current)
+    return pieces
+
+
+def _ewkt(points: list) -> str:
+    if len(points) == 1:
+        return f"SRID=4326;POINT({points[0][0]!r} {points[0][1]!r})"
+    return "SRID=4326;LINESTRING(" + ",".join(f"{x!r} {y!r}" for x, y in points) + ")"
 
 
 @tool("nearby_search", toolsets=("agent",))

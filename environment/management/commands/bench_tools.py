@@ -11,6 +11,9 @@ class Command(BaseCommand):
         parser.add_argument("--calls", type=int, default=300, help="Timed calls per tool.")
         parser.add_argument("--seed", type=int, default=0)
         parser.add_argument("--json", dest="json_path", help="Also write the rows as JSON to this file.")
+        parser.add_argument(
+            "--outputs", help="Write every call's arguments and observation as JSON lines (to compare implementations)."
+        )
 
     def handle(self, *args, **opts):
         from dataclasses import asdict
@@ -24,7 +27,11 @@ class Command(BaseCommand):
             ctx = city_context(opts["city"])
         except CityNotBuilt as exc:
             raise CommandError(str(exc)) from None
-        rows = bench_tools(ctx=ctx, calls=opts["calls"], seed=opts["seed"])
+        if opts["outputs"]:
+            with open(opts["outputs"], "w", encoding="utf-8") as outputs:
+                rows = bench_tools(ctx=ctx, calls=opts["calls"], seed=opts["seed"], outputs=outputs)
+        else:
+            rows = bench_tools(ctx=ctx, calls=opts["calls"], seed=opts["seed"])
         self.stdout.write(format_rows(rows, ctx.city_name))
         if opts["json_path"]:
             with open(opts["json_path"], "w") as fh:

@@ -38,6 +38,9 @@ RULES = """\
   the agent's `search_notes`; 10 notes (with comments) for the engine's `search_notes`;
   `sample_place` returns 1 to 50 places; `multi_stop_routing` returns `max_orderings`
   orderings (default 50, at most 5040).
+- `place_search` counts at most 2,000 matches, so a broad search costs the same in any city:
+  past that, `total_matched` is 2,000, `total_matched_capped` is `true` and the `note` says
+  "more than 2000". The cap is above Helsinki's 1,459 places, so there every count is exact.
 
 ## Matching and ordering
 
