@@ -98,7 +98,7 @@ class Command(BaseCommand):
             f"x {opts['concurrency']} ({opts['pool']}), endpoint delay {opts['delay']} s\n"
             f"elapsed {elapsed:.1f} s; {progress['done'] / elapsed:.1f} cases/s; {calls} model calls, "
             f"{calls / elapsed:.1f} calls/s; {steps.count()} tool calls, harness {harness_ms:.1f} ms per tool call "
-            f"(MCP client, gateway, tool)\n{meter.report(calls)}"
+            f"(MCP client, gateway, tool){_of_ideal(opts, calls / elapsed)}\n{meter.report(calls)}"
         )
         if opts["profile"]:
             self._summarise(Path(opts["profile"]))
@@ -173,6 +173,15 @@ def _tail(name: str, limit: int = 3000) -> str:
     log = _LOGS[name]
     log.seek(0)
     return log.read().decode(errors="replace")[-limit:]
+
+
+def _of_ideal(opts, rate: float) -> str:
+    """With a delay, the ideal rate (every slot always waiting on the endpoint) and the share of it reached."""
+    if opts["delay"] <= 0:
+        return ""
+    in_flight = opts["workers"] * opts["concurrency"]
+    ideal = in_flight / opts["delay"]
+    return f"\n{in_flight} in flight: ideal {ideal:.1f} calls/s, {rate / ideal:.2f} of it"
 
 
 class _Stall:
