@@ -54,9 +54,9 @@ def profiling_stop() -> Path | None:
     merged = None
     for profile in profiles:
         profile.snapshot_stats()  # reads what it has so far; works from any thread
-        if not profile.stats:  # type: ignore[attr-defined]
+        if not profile.stats:
             continue
-        stats = pstats.Stats(_Snapshot(profile.stats))  # type: ignore[attr-defined]
+        stats = pstats.Stats(_Snapshot(profile.stats))  # type: ignore[arg-type]  # pstats reads .stats and create_stats
         merged = stats if merged is None else merged.add(stats)
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"worker-{os.getpid()}.prof"
