@@ -21,6 +21,8 @@ client can tell a refusal from a failure worth retrying.
 
 from __future__ import annotations
 
+import functools
+import ssl
 from typing import Any
 
 import httpcore
@@ -173,12 +175,23 @@ class _PinnedTransport(httpx.AsyncHTTPTransport):
     """httpx's transport, with a pool whose connections ``_PinnedBackend`` opens (TLS still checks the host name)."""
 
     def __init__(self) -> None:
-        super().__init__(trust_env=False)
+        super().__init__(verify=_ssl_context(), trust_env=False)
         limits = httpx.Limits(max_connections=100, max_keepalive_connections=20, keepalive_expiry=5.0)
         self._pool = httpcore.AsyncConnectionPool(
-            ssl_context=httpx.create_ssl_context(),
+            ssl_context=_ssl_context(),
             max_connections=limits.max_connections,
             max_keepalive_connections=limits.max_keepalive_connections,
             keepalive_expiry=limits.keepalive_expiry,
             network_backend=_PinnedBackend(),
         )
+
+
+@functools.cache
+def _ssl_context() -> ssl.SSLContext:
+    """httpx's default context (certifi's CAs, host names checked), made once per process.
+
+    Loading the CA bundle costs tens of milliseconds of CPU; every endpoint client of every case
+    would otherwise load it twice. A context holds configuration only, and may serve any number of
+    connections at once.
+    """
+    return httpx.create_ssl_context()

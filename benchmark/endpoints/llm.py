@@ -141,7 +141,7 @@ class LLMClient:
         """
         sequence, self.sequence = self.sequence, self.sequence + 1
         kwargs = self._kwargs(messages, tools, self.temperature if temperature is None else temperature)
-        request = self._delta(self._scrub(kwargs))
+        request = self._delta(self._scrub_request(kwargs))
         if self.replay is not None:
             return self._replayed(sequence, request)
         started = time.perf_counter()
@@ -332,6 +332,28 @@ class LLMClient:
             attempts=attempts,
             latency_ms=latency_ms,
         )
+
+    def _scrub_request(self, kwargs: dict) -> dict:
+        """``_scrub(kwargs)``, reusing the previous request's scrubbed messages and tools where they are unchanged.
+
+        A conversation resends every earlier message and the same tools with each call: scrubbing them
+        again would copy the whole conversation per call. A part equal to its scrubbed copy of the last
+        request has nothing to scrub, so that copy is reused (the comparison, unlike the copy, runs in C).
+        """
+        previous = self._previous_request or {}
+        before = previous.get("messages") or []
+        request = {}
+        for key, value in kwargs.items():
+            if key == "messages" and isinstance(value, list):
+                request[key] = [
+                    before[i] if i < len(before) and message == before[i] else self._scrub(message)
+                    for i, message in enumerate(value)
+                ]
+            elif key == "tools" and value == previous.get("tools"):
+                request[key] = previous["tools"]
+            else:
+                request[key] = self._scrub({key: value})[key]  # the key's name is checked too
+        return request
 
     def _scrub(self, value: Any) -> Any:
         """A JSON-safe copy of ``value`` without key-like fields or the API key anywhere in it."""

@@ -20,7 +20,7 @@ from collections.abc import Coroutine, Sequence
 from typing import Any
 
 from asgiref.sync import sync_to_async
-from django.db import InterfaceError, OperationalError, transaction
+from django.db import InterfaceError, OperationalError, connection, transaction
 from django.utils import timezone
 
 from benchmark.cases.document import CaseDocument
@@ -54,6 +54,7 @@ def trajectory_execute(*, trajectory_id: int, claimant: str = "") -> str:
     except MissingApiKey as exc:  # every case would fail alike: the run fails now, its queued cases cancelled
         run_fail(run_id=trajectory.run_id, error=str(exc))
         llm, refused = None, str(exc)
+    _release_connection()
     outcome, toolbox = run_in_process_loop(_run(trajectory, document, config, llm, refused))
     trajectory_finish(
         trajectory=trajectory,
@@ -66,6 +67,18 @@ def trajectory_execute(*, trajectory_id: int, claimant: str = "") -> str:
         model_calls=calls,
     )
     return outcome.ended
+
+
+def _release_connection() -> None:
+    """Give this thread's database connection back while its case waits on the model and the tools.
+
+    A threads worker runs a case per task thread; kept open, their connections add up to one per
+    case in flight (4 workers x 32 cases: 128, past PostgreSQL's default max_connections of 100),
+    though a case uses the database only when it is claimed and when it is written. Not inside a
+    transaction (a test's), which a closed connection would break.
+    """
+    if not connection.in_atomic_block:
+        connection.close()
 
 
 def worker_warm_up() -> None:

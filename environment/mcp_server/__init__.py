@@ -8,6 +8,7 @@ structured content and as JSON text.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import uuid
 from concurrent.futures import ThreadPoolExecutor
@@ -52,9 +53,7 @@ class LifePlannerServer(MCPServer):
         self._tools = {t.name: t for t in tools_for(toolset)}
 
     async def list_tools(self) -> list[MCPTool]:
-        return [
-            MCPTool(name=t.name, description=t.description, input_schema=t.input_schema()) for t in self._tools.values()
-        ]
+        return list(_mcp_tools(self.toolset))
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context=None) -> CallToolResult:
         loop = asyncio.get_running_loop()
@@ -88,6 +87,15 @@ class LifePlannerServer(MCPServer):
             latency_ms=call.latency_ms,
             tool_version=call.tool_version,
         )
+
+
+@functools.cache
+def _mcp_tools(toolset: str) -> tuple[MCPTool, ...]:
+    """The toolset's MCP tool definitions, built once per process: every session lists them (the
+    evaluation's in-process client, once per case), and the registry does not change once loaded."""
+    return tuple(
+        MCPTool(name=t.name, description=t.description, input_schema=t.input_schema()) for t in tools_for(toolset)
+    )
 
 
 def build_server(*, toolset: str = "agent", city: str | None = None, record: bool = True) -> LifePlannerServer:

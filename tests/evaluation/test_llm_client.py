@@ -415,3 +415,30 @@ def test_a_slot_that_cannot_be_given_back_does_not_fail_an_answered_call(redis_p
     assert response["choices"][0]["message"]["content"] == "answered"
     assert len(fake.requests) == 1 and calls[0]["attempts"] == 1  # not asked twice
     assert "could not give back a slot" in caplog.text
+
+
+def test_each_recorded_call_is_its_whole_request_scrubbed_even_when_earlier_messages_change_in_place():
+    calls: list[dict] = []
+    conversation = [
+        {"role": "system", "content": "You are a geographic assistant."},
+        {"role": "user", "content": f"my key is {API_KEY}"},
+    ]
+
+    async def edited_history(llm):
+        await llm.complete(conversation, TOOLS)
+        conversation.append({"role": "assistant", "content": "noted"})
+        await llm.complete(conversation, TOOLS)  # a continuation: the earlier scrubbed messages are reused
+        conversation[0]["content"] = "You are a careful geographic assistant."  # edited in place
+        await llm.complete(conversation, TOOLS)
+
+    with FakeOpenAI([reply("ok")]) as fake:
+        asyncio.run(edited_history(client(fake, calls)))
+    recorded = [c["request"] for c in calls]
+    assert API_KEY not in json.dumps(recorded)
+    assert recorded[1]["messages_before"] == 2 and recorded[1]["tools_as_before"] is True
+    assert "messages_before" not in recorded[2]  # the history changed: recorded whole, as it was sent
+    assert recorded[2]["messages"][0]["content"] == "You are a careful geographic assistant."
+    assert recorded[2]["messages"][1]["content"] == "my key is [redacted]"
+    sent = [[m["content"] for m in body["messages"]] for body in fake.requests]
+    scrubbed = [[m["content"].replace(API_KEY, "[redacted]") for m in r["messages"]] for r in full_requests(recorded)]
+    assert scrubbed == [[c.replace(API_KEY, "[redacted]") for c in s] for s in sent]

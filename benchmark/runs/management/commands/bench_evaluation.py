@@ -30,6 +30,11 @@ class Command(BaseCommand):
         parser.add_argument("--concurrency", type=int, default=1, help="Tasks at once per worker.")
         parser.add_argument("--delay", type=float, default=0.0, help="Seconds the endpoint takes per answer.")
         parser.add_argument("--limit", type=int)
+        parser.add_argument(
+            "--profile",
+            metavar="DIR",
+            help="cProfile every worker thread after warm-up: DIR/worker-<pid>.prof and DIR/summary.txt.",
+        )
 
     def handle(self, *args, **opts):
         from benchmark.cases.models import Release
@@ -56,7 +61,8 @@ class Command(BaseCommand):
             release=release,
             endpoint=model,
             limit=opts["limit"],
-            name=f"bench {opts['workers']}x{opts['concurrency']} {opts['pool']} delay {opts['delay']}",
+            name=f"bench {opts['workers']}x{opts['concurrency']} {opts['pool']} delay {opts['delay']} "
+            f"{time.strftime('%Y-%m-%d %H:%M:%S')}",  # run names are unique per release
         )
         names = [f"bench-{time.monotonic_ns()}-{i}" for i in range(opts["workers"])]
         workers = [self._worker(opts, name) for name in names]
@@ -78,6 +84,9 @@ class Command(BaseCommand):
             for worker in workers:
                 if worker.poll() is None:
                     os.killpg(worker.pid, signal.SIGTERM)
+            if opts["profile"]:  # they write their profiles as they shut down
+                for worker in workers:
+                    worker.wait(timeout=120)
             endpoint.stop()
         progress = run_progress(run=run)
         calls = ModelCall.objects.filter(trajectory__run=run).count()
@@ -89,8 +98,19 @@ class Command(BaseCommand):
             f"x {opts['concurrency']} ({opts['pool']}), endpoint delay {opts['delay']} s\n"
             f"elapsed {elapsed:.1f} s; {progress['done'] / elapsed:.1f} cases/s; {calls} model calls, "
             f"{calls / elapsed:.1f} calls/s; {steps.count()} tool calls, harness {harness_ms:.1f} ms per tool call "
-            f"(MCP client, gateway, tool)\n{meter.report(calls)}"
+            f"(MCP client, gateway, tool){_of_ideal(opts, calls / elapsed)}\n{meter.report(calls)}"
         )
+        if opts["profile"]:
+            self._summarise(Path(opts["profile"]))
+
+    def _summarise(self, folder: Path) -> None:
+        from benchmark.runs.profiling import profile_summary
+
+        paths = sorted(folder.glob("worker-*.prof"))
+        if not paths:
+            raise CommandError(f"the workers wrote no profile in {folder}")
+        (folder / "summary.txt").write_text(profile_summary(paths))
+        self.stdout.write(f"profiles: {', '.join(str(p) for p in paths)}; summary: {folder / 'summary.txt'}")
 
     def _check(self, opts) -> None:
         for name, low in (("workers", 1), ("concurrency", 1), ("limit", 1)):
@@ -116,6 +136,11 @@ class Command(BaseCommand):
         raise CommandError(f"the workers did not answer a ping within {timeout_s:.0f} s")
 
     def _worker(self, opts, name: str) -> subprocess.Popen:
+        from benchmark.runs.profiling import PROFILE_DIR_ENV
+
+        env = os.environ.copy()
+        if opts["profile"]:
+            env[PROFILE_DIR_ENV] = str(Path(opts["profile"]).resolve())
         return subprocess.Popen(
             [
                 sys.executable,
@@ -133,7 +158,7 @@ class Command(BaseCommand):
                 f"{name}@%h",
             ],
             cwd=REPO,
-            env=os.environ.copy(),
+            env=env,
             start_new_session=True,
             stdout=subprocess.DEVNULL,
             stderr=_LOGS.setdefault(name, tempfile.TemporaryFile()),
@@ -148,6 +173,15 @@ def _tail(name: str, limit: int = 3000) -> str:
     log = _LOGS[name]
     log.seek(0)
     return log.read().decode(errors="replace")[-limit:]
+
+
+def _of_ideal(opts, rate: float) -> str:
+    """With a delay, the ideal rate (every slot always waiting on the endpoint) and the share of it reached."""
+    if opts["delay"] <= 0:
+        return ""
+    in_flight = opts["workers"] * opts["concurrency"]
+    ideal = in_flight / opts["delay"]
+    return f"\n{in_flight} in flight: ideal {ideal:.1f} calls/s, {rate / ideal:.2f} of it"
 
 
 class _Stall:
