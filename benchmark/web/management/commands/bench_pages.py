@@ -103,17 +103,20 @@ class Command(BaseCommand):
         self.stdout.write(f"vacuumed the copied tables ({time.perf_counter() - started:.1f} s)")
 
     def _sources(self, release, agents: list[str]) -> list:
+        from django.db.models import Count
+
         from benchmark.runs.models import EvaluationRun
 
         cases = release.entries.count()
         found = []
         for agent in agents:
-            run = (
+            complete = (  # the newest run of every case: a run with --limit is no source
                 EvaluationRun.objects.filter(release=release, agent=agent, status=EvaluationRun.COMPLETED)
-                .order_by("-id")
-                .first()
+                .annotate(trajectory_count=Count("trajectories"))
+                .filter(trajectory_count=cases)
             )
-            if run is None or run.trajectories.count() != cases:
+            run = complete.order_by("-id").first()
+            if run is None:
                 raise CommandError(
                     f"no completed {agent!r} run of all {cases} cases on {release.name}: run "
                     f"`python manage.py evaluate --agent {agent} --release {release.name} --sync`"
