@@ -12,6 +12,10 @@ from django.db import migrations
 
 class Migration(migrations.Migration):
     dependencies = [("environment", "0001_initial")]
+    policy_exception = (
+        "CREATE INDEX IF NOT EXISTS only adds indexes (no column, row or table is changed or dropped), and its "
+        "reverse drops just those indexes: the code of every earlier release runs on either side of it"
+    )
 
     operations = [
         migrations.RunSQL(

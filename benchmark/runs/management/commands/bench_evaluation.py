@@ -84,7 +84,7 @@ class Command(BaseCommand):
             for worker in workers:
                 if worker.poll() is None:
                     os.killpg(worker.pid, signal.SIGTERM)
-            if opts["profile"]:  # they write their profiles as they shut down
+            if opts.get("profile"):  # they write their profiles as they shut down
                 for worker in workers:
                     worker.wait(timeout=120)
             endpoint.stop()
@@ -100,7 +100,7 @@ class Command(BaseCommand):
             f"{calls / elapsed:.1f} calls/s; {steps.count()} tool calls, harness {harness_ms:.1f} ms per tool call "
             f"(MCP client, gateway, tool){_of_ideal(opts, calls / elapsed)}\n{meter.report(calls)}"
         )
-        if opts["profile"]:
+        if opts.get("profile"):
             self._summarise(Path(opts["profile"]))
 
     def _summarise(self, folder: Path) -> None:
@@ -139,7 +139,7 @@ class Command(BaseCommand):
         from benchmark.runs.profiling import PROFILE_DIR_ENV
 
         env = os.environ.copy()
-        if opts["profile"]:
+        if opts.get("profile"):  # bench_scaleout passes its own options, without --profile
             env[PROFILE_DIR_ENV] = str(Path(opts["profile"]).resolve())
         return subprocess.Popen(
             [
