@@ -140,6 +140,12 @@ def test_ctrl_c_in_a_sync_run_says_how_to_resume_and_resuming_finishes_it(grid_c
         assert f"Resumed run {run.id} in this process." in summary
 
 
+def _interruptible() -> None:
+    """In the child: Ctrl-C does what it does in a terminal. A suite started in the background (`make test &`,
+    nohup, some CI runners) passes SIGINT on as ignored, and Python then never raises KeyboardInterrupt."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_while_following_a_queued_run_says_it_goes_on_without_a_traceback(grid_cases, django_db_blocker):
     import redis
 
@@ -161,6 +167,7 @@ def test_ctrl_c_while_following_a_queued_run_says_it_goes_on_without_a_traceback
         env=child_env(REDIS_URL=BROKER),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        preexec_fn=_interruptible,
     )
     try:
         with django_db_blocker.unblock():
