@@ -143,9 +143,14 @@ def host_problem(host: str, port: int, *, proxied: bool = False) -> str | None:
     return addresses_problem(host, _addresses(infos))
 
 
-def environment_proxy(scheme: str, host: str) -> str | None:
-    """The proxy the standard variables name for a URL (HTTPS_PROXY, HTTP_PROXY, ALL_PROXY, less NO_PROXY)."""
-    proxies = urllib.request.getproxies_environment()
+def environment_proxy(scheme: str, host: str, proxies: dict[str, str] | None = None) -> str | None:
+    """The proxy the standard variables name for a URL (HTTPS_PROXY, HTTP_PROXY, ALL_PROXY, less NO_PROXY).
+
+    ``proxies``: those variables as ``urllib.request.getproxies_environment()`` read them (read now when not
+    given; reading them scans the whole environment, so a client that sends many requests reads them once).
+    """
+    if proxies is None:
+        proxies = urllib.request.getproxies_environment()
     proxy = proxies.get(scheme) or proxies.get("all")
     # proxy_bypass_environment is public in urllib.request but missing from typeshed.
     if not proxy or urllib.request.proxy_bypass_environment(host, proxies):  # type: ignore[attr-defined]

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import functools
 import ssl
+import urllib.request
 from typing import Any
 
 import httpcore
@@ -95,6 +96,7 @@ class EgressTransport(httpx.AsyncBaseTransport):
         self.refusal = ""  # why the last request was refused; "" when it was not
         self._direct = _PinnedTransport()
         self._proxied: dict[str, httpx.AsyncHTTPTransport] = {}
+        self._proxy_environment = urllib.request.getproxies_environment()  # a worker's environment does not change
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         self.requests += 1
@@ -118,7 +120,7 @@ class EgressTransport(httpx.AsyncBaseTransport):
         if problem:
             raise ApiBaseNotAllowed(problem)
         _filter_headers(request, self.api_key)
-        proxy = environment_proxy(request.url.scheme, host)
+        proxy = environment_proxy(request.url.scheme, host, self._proxy_environment)
         if proxy is None:
             return await self._direct.handle_async_request(request)  # checked and pinned at connect
         await resolve_allowed(host, port, proxied=True)  # the proxy connects, and refuses internal addresses itself
