@@ -19,6 +19,7 @@ from mcp.types import CallToolResult, TextContent
 from mcp.types import Tool as MCPTool
 
 from environment.tools.answer import ANSWER_TOOL
+from environment.tools.context import CityNotBuilt, ToolContext, city_context
 from environment.tools.gateway import ToolCall, call_tool
 from environment.tools.registry import tool_names, tools_for
 
@@ -44,11 +45,16 @@ def server_instructions(toolset: str) -> str:
 class LifePlannerServer(MCPServer):
     """An MCPServer whose tools are the registry's tools of one toolset, served through the gateway."""
 
-    def __init__(self, *, toolset: str = "agent", city: str | None = None, record: bool = True):
+    def __init__(self, *, toolset: str = "agent", city: str | None = None, record: bool = True, pin_city: bool = False):
+        """``pin_city``: answer every call from the city version of the first call that found the city
+        built (one case's server: its world cannot change under it, and no call looks the city up again).
+        Unpinned, each call runs on the city's current version, as a long-lived server must."""
         super().__init__(name=f"lifeplanner-{toolset}", instructions=server_instructions(toolset), version="1.0")
         self.toolset = toolset
         self.city = city
         self.record = record
+        self.pin_city = pin_city
+        self._pinned: ToolContext | None = None
         self.session_label = f"mcp-{toolset}-{uuid.uuid4().hex[:12]}"
         self._tools = {t.name: t for t in tools_for(toolset)}
 
@@ -70,7 +76,26 @@ class LifePlannerServer(MCPServer):
         from django.db import close_old_connections
 
         close_old_connections()
-        return call_tool(self.toolset, name, arguments, city=self.city, recorder=self._record if self.record else None)
+        context = self._pinned_context() if self.pin_city else None
+        return call_tool(
+            self.toolset,
+            name,
+            arguments,
+            context=context,
+            city=self.city,
+            recorder=self._record if self.record else None,
+        )
+
+    def _pinned_context(self) -> ToolContext | None:
+        """The pinned city version; None while the city cannot be found (the gateway then reports why)."""
+        if self._pinned is None:
+            from django.db import InterfaceError, OperationalError
+
+            try:
+                self._pinned = city_context(self.city)
+            except (CityNotBuilt, OperationalError, InterfaceError):  # a tool error, or the gateway's retries
+                return None
+        return self._pinned
 
     def _record(self, call: ToolCall) -> None:
         from environment.models import ToolCallLog
@@ -98,5 +123,7 @@ def _mcp_tools(toolset: str) -> tuple[MCPTool, ...]:
     )
 
 
-def build_server(*, toolset: str = "agent", city: str | None = None, record: bool = True) -> LifePlannerServer:
-    return LifePlannerServer(toolset=toolset, city=city, record=record)
+def build_server(
+    *, toolset: str = "agent", city: str | None = None, record: bool = True, pin_city: bool = False
+) -> LifePlannerServer:
+    return LifePlannerServer(toolset=toolset, city=city, record=record, pin_city=pin_city)

@@ -1,12 +1,16 @@
-"""The agent's tools: the Standard Agent Toolset over an in-process MCP client, every call recorded.
+"""The agent's tools: the Standard Agent Toolset of the MCP server, every call recorded.
 
-The MCP server is the one users connect to (environment.mcp_server); here it runs in the
-same process (``Client(server)``) so an evaluation pays no network hop. Each call becomes a
-step (tool, arguments, observation, error kind, latency, and the model's text and tokens for
-that turn). The tool budget is enforced here: past it, calls are refused and the agent is
-told so. Arguments the gateway would refuse (a NUL, NaN, a huge number, deep nesting) are
-refused here, before the in-process client would mangle them (it sends NaN as null and cannot
-send a deep value at all); a call that fails in the client is still a recorded step.
+The MCP server is the one users connect to (environment.mcp_server), called in the same process:
+its ``call_tool`` answers with the very ``CallToolResult`` it sends an MCP client, and the
+observation is read from that result's JSON text, which is what a client receives. No client
+session or JSON-RPC messages stand between them (in a process, they only copied the result and
+cost about 1.3 ms of CPU per call; docs/benchmarks.md); a test checks the observations are those
+a real MCP client gets. The server is pinned to the city version of its first call, so a case
+sees one world and its calls skip looking the city up. Each call becomes a step (tool, arguments,
+observation, error kind, latency, and the model's text and tokens for that turn). The tool budget
+is enforced here: past it, calls are refused and the agent is told so. Arguments the gateway
+would refuse (a NUL, NaN, a huge number, deep nesting) are refused here with the gateway's error,
+and a call that fails in the server is still a recorded step.
 """
 
 from __future__ import annotations
@@ -16,10 +20,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from mcp import Client
-
 from environment.error_kinds import ErrorKind
-from environment.mcp_server import build_server
+from environment.mcp_server import LifePlannerServer, build_server
 from environment.tools.gateway import argument_error, argument_problem
 
 
@@ -51,29 +53,28 @@ class Toolbox:
     steps: list[StepRecord] = field(default_factory=list)
     submitted: Any = None
     has_submitted: bool = False
-    _client: Client | None = None
+    _server: LifePlannerServer | None = None
     _tools: list | None = None
 
     async def __aenter__(self) -> Toolbox:
-        self._client = Client(build_server(toolset="agent", city=self.city, record=False))
-        await self._client.__aenter__()
+        self._server = build_server(toolset="agent", city=self.city, record=False, pin_city=True)
         return self
 
     async def __aexit__(self, *exc) -> None:
-        await self.client.__aexit__(*exc)
+        self._server = None
 
     @property
-    def client(self) -> Client:
-        """The MCP client, open between ``__aenter__`` and ``__aexit__``."""
-        if self._client is None:
+    def server(self) -> LifePlannerServer:
+        """The MCP server, open between ``__aenter__`` and ``__aexit__``."""
+        if self._server is None:
             raise RuntimeError("the toolbox is not open: use it in `async with`")
-        return self._client
+        return self._server
 
     async def list_tools(self) -> list:
-        """The MCP tool definitions (name, description, input_schema); listed once per process and city."""
+        """The MCP tool definitions (name, description, input_schema); the same for every case of a city."""
         if self._tools is None:
             if self.city not in _TOOL_LISTS:
-                _TOOL_LISTS[self.city] = list((await self.client.list_tools()).tools)
+                _TOOL_LISTS[self.city] = list(await self.server.list_tools())
             self._tools = _TOOL_LISTS[self.city]
         return self._tools
 
@@ -132,16 +133,13 @@ class Toolbox:
         return observation, is_error
 
     async def _send(self, tool: str, arguments: dict) -> tuple[Any, bool, str]:
-        """(observation, is_error, error kind) of a call through the MCP client."""
+        """(observation, is_error, error kind) of a call to the MCP server."""
         try:
-            result = await self.client.call_tool(tool, arguments)
+            result = await self.server.call_tool(tool, arguments)
         except Exception as exc:  # the call is still a step: the agent and the replay see what went wrong
             message = f"the tool call could not be made: {type(exc).__name__}"
             return {"error": {"kind": ErrorKind.OTHER, "message": message}}, True, ErrorKind.OTHER
-        observation = result.structured_content
-        if observation is None:
-            text = "".join(getattr(c, "text", "") for c in result.content)
-            observation = _parse(text)
+        observation = _parse("".join(getattr(c, "text", "") for c in result.content))  # what a client receives
         is_error = bool(result.is_error)
         kind = (result.meta or {}).get("error_kind", "") if getattr(result, "meta", None) else ""
         if is_error and not kind:
