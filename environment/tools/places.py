@@ -139,14 +139,29 @@ def _where(
 
 
 _TYPES: dict[tuple[int, str], list[str]] = {}  # (city_id, city_version) -> the city's distinct place types
+# (city_id, city_version, words) -> the matching types: agents ask for the same few types again and again,
+# and sending the city's types as an array costs more CPU than the query itself.
+_MATCHED_TYPES: dict[tuple[int, str, tuple[str, ...]], list[str]] = {}
+MATCHED_TYPES_CACHE_SIZE = 4096
 
 
 def _matching_types(ctx: ToolContext, words: list[str]) -> list[str]:
     """The city's place types where ANY of ``words`` occurs in lower(place_type), as PostgreSQL matches it.
 
     The same test as ``lower(place_type) LIKE '%word%'`` on every place, run on the distinct
-    types only (170 in Helsinki), so the places are then found by index.
+    types only (170 in Helsinki), so the places are then found by index. Remembered per city
+    version and words.
     """
+    memo = (ctx.city_id, ctx.city_version, tuple(words))
+    found = _MATCHED_TYPES.get(memo)
+    if found is None:
+        found = _MATCHED_TYPES[memo] = _types_like(ctx, words)
+        if len(_MATCHED_TYPES) > MATCHED_TYPES_CACHE_SIZE:
+            _MATCHED_TYPES.clear()
+    return list(found)
+
+
+def _types_like(ctx: ToolContext, words: list[str]) -> list[str]:
     key = (ctx.city_id, ctx.city_version)
     with connection.cursor() as cursor:
         if key not in _TYPES:
