@@ -215,6 +215,12 @@ class LLMClient:
             "api_key": route.api_key,
             "client": client,
             "custom_llm_provider": route.provider.name,
+            # litellm prices every response (twice: for the response and for its logging), looking the model
+            # up in its cost map each time, a scan of the whole map for a model it does not know. That price
+            # is not used: a run is priced from its tokens when its aggregates are computed (runs/costs.py).
+            # A price given with the call is litellm's cheapest path; nothing of it is sent.
+            "input_cost_per_token": 0.0,
+            "output_cost_per_token": 0.0,
         }
         transport.refusal, sent = "", transport.requests
         try:

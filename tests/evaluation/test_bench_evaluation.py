@@ -75,3 +75,30 @@ def test_a_benchmark_runs_every_case_on_its_workers_and_reports_the_cpu_per_mode
 def test_bad_benchmark_options_are_refused_naming_what_is_allowed(args, message):
     with pytest.raises(CommandError, match=re.escape(message)):
         call_command("bench_evaluation", "--release", "helsinki-v1", *args)
+
+
+def test_bench_model_client_times_litellm_against_the_sdk_and_plain_http(eval_release):
+    from tests.processes import free_port
+
+    env = processes.child_env(ALLOW_PRIVATE_ENDPOINTS="1")
+    done = subprocess.run(
+        [
+            sys.executable,
+            "manage.py",
+            "bench_model_client",
+            "--release",
+            eval_release.name,
+            "--calls",
+            "5",
+            "--port",
+            str(free_port()),
+        ],
+        cwd=processes.REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    rows = dict(re.findall(r"^(LLMClient.*|openai SDK.*|httpx.*?)\s+([\d.]+)\s+[\d.]+$", done.stdout, re.M))
+    assert len(rows) == 3 and all(float(cpu) > 0 for cpu in rows.values()), done.stdout

@@ -442,3 +442,15 @@ def test_each_recorded_call_is_its_whole_request_scrubbed_even_when_earlier_mess
     sent = [[m["content"] for m in body["messages"]] for body in fake.requests]
     scrubbed = [[m["content"].replace(API_KEY, "[redacted]") for m in r["messages"]] for r in full_requests(recorded)]
     assert scrubbed == [[c.replace(API_KEY, "[redacted]") for c in s] for s in sent]
+
+
+def test_the_request_sent_is_the_openai_request_and_nothing_of_litellms_own_parameters():
+    """The client gives litellm a zero price per call (litellm's price is not used); none of that is sent."""
+    calls: list[dict] = []
+    tools = [{"type": "function", "function": {"name": "probe", "description": "d", "parameters": {"type": "object"}}}]
+    with FakeOpenAI([reply("ok")]) as fake:
+        asyncio.run(client(fake, calls).complete(MESSAGES, tools))
+    (body,) = fake.requests
+    assert set(body) == {"model", "messages", "tools", "temperature"}, body
+    assert body["model"] == "fake" and body["messages"] == MESSAGES and body["tools"] == tools
+    assert "cost" not in json.dumps(calls[0]["request"])  # nor recorded
