@@ -4,7 +4,7 @@ The MCP server is the one users connect to (environment.mcp_server), called in t
 its ``call_tool`` answers with the very ``CallToolResult`` it sends an MCP client, and the
 observation is read from that result's JSON text, which is what a client receives. No client
 session or JSON-RPC messages stand between them (in a process, they only copied the result and
-cost about 1.3 ms of CPU per call; docs/benchmarks.md); a test checks the observations are those
+cost about 1.5 ms of CPU per call; docs/benchmarks.md); a test checks the observations are those
 a real MCP client gets. The server is pinned to the city version of its first call, so a case
 sees one world and its calls skip looking the city up. Each call becomes a step (tool, arguments,
 observation, error kind, latency, and the model's text and tokens for that turn). The tool budget
