@@ -3,6 +3,7 @@ import os
 import subprocess
 import sys
 import time
+from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
@@ -32,7 +33,10 @@ class Command(BaseCommand):
             raise CommandError(f"no release {opts['release']!r}")
         if not settings.ALLOW_PRIVATE_ENDPOINTS:
             raise CommandError("the scripted endpoint listens on 127.0.0.1: run with ALLOW_PRIVATE_ENDPOINTS=1")
-        question = release.entries.order_by("position").first().snapshot["question"]
+        first = release.entries.order_by("position").first()
+        if first is None:
+            raise CommandError(f"release {release.name!r} has no cases")
+        question = first.snapshot["question"]
         endpoint = subprocess.Popen(
             [
                 sys.executable,
@@ -76,7 +80,7 @@ async def _measure(url: str, question: str, calls: int) -> dict[str, tuple[float
     await _litellm_once()  # imports what litellm loads lazily (a worker does this before its first case)
     messages = [{"role": "system", "content": system_prompt(question)}, {"role": "user", "content": question}]
     tools = function_specs(await build_server(toolset="agent", record=False).list_tools())
-    body = {"model": "scripted", "messages": messages, "tools": tools, "temperature": 0.0}
+    body: dict[str, Any] = {"model": "scripted", "messages": messages, "tools": tools, "temperature": 0.0}
     llm = LLMClient(EndpointSpec(endpoint_id=None, model="openai/scripted", api_base=url, api_key="sk-bench"))
     sdk = AsyncOpenAI(base_url=url, api_key="sk-bench", max_retries=0)
     plain = httpx.AsyncClient(headers={"Authorization": "Bearer sk-bench"})
