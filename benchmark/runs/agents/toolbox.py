@@ -42,10 +42,6 @@ class BudgetExhausted(Exception):
     pass
 
 
-# city -> the agent toolset's MCP tool definitions: the same for every case a process runs, so listed once.
-_TOOL_LISTS: dict[str, list] = {}
-
-
 @dataclass
 class Toolbox:
     city: str
@@ -54,7 +50,6 @@ class Toolbox:
     submitted: Any = None
     has_submitted: bool = False
     _server: LifePlannerServer | None = None
-    _tools: list | None = None
 
     async def __aenter__(self) -> Toolbox:
         self._server = build_server(toolset="agent", city=self.city, record=False, pin_city=True)
@@ -71,12 +66,8 @@ class Toolbox:
         return self._server
 
     async def list_tools(self) -> list:
-        """The MCP tool definitions (name, description, input_schema); the same for every case of a city."""
-        if self._tools is None:
-            if self.city not in _TOOL_LISTS:
-                _TOOL_LISTS[self.city] = list(await self.server.list_tools())
-            self._tools = _TOOL_LISTS[self.city]
-        return self._tools
+        """The MCP tool definitions (name, description, input_schema); the server builds them once per process."""
+        return list(await self.server.list_tools())
 
     @property
     def used(self) -> int:
