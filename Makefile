@@ -6,6 +6,9 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 PIP_INSTALL := $(PY) -m pip install -q --require-hashes --no-compile
+# pip itself comes first, at the lock's own pin: an older pip (23.2 on some machines) resolves an extra such as
+# litellm's httpx[http2] to the newest release on the index instead of the pinned one, and refuses the lock.
+PIP_SELF = awk '/^pip==/{p=1} p{print} p&&!/\\$$/{exit}' $(1) > $(VENV)/pip-lock.txt && $(PIP_INSTALL) -r $(VENV)/pip-lock.txt
 RUNTIME_LOCK := requirements/runtime.txt
 DEV_LOCK := requirements/dev.txt
 RUNTIME_STAMP := $(VENV)/.installed-runtime-$(shell sha1sum $(RUNTIME_LOCK) | cut -c1-12)
@@ -17,11 +20,13 @@ PIP_COMPILE := CUSTOM_COMPILE_COMMAND="make lock" $(PY) -m piptools compile -q -
 
 $(RUNTIME_STAMP): $(RUNTIME_LOCK)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(call PIP_SELF,$(RUNTIME_LOCK))
 	$(PIP_INSTALL) -r $(RUNTIME_LOCK)
 	rm -f $(VENV)/.installed-runtime-*; touch $(RUNTIME_STAMP)
 
 $(DEV_STAMP): $(DEV_LOCK)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(call PIP_SELF,$(DEV_LOCK))
 	$(PIP_INSTALL) -r $(DEV_LOCK)
 	rm -f $(VENV)/.installed-dev-*; touch $(DEV_STAMP)
 
