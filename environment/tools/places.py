@@ -360,10 +360,8 @@ def _nearby(ctx, fields, center, radius_meters, **filters) -> dict:
                 f"0 < radius_meters <= {MAX_RADIUS_M:g}",
             )
         anchor = place_row(ctx, center.strip(), "center")
-        shape_sql = "(SELECT location FROM environment_place WHERE city_id = %s AND place_id = %s)"
         shape_params = [ctx.city_id, anchor["place_id"]]
         excluded = [anchor["place_id"]]
-        source = None
         head = {"center": anchor, "radius_meters": radius_meters}
     else:
         if not radius_meters > 0 or radius_meters > MAX_ROUTE_BUFFER_M:
@@ -381,9 +379,6 @@ def _nearby(ctx, fields, center, radius_meters, **filters) -> dict:
             start_param="center.start",
             end_param="center.end",
         )
-        shape_sql = "ST_GeomFromGeoJSON(%s)::geography"
-        shape_params = [json.dumps(route.geometry)]
-        source = _route_candidates(ctx, route.geometry, radius_meters)
         excluded = [center.start.strip(), center.end.strip()]
         head = {
             "center": {
@@ -395,40 +390,128 @@ def _nearby(ctx, fields, center, radius_meters, **filters) -> dict:
             },
             "radius_meters": radius_meters,
         }
-    clauses += ["ST_DWithin(p.location, " + shape_sql + ", %s)", "NOT (p.place_id = ANY(%s))"]
-    params += [*shape_params, radius_meters, excluded]
-    extra = (", ST_Distance(p.location, " + shape_sql + ")", shape_params)
-    total, results = _query(fields, clauses, params, f"{len(fields) + 2}, p.place_id", (), extra, source=source)
+    clauses.append("NOT (p.place_id = ANY(%s))")
+    params.append(excluded)
+    if isinstance(center, str):
+        total, results = _near_place(fields, clauses, params, shape_params, radius_meters)
+    else:
+        total, results = _along_route(ctx, fields, clauses, params, route.geometry, radius_meters)
     return _listing(total, results, **head)
 
 
-def _route_candidates(ctx: ToolContext, geometry: dict, radius_meters: float) -> tuple[str, list]:
-    """The places near a route by cheap planar tests: a superset of the exact buffer.
+_PLACE_SHAPE = "(SELECT location FROM environment_place WHERE city_id = %s AND place_id = %s)"
 
-    Each piece of the route (listed here, so the planner knows how many) probes the planar
-    index (place_location_geom) with its own small box, so the candidates are the places near
-    the line, not every place in the whole route's bounding box; a second planar test on
-    coordinates scaled to metres drops most of the rest.
-    Only the survivors get the exact spheroid ST_DWithin and ST_Distance.
 
-    Both planar tests are supersets: degrees are turned into metres with lengths no longer than
-    the true ones (a degree of latitude is at least 110,574 m; one of longitude at least
-    111,320 m x cos of the route's highest latitude), and the radius gets 1 % for the planar
-    approximation plus 20 m for the bulge of a long segment's great circle.
+def _near_place(fields, clauses, params, shape_params, radius_meters) -> tuple[int, list[dict]]:
+    """The matches within ``radius_meters`` of a place, nearest first (then place_id): (count, first page).
+
+    The index probes the box ST_DWithin(geography) would probe; each candidate's spheroid
+    distance is then computed once and compared with the radius, which is ST_DWithin's own
+    exact test (the spheroid distance of the closest points on the sphere, at most the radius).
+    OFFSET 0 keeps PostgreSQL from inlining the distance into both the filter and the output.
     """
-    highest = min(max(abs(lat) for _, lat in geometry["coordinates"]) + 0.05, 89.0)
-    lon_m, lat_m = 111_320.0 * math.cos(math.radians(highest)), 110_574.0
-    reach_m = 1.01 * radius_meters + 20.0
+    cols = ", ".join(f"p.{f}" for f in fields)
     sql = (
-        "(SELECT * FROM environment_place c WHERE c.id = ANY(ARRAY("
-        "WITH s AS MATERIALIZED (SELECT w::geometry AS geom, ST_Scale(w::geometry, %s, %s) AS scaled "
-        "FROM unnest(%s::text[]) w) "
-        "SELECT n.id FROM s, environment_place n WHERE n.city_id + 0 = %s "  # + 0: the planar index alone finds them
-        "AND ST_DWithin(n.location::geometry, s.geom, %s) "
-        "AND ST_DWithin(ST_Scale(n.location::geometry, %s, %s), s.scaled, %s))))"
+        f"SELECT count(*) OVER (), {', '.join(f'w.{f}' for f in fields)}, w.distance_m FROM ("
+        f"SELECT {cols}, ST_Distance(p.location, {_PLACE_SHAPE}) AS distance_m FROM environment_place p "
+        f"WHERE {' AND '.join(clauses)} AND p.location && _ST_Expand({_PLACE_SHAPE}, %s) OFFSET 0) w "
+        "WHERE w.distance_m <= %s ORDER BY w.distance_m, w.place_id LIMIT %s"
     )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*shape_params, *params, *shape_params, radius_meters, radius_meters, LIST_CAP])
+        rows = cursor.fetchall()
+    return (rows[0][0] if rows else 0), _with_distances(fields, rows)
+
+
+def _with_distances(fields, rows) -> list[dict]:
+    """Rows of (count, *fields, distance) as dicts, distances rounded to decimetres."""
+    results = [dict(zip([*fields, "distance_m"], row[1:])) for row in rows]
+    for record in results:
+        record["distance_m"] = round(record["distance_m"], 1)
+    return results
+
+
+# Bounds on a degree's length, for the planar tests along a route: a degree of latitude is at
+# least 110,574 m; a degree of longitude is at least 111,320 m x cos(latitude); neither is ever
+# over 111,700 m (x cos(latitude) for longitude: the spheroid's largest radius of curvature).
+_DEGREE_MIN_LAT_M, _DEGREE_MIN_LON_M, _DEGREE_MAX_M = 110_574.0, 111_320.0, 111_700.0
+
+
+def planar_scales(geometry: dict) -> tuple[float, float, float]:
+    """Metres per degree of longitude and latitude for a route's planar tests, and bound B's stretch.
+
+    The scales are no longer than a true degree anywhere within 0.05 degrees of the route; the
+    stretch is 2 % over the largest ratio of a true degree's length to its scale there.
+    """
+    latitudes = [abs(lat) for _, lat in geometry["coordinates"]]
+    highest, lowest = min(max(latitudes) + 0.05, 89.0), max(min(latitudes) - 0.05, 0.0)
+    lon_m, lat_m = _DEGREE_MIN_LON_M * math.cos(math.radians(highest)), _DEGREE_MIN_LAT_M
+    stretch = 1.02 * max(_DEGREE_MAX_M / lat_m, _DEGREE_MAX_M * math.cos(math.radians(lowest)) / lon_m)
+    return lon_m, lat_m, stretch
+
+
+def _along_route(ctx, fields, clauses, params, geometry: dict, radius_meters: float) -> tuple[int, list[dict]]:
+    """The matches within ``radius_meters`` of a route, nearest first (then place_id): (count, first page).
+
+    The exact distance (PostGIS geography ST_Distance on the spheroid, compared with the radius
+    as ST_DWithin does) costs microseconds per place, and a dense city holds thousands of
+    places in a buffer, so it is computed only where it decides something. A planar distance
+    (coordinates scaled to metres) is cheap and close to it, within two bounds:
+
+      (A) planar <= 1.01 x exact + 20 m: the scales are no longer than the true lengths; the
+          1 % covers the sphere against the spheroid and the 20 m a long segment's great-circle
+          bulge. So no place over ``1.01 r + 20`` (planar) can be within r.
+      (B) exact <= stretch x planar + 20 m, ``stretch`` being 2 % over the largest ratio of a
+          true degree's length (at most 111,700 m) to the scale used. So every place with
+          planar <= (r - 20) / stretch is within r, without an exact test.
+
+    The count is the places surely within plus the exact tests in the band between the two.
+    The first page needs exact distances only up to ``far``, the largest exact distance of the
+    20 planar-nearest matches (the 20th nearest is no farther), so for places with planar
+    <= 1.01 far + 20 (bound A; ``top_m`` in the query). Each route piece probes the planar index
+    (place_location_geom) with its own small box, so only places near the line are read.
+    """
+    lon_m, lat_m, stretch = planar_scales(geometry)
+    reach_m = 1.01 * radius_meters + 20.0
+    sure_m = (radius_meters - 20.0) / stretch
     pieces = [_ewkt(piece) for piece in _pieces(geometry["coordinates"], 2 * reach_m, lon_m, lat_m)]
-    return sql, [lon_m, lat_m, pieces, ctx.city_id, reach_m / min(lon_m, lat_m), lon_m, lat_m, reach_m]
+    assert clauses[0] == "p.city_id = %s", clauses  # _where's first; + 0 there: the planar index alone finds them
+    where = " AND ".join(["p.city_id + 0 = %s", *clauses[1:]])
+    cols = ", ".join(f"p.{f}" for f in fields)
+    planar = "min(ST_Distance(ST_Scale(p.location::geometry, %s, %s), s.scaled))"
+    sql = (
+        "WITH s AS MATERIALIZED (SELECT w::geometry AS geom, ST_Scale(w::geometry, %s, %s) AS scaled "
+        "FROM unnest(%s::text[]) w), "
+        "line AS MATERIALIZED (SELECT ST_GeomFromGeoJSON(%s)::geography AS g), "
+        # the matches that may be within the radius (bound A), each with its planar distance to the route;
+        # each piece's box probes the planar index
+        f"m AS MATERIALIZED (SELECT p.id, p.place_id, p.location, {planar} AS planar "
+        "FROM s JOIN environment_place p ON p.location::geometry && ST_Expand(s.geom, %s, %s) "
+        f"WHERE {where} GROUP BY p.id HAVING {planar} <= %s), "
+        "k AS MATERIALIZED (SELECT 1.01 * max(ST_Distance(f.location, line.g)) + 20.0 AS top_m "
+        "FROM (SELECT location FROM m ORDER BY planar, place_id LIMIT %s) f, line), "
+        # exact distances where they decide something: the first page's candidates and the band
+        "e AS MATERIALIZED (SELECT m.id, m.place_id, m.planar, m.planar <= k.top_m AS top, "
+        "ST_Distance(m.location, line.g) AS distance_m FROM m, k, line WHERE m.planar <= k.top_m OR m.planar > %s), "
+        "total AS (SELECT (SELECT count(*) FROM m WHERE planar <= %s) "
+        "+ (SELECT count(*) FROM e WHERE planar > %s AND distance_m <= %s) AS n), "
+        "page AS (SELECT id, place_id, distance_m FROM e WHERE top AND distance_m <= %s "
+        "ORDER BY distance_m, place_id LIMIT %s) "
+        f"SELECT total.n, {cols}, page.distance_m FROM page JOIN environment_place p ON p.id = page.id, total "
+        "ORDER BY page.distance_m, page.place_id"
+    )
+    values = [
+        *(lon_m, lat_m, pieces, json.dumps(geometry)),
+        *(lon_m, lat_m, reach_m / lon_m, reach_m / lat_m, ctx.city_id, *params[1:], lon_m, lat_m, reach_m),
+        LIST_CAP,
+        sure_m,
+        *(sure_m, sure_m, radius_meters),
+        *(radius_meters, LIST_CAP),
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+        rows = cursor.fetchall()
+    return (rows[0][0] if rows else 0), _with_distances(fields, rows)
 
 
 def _pieces(points: list, length_m: float, lon_m: float, lat_m: float) -> list[list]:

@@ -1,5 +1,6 @@
-"""The bounded-cost place_search and route-buffer nearby_search answer exactly as the
-implementations they replaced (kept here as slow references), on the grid city and on Helsinki,
+"""The bounded-cost place_search and nearby_search answer exactly as the implementations they
+replaced (kept here as slow references: every match counted and ranked, nearby_search with the
+spheroid ST_DWithin and ST_Distance on every place), on the grid city and on Helsinki,
 and place_search marks its count when the cap stops it. search_notes is compared too: it must
 keep ranking every match in Helsinki."""
 
@@ -33,11 +34,28 @@ def reference_place_search(ctx, query_name, **filters):
     return places._listing(total, results, query_name=query_name)
 
 
-def reference_route_nearby(ctx, center, radius_meters):
-    """The spheroid ST_DWithin and ST_Distance against every place in the route's box."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(places, "_route_candidates", lambda *args: None)  # no candidate subquery: the whole box
-        return places.nearby_search(ctx, places.RouteCenter(**center), float(radius_meters))
+def reference_nearby(ctx, center, radius_meters, **filters):
+    """Spheroid ST_DWithin and ST_Distance on every place of the city, nearest first: (count, first page)."""
+    clauses, params = places._where(ctx, **{key: filters.get(key) for key in FILTERS})
+    if isinstance(center, str):
+        shape_sql, shape_params, excluded = places._PLACE_SHAPE, [ctx.city_id, center], [center]
+    else:
+        route = places.route_between(ctx, center["start"], center["end"], vehicle=center["vehicle"], mode="time")
+        shape_sql, shape_params = "ST_GeomFromGeoJSON(%s)::geography", [json.dumps(route.geometry)]
+        excluded = [center["start"], center["end"]]
+    fields = places.LIGHT_FIELDS
+    sql = (
+        f"SELECT count(*) OVER (), {', '.join(f'p.{f}' for f in fields)}, ST_Distance(p.location, {shape_sql}) "
+        f"FROM environment_place p WHERE {' AND '.join(clauses)} AND ST_DWithin(p.location, {shape_sql}, %s) "
+        f"AND NOT (p.place_id = ANY(%s)) ORDER BY {len(fields) + 2}, p.place_id LIMIT %s"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*shape_params, *params, *shape_params, radius_meters, excluded, places.LIST_CAP])
+        rows = cursor.fetchall()
+    return (rows[0][0] if rows else 0), places._with_distances(fields, rows)
+
+
+FILTERS = ("place_types", "min_rating", "max_rating", "min_cost", "max_cost", "geo_tag")
 
 
 def reference_search_notes(ctx, keyword):
@@ -101,15 +119,43 @@ def test_search_notes_matches_reference_on_grid_city(grid_ctx):
     _search_notes_matches_reference(grid_ctx, ["Koira", "Koira OR Meri", "helsinki", "Koira NOT Meri", '"Koira Meri"'])
 
 
+def _nearby_matches_reference(ctx, argument_sets):
+    for args in argument_sets:
+        total, results = reference_nearby(ctx, **args)
+        found = agent(ctx, "nearby_search", args)
+        assert found["total_matched"] == total and same(found["results"], results), args
+
+
+def test_nearby_matches_reference_on_grid_city(grid_ctx):
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT place_id FROM environment_place WHERE city_id = %s ORDER BY place_id", [grid_ctx.city_id]
+        )
+        ids = [row[0] for row in cursor.fetchall()]
+    route = {"start": ids[0], "end": ids[-1], "vehicle": "walking"}
+    _nearby_matches_reference(
+        grid_ctx,
+        [
+            {"center": ids[3], "radius_meters": 300},
+            {"center": ids[3], "radius_meters": 5000, "place_types": ["coffee"]},
+            *({"center": route, "radius_meters": radius} for radius in (1, 15, 20, 25, 60, 250, 1000)),
+            {"center": route, "radius_meters": 400, "min_rating": 3.5, "geo_tag": ["wifi"]},
+        ],
+    )
+
+
 def test_bounded_tools_match_reference_on_helsinki(helsinki_ctx):
     maker = ArgumentMaker(helsinki_ctx, seed=3)
     _place_search_matches_reference(helsinki_ctx, [maker.place_search() for _ in range(150)])
     _search_notes_matches_reference(helsinki_ctx, [maker.search_notes()["keyword"] for _ in range(60)])
-    for _ in range(60):
+    argument_sets = []
+    for _ in range(80):  # routes with buffers from 1 m to the 1 km limit, some with filters
         args = maker.nearby_route()
-        args["radius_meters"] = maker.rng.choice([1, 10, 30, 100, 400, 1000])
-        expected = reference_route_nearby(helsinki_ctx, **args)
-        assert same(agent(helsinki_ctx, "nearby_search", args), expected), args
+        args["radius_meters"] = maker.rng.choice([1, 10, 19.5, 20, 30, 100, 222, 400, 1000])
+        args.update(maker.rng.choice([{}, {}, {"place_types": "restaurant"}, {"min_rating": 4.0}, {"geo_tag": "wifi"}]))
+        argument_sets.append(args)
+    argument_sets += [maker.nearby_place() for _ in range(40)]
+    _nearby_matches_reference(helsinki_ctx, argument_sets)
 
 
 # ---------------------------------------------------------------- caps
@@ -123,3 +169,35 @@ def test_place_search_stops_counting_at_the_cap_and_says_so(grid_ctx, monkeypatc
     assert capped["total_matched"] == 3 and capped["total_matched_capped"] is True and capped["truncated"]
     assert capped["results"] == everything["results"][:2]
     assert "more than 3" in capped["note"]
+
+
+# ---------------------------------------------------------------- the planar bounds along a route
+
+
+def test_planar_distance_bounds_the_exact_distance_on_helsinki(helsinki_ctx):
+    """Bounds A and B of places._along_route hold for every place within 1.2 km of 40 routes, without
+    their 20 m margins: planar <= 1.01 x exact and exact <= stretch x planar (beyond 5 m)."""
+    maker = ArgumentMaker(helsinki_ctx, seed=11)
+    worst_a = worst_b = 0.0  # the largest planar / exact and exact / (stretch x planar)
+    checked = 0
+    for _ in range(40):
+        center = maker.nearby_route()["center"]
+        route = places.route_between(
+            helsinki_ctx, center["start"], center["end"], vehicle=center["vehicle"], mode="time"
+        )
+        lon_m, lat_m, stretch = places.planar_scales(route.geometry)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "WITH r AS (SELECT ST_GeomFromGeoJSON(%s) AS g) SELECT "
+                "ST_Distance(ST_Scale(p.location::geometry, %s, %s), ST_Scale(r.g, %s, %s)), "
+                "ST_Distance(p.location, r.g::geography) FROM environment_place p, r "
+                "WHERE p.city_id = %s AND ST_DWithin(p.location, r.g::geography, 1200)",
+                [json.dumps(route.geometry), lon_m, lat_m, lon_m, lat_m, helsinki_ctx.city_id],
+            )
+            for planar, exact in cursor.fetchall():
+                if planar > 5 and exact > 5:
+                    worst_a = max(worst_a, planar / (1.01 * exact))
+                    worst_b = max(worst_b, exact / (stretch * planar))
+                    checked += 1
+    assert checked > 10_000
+    assert worst_a < 1 and worst_b < 1, (worst_a, worst_b)
