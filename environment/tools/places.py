@@ -240,12 +240,12 @@ _RATING_ORDER = "p.rating DESC NULLS LAST, p.name, p.place_id"  # served by the 
 def _place_search(ctx, fields, query_name, **filters) -> dict:
     clauses, params = _where(ctx, query_name=query_name, **filters)
     q = fold(query_name.strip())
-    if q or _has_unnamed_places(ctx):
-        order_sql, order_params = _RELEVANCE, [q, f"{_escape_like(q)}%", q]
+    if q or _has_unnamed_places(ctx):  # relevance ranks every match: one scan ranks and counts them
+        order = [q, f"{_escape_like(q)}%", q]
+        total, results = _query(fields, clauses, params, _RELEVANCE, order)
     else:  # an empty query ranks every named place equally (name prefix ''): the index gives the order
-        order_sql, order_params = _RATING_ORDER, []
-    results = _page(fields, clauses, params, order_sql, order_params)
-    total = _capped_count(clauses, params) if len(results) == LIST_CAP else len(results)
+        results = _page(fields, clauses, params, _RATING_ORDER, [])
+        total = _capped_count(clauses, params) if len(results) == LIST_CAP else len(results)
     return _listing(total, results, capped=total > COUNT_CAP, query_name=query_name)
 
 
