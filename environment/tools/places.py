@@ -243,27 +243,29 @@ def _place_search(ctx, fields, query_name, **filters) -> dict:
     if q or _has_unnamed_places(ctx):  # relevance ranks every match: one scan ranks and counts them
         order = [q, f"{_escape_like(q)}%", q]
         total, results = _query(fields, clauses, params, _RELEVANCE, order)
-    else:  # an empty query ranks every named place equally (name prefix ''): the index gives the order
-        results = _page(fields, clauses, params, _RATING_ORDER, [])
-        total = _capped_count(clauses, params) if len(results) == LIST_CAP else len(results)
+    else:  # an empty query ranks every named place equally (name prefix ''): the rating index gives the order
+        total, results = _rated_page(fields, clauses, params)
     return _listing(total, results, capped=total > COUNT_CAP, query_name=query_name)
 
 
-def _page(fields, clauses, params, order_sql, order_params) -> list[dict]:
-    """The first LIST_CAP matches in order, without counting the rest (an index can serve it)."""
+def _rated_page(fields, clauses, params) -> tuple[int, list[dict]]:
+    """The first LIST_CAP matches by rating, and their count up to COUNT_CAP + 1, in one walk.
+
+    The matches are read in the place_rating_order index's order and the walk stops at
+    COUNT_CAP + 1 of them, so a broad search reads a bounded prefix and a narrow one reads the
+    city once (not once for the page and again for the count).
+    """
     cols = ", ".join(f"p.{f}" for f in fields)
-    sql = f"SELECT {cols} FROM environment_place p WHERE {' AND '.join(clauses)} ORDER BY {order_sql} LIMIT %s"
+    sql = (
+        f"WITH m AS MATERIALIZED (SELECT {cols}, p.rating AS _rating, p.name AS _name, p.place_id AS _id "
+        f"FROM environment_place p WHERE {' AND '.join(clauses)} ORDER BY {_RATING_ORDER} LIMIT %s) "
+        f"SELECT count(*) OVER (), {', '.join(f'm.{f}' for f in fields)} FROM m "
+        "ORDER BY m._rating DESC NULLS LAST, m._name, m._id LIMIT %s"
+    )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*params, *order_params, LIST_CAP])
-        return [dict(zip(fields, row)) for row in cursor.fetchall()]
-
-
-def _capped_count(clauses, params) -> int:
-    """How many places match, counting at most COUNT_CAP + 1 (more reads as "at least COUNT_CAP")."""
-    sql = f"SELECT count(*) FROM (SELECT 1 FROM environment_place p WHERE {' AND '.join(clauses)} LIMIT %s) m"
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*params, COUNT_CAP + 1])
-        return cursor.fetchone()[0]
+        cursor.execute(sql, [*params, COUNT_CAP + 1, LIST_CAP])
+        rows = cursor.fetchall()
+    return (rows[0][0] if rows else 0), [dict(zip(fields, row[1:])) for row in rows]
 
 
 _UNNAMED: dict[tuple[int, str], bool] = {}
