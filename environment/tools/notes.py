@@ -74,11 +74,17 @@ def _search(ctx: ToolContext, keyword: str, fields, cap: int, with_comments: boo
         ) from None
     query_sql, query_params = to_tsquery_sql(tree)
     cols = ", ".join(f'n."{f}"' for f in fields)
+    # Each match is ranked as it is read, and only its rank and sort keys go on to be counted and
+    # sorted: carrying the search vectors (half a kilobyte each) through the count spilled to disk.
     sql = (
         f"WITH q AS (SELECT {query_sql} AS query) "
-        f"SELECT numnode(q.query), count(*) OVER (), n.id, {cols} FROM environment_note n, q "
-        "WHERE n.city_id = %s AND n.search_vector @@ q.query "
-        "ORDER BY ts_rank(n.search_vector, q.query) DESC, n.liked_count DESC, n.note_id LIMIT %s"
+        f"SELECT numnode(q.query), top.total, n.id, {cols} FROM ("
+        "SELECT count(*) OVER () AS total, m.* FROM ("
+        "SELECT n.id, ts_rank(n.search_vector, q.query) AS rank, n.liked_count, n.note_id "
+        "FROM environment_note n, q WHERE n.city_id = %s AND n.search_vector @@ q.query OFFSET 0) m "
+        "ORDER BY m.rank DESC, m.liked_count DESC, m.note_id LIMIT %s) top "
+        "JOIN environment_note n ON n.id = top.id, q "
+        "ORDER BY top.rank DESC, top.liked_count DESC, top.note_id"
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [*query_params, ctx.city_id, cap])
