@@ -256,11 +256,12 @@ def _rated_page(fields, clauses, params) -> tuple[int, list[dict]]:
     city once (not once for the page and again for the count).
     """
     cols = ", ".join(f"p.{f}" for f in fields)
-    sql = (
-        f"WITH m AS MATERIALIZED (SELECT {cols}, p.rating AS _rating, p.name AS _name, p.place_id AS _id "
-        f"FROM environment_place p WHERE {' AND '.join(clauses)} ORDER BY {_RATING_ORDER} LIMIT %s) "
-        f"SELECT count(*) OVER (), {', '.join(f'm.{f}' for f in fields)} FROM m "
-        "ORDER BY m._rating DESC NULLS LAST, m._name, m._id LIMIT %s"
+    m_order = _RATING_ORDER.replace("p.", "m.")
+    sql = (  # the walk keeps only ids and sort keys; the page's fields are read for its rows alone
+        "WITH m AS MATERIALIZED (SELECT p.id, p.rating, p.name, p.place_id FROM environment_place p "
+        f"WHERE {' AND '.join(clauses)} ORDER BY {_RATING_ORDER} LIMIT %s) "
+        f"SELECT (SELECT count(*) FROM m), {cols} FROM (SELECT * FROM m ORDER BY {m_order} "
+        f"LIMIT %s) m JOIN environment_place p ON p.id = m.id ORDER BY {m_order}"
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [*params, COUNT_CAP + 1, LIST_CAP])
