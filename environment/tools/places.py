@@ -180,30 +180,17 @@ def _escape_like(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
-def _query(fields, clauses, params, order_sql, order_params=(), extra=None, limit=LIST_CAP, source=None):
-    """Run the search; returns (total matched, rows as dicts in ``fields`` order, + extra).
-
-    ``source`` (SQL, parameters) replaces the place table with a subquery of candidates.
-    """
+def _query(fields, clauses, params, order_sql, order_params=(), limit=LIST_CAP):
+    """Run the search; returns (total matched, the first ``limit`` rows as dicts in ``fields`` order)."""
     cols = ", ".join(f"p.{f}" for f in fields)
-    extra_sql, extra_params = extra or ("", [])
-    source_sql, source_params = source or ("environment_place", [])
     sql = (
-        f"SELECT count(*) OVER (), {cols}{extra_sql} FROM {source_sql} p "
+        f"SELECT count(*) OVER (), {cols} FROM environment_place p "
         f"WHERE {' AND '.join(clauses)} ORDER BY {order_sql} LIMIT %s"
     )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*extra_params, *source_params, *params, *order_params, limit])
+        cursor.execute(sql, [*params, *order_params, limit])
         rows = cursor.fetchall()
-    total = rows[0][0] if rows else 0
-    names = list(fields) + (["distance_m"] if extra else [])
-    out = []
-    for row in rows:
-        record = dict(zip(names, row[1:]))
-        if "distance_m" in record:
-            record["distance_m"] = round(record["distance_m"], 1)
-        out.append(record)
-    return total, out
+    return (rows[0][0] if rows else 0), [dict(zip(fields, row[1:])) for row in rows]
 
 
 def _listing(total: int, results: list[dict], capped: bool = False, **head) -> dict:
