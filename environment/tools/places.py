@@ -383,7 +383,10 @@ def _nearby(ctx, fields, center, radius_meters, **filters) -> dict:
     clauses.append("NOT (p.place_id = ANY(%s))")
     params.append(excluded)
     if isinstance(center, str):
-        total, results = _near_place(fields, clauses, params, shape_params, radius_meters)
+        total, results = _near_shape(fields, clauses, params, (_PLACE_SHAPE, shape_params), radius_meters)
+    elif planar_scales(route.geometry) is None:  # across the antimeridian or near a pole: every distance exact
+        line = ("ST_GeomFromGeoJSON(%s)::geography", [json.dumps(route.geometry)])
+        total, results = _near_shape(fields, clauses, params, line, radius_meters)
     else:
         total, results = _along_route(ctx, fields, clauses, params, route.geometry, radius_meters)
     return _listing(total, results, **head)
@@ -392,19 +395,22 @@ def _nearby(ctx, fields, center, radius_meters, **filters) -> dict:
 _PLACE_SHAPE = "(SELECT location FROM environment_place WHERE city_id = %s AND place_id = %s)"
 
 
-def _near_place(fields, clauses, params, shape_params, radius_meters) -> tuple[int, list[dict]]:
-    """The matches within ``radius_meters`` of a place, nearest first (then place_id): (count, first page).
+def _near_shape(fields, clauses, params, shape, radius_meters) -> tuple[int, list[dict]]:
+    """The matches within ``radius_meters`` of a shape (SQL of a geography, its parameters), nearest first
+    (then place_id): (count, first page).
 
-    The index probes the box ST_DWithin(geography) would probe; each candidate's spheroid
-    distance is then computed once and compared with the radius, which is ST_DWithin's own
-    exact test (the spheroid distance of the closest points on the sphere, at most the radius).
-    OFFSET 0 keeps PostgreSQL from inlining the distance into both the filter and the output.
+    The index probes the box ST_DWithin(geography) would probe (``_ST_Expand``, which ST_DWithin's
+    index support adds); each candidate's spheroid distance is then computed once and compared
+    with the radius, which is ST_DWithin's own exact test (the spheroid distance of the closest
+    points on the sphere, at most the radius). OFFSET 0 keeps PostgreSQL from inlining the
+    distance into both the filter and the output.
     """
+    shape_sql, shape_params = shape
     cols = ", ".join(f"p.{f}" for f in fields)
     sql = (
         f"SELECT count(*) OVER (), {', '.join(f'w.{f}' for f in fields)}, w.distance_m FROM ("
-        f"SELECT {cols}, ST_Distance(p.location, {_PLACE_SHAPE}) AS distance_m FROM environment_place p "
-        f"WHERE {' AND '.join(clauses)} AND p.location && _ST_Expand({_PLACE_SHAPE}, %s) OFFSET 0) w "
+        f"SELECT {cols}, ST_Distance(p.location, {shape_sql}) AS distance_m FROM environment_place p "
+        f"WHERE {' AND '.join(clauses)} AND p.location && _ST_Expand({shape_sql}, %s) OFFSET 0) w "
         "WHERE w.distance_m <= %s ORDER BY w.distance_m, w.place_id LIMIT %s"
     )
     with connection.cursor() as cursor:
@@ -421,23 +427,39 @@ def _with_distances(fields, rows) -> list[dict]:
     return results
 
 
-# Bounds on a degree's length, for the planar tests along a route: a degree of latitude is at
-# least 110,574 m; a degree of longitude is at least 111,320 m x cos(latitude); neither is ever
-# over 111,700 m (x cos(latitude) for longitude: the spheroid's largest radius of curvature).
-_DEGREE_MIN_LAT_M, _DEGREE_MIN_LON_M, _DEGREE_MAX_M = 110_574.0, 111_320.0, 111_700.0
+# Bounds on a degree's length on the WGS84 spheroid, for the planar tests along a route: a degree
+# of latitude is at least 110,574 m (at the equator); one of longitude at least 111,319 m x
+# cos(latitude) (the prime vertical radius is at least the equatorial 6,378,137 m); neither is
+# over 111,700 m (x cos(latitude) for longitude: the largest radius of curvature is 6,399,594 m).
+_DEGREE_MIN_LAT_M, _DEGREE_MIN_LON_M, _DEGREE_MAX_M = 110_574.0, 111_319.0, 111_700.0
+_PLANAR_MAX_LATITUDE = 85.0  # nearer a pole a degree of longitude shrinks too fast for one scale per route
+_EARTH_MIN_RADIUS_M = 6_350_000.0
 
 
-def planar_scales(geometry: dict) -> tuple[float, float, float]:
-    """Metres per degree of longitude and latitude for a route's planar tests, and bound B's stretch.
+def planar_scales(geometry: dict) -> tuple[float, float, float, float] | None:
+    """(metres per degree of longitude, of latitude, bound B's stretch, the bounds' margin in metres)
+    for a route's planar tests, or None where they do not hold (the route crosses the antimeridian
+    or comes within 5 degrees of a pole): its distances are then all computed exactly.
 
-    The scales are no longer than a true degree anywhere within 0.05 degrees of the route; the
-    stretch is 2 % over the largest ratio of a true degree's length to its scale there.
+    The scales are no longer than a true degree anywhere within 0.05 degrees of the route, and the
+    stretch is 2 % over the largest ratio of a true degree's length to its scale there. The
+    margin covers how far a great-circle segment bows away from the straight line between its
+    ends in longitude and latitude (about L^2 tan(latitude) / 8R for a segment L long; 3 m for
+    10 km at Helsinki), taken 1.5 times and never under 20 m.
     """
-    latitudes = [abs(lat) for _, lat in geometry["coordinates"]]
-    highest, lowest = min(max(latitudes) + 0.05, 89.0), max(min(latitudes) - 0.05, 0.0)
+    points = geometry["coordinates"]
+    longitudes, latitudes = [lon for lon, _ in points], [abs(lat) for _, lat in points]
+    if max(longitudes) - min(longitudes) > 180.0 or max(latitudes) > _PLANAR_MAX_LATITUDE:
+        return None
+    highest, lowest = max(latitudes) + 0.05, max(min(latitudes) - 0.05, 0.0)
     lon_m, lat_m = _DEGREE_MIN_LON_M * math.cos(math.radians(highest)), _DEGREE_MIN_LAT_M
-    stretch = 1.02 * max(_DEGREE_MAX_M / lat_m, _DEGREE_MAX_M * math.cos(math.radians(lowest)) / lon_m)
-    return lon_m, lat_m, stretch
+    most_lon_m = _DEGREE_MAX_M * math.cos(math.radians(lowest))
+    stretch = 1.02 * max(_DEGREE_MAX_M / lat_m, most_lon_m / lon_m)
+    longest = max(
+        math.hypot((b[0] - a[0]) * most_lon_m, (b[1] - a[1]) * _DEGREE_MAX_M) for a, b in zip(points, points[1:])
+    )
+    bow = longest**2 * math.tan(math.radians(highest)) / (8 * _EARTH_MIN_RADIUS_M)
+    return lon_m, lat_m, stretch, max(20.0, 1.5 * bow)
 
 
 def _along_route(ctx, fields, clauses, params, geometry: dict, radius_meters: float) -> tuple[int, list[dict]]:
@@ -448,22 +470,29 @@ def _along_route(ctx, fields, clauses, params, geometry: dict, radius_meters: fl
     places in a buffer, so it is computed only where it decides something. A planar distance
     (coordinates scaled to metres) is cheap and close to it, within two bounds:
 
-      (A) planar <= 1.01 x exact + 20 m: the scales are no longer than the true lengths; the
-          1 % covers the sphere against the spheroid and the 20 m a long segment's great-circle
-          bulge. So no place over ``1.01 r + 20`` (planar) can be within r.
-      (B) exact <= stretch x planar + 20 m, ``stretch`` being 2 % over the largest ratio of a
-          true degree's length (at most 111,700 m) to the scale used. So every place with
-          planar <= (r - 20) / stretch is within r, without an exact test.
+      (A) planar <= 1.01 x exact + margin: the scales are no longer than a true degree (the exact
+          distance is a geodesic on the spheroid), the 1 % is slack, and the margin covers a
+          segment's great-circle bow (see planar_scales). So no place over ``1.01 r + margin``
+          (planar) can be within r.
+      (B) exact <= stretch x planar + margin: ``stretch`` is 2 % over the largest ratio of a true
+          degree's length to its scale; the 2 % also covers PostGIS measuring to the point nearest
+          on the sphere rather than on the spheroid (at most 0.7 %). So every place with planar
+          <= (r - margin) / stretch is within r, without an exact test.
 
     The count is the places surely within plus the exact tests in the band between the two.
     The first page needs exact distances only up to ``far``, the largest exact distance of the
-    20 planar-nearest matches (the 20th nearest is no farther), so for places with planar
-    <= 1.01 far + 20 (bound A; ``top_m`` in the query). Each route piece probes the planar index
-    (place_location_geom) with its own small box, so only places near the line are read.
+    20 planar-nearest candidates: at least 20 places (or all of them) lie within ``far``, so the
+    page's places do, and by bound A they all have planar <= 1.01 far + margin (``top_m`` in the
+    query). If one of those 20 is not a match, ``far`` > r and every candidate is in that set.
+    Each route piece probes the planar index (place_location_geom) with its own small box, so
+    only places near the line are read. tests/environment/test_bounded_tools.py checks both
+    bounds and compares the answers with ST_DWithin and ST_Distance on every place.
     """
-    lon_m, lat_m, stretch = planar_scales(geometry)
-    reach_m = 1.01 * radius_meters + 20.0
-    sure_m = (radius_meters - 20.0) / stretch
+    scales = planar_scales(geometry)
+    assert scales is not None  # _nearby sends routes without planar scales to _near_shape
+    lon_m, lat_m, stretch, margin_m = scales
+    reach_m = 1.01 * radius_meters + margin_m
+    sure_m = (radius_meters - margin_m) / stretch
     pieces = [_ewkt(piece) for piece in _pieces(geometry["coordinates"], 2 * reach_m, lon_m, lat_m)]
     assert clauses[0] == "p.city_id = %s", clauses  # _where's first; + 0 there: the planar index alone finds them
     where = " AND ".join(["p.city_id + 0 = %s", *clauses[1:]])
@@ -478,7 +507,7 @@ def _along_route(ctx, fields, clauses, params, geometry: dict, radius_meters: fl
         f"m AS MATERIALIZED (SELECT p.id, p.place_id, p.location, {planar} AS planar "
         "FROM s JOIN environment_place p ON p.location::geometry && ST_Expand(s.geom, %s, %s) "
         f"WHERE {where} GROUP BY p.id HAVING {planar} <= %s), "
-        "k AS MATERIALIZED (SELECT 1.01 * max(ST_Distance(f.location, line.g)) + 20.0 AS top_m "
+        "k AS MATERIALIZED (SELECT 1.01 * max(ST_Distance(f.location, line.g)) + %s AS top_m "
         "FROM (SELECT location FROM m ORDER BY planar, place_id LIMIT %s) f, line), "
         # exact distances where they decide something: the first page's candidates and the band
         "e AS MATERIALIZED (SELECT m.id, m.place_id, m.planar, m.planar <= k.top_m AS top, "
@@ -493,7 +522,7 @@ def _along_route(ctx, fields, clauses, params, geometry: dict, radius_meters: fl
     values = [
         *(lon_m, lat_m, pieces, json.dumps(geometry)),
         *(lon_m, lat_m, reach_m / lon_m, reach_m / lat_m, ctx.city_id, *params[1:], lon_m, lat_m, reach_m),
-        LIST_CAP,
+        *(margin_m, LIST_CAP),
         sure_m,
         *(sure_m, sure_m, radius_meters),
         *(radius_meters, LIST_CAP),

@@ -5,6 +5,7 @@ and place_search marks its count when the cap stops it. search_notes is compared
 keep ranking every match in Helsinki."""
 
 import json
+import math
 
 import pytest
 from django.db import connection
@@ -185,7 +186,7 @@ def test_planar_distance_bounds_the_exact_distance_on_helsinki(helsinki_ctx):
         route = places.route_between(
             helsinki_ctx, center["start"], center["end"], vehicle=center["vehicle"], mode="time"
         )
-        lon_m, lat_m, stretch = places.planar_scales(route.geometry)
+        lon_m, lat_m, stretch, _margin = places.planar_scales(route.geometry)
         with connection.cursor() as cursor:
             cursor.execute(
                 "WITH r AS (SELECT ST_GeomFromGeoJSON(%s) AS g) SELECT "
@@ -201,3 +202,58 @@ def test_planar_distance_bounds_the_exact_distance_on_helsinki(helsinki_ctx):
                     checked += 1
     assert checked > 10_000
     assert worst_a < 1 and worst_b < 1, (worst_a, worst_b)
+
+
+def _great_circle_midpoint(a, b):
+    def unit(lon, lat):
+        lon, lat = math.radians(lon), math.radians(lat)
+        return (math.cos(lat) * math.cos(lon), math.cos(lat) * math.sin(lon), math.sin(lat))
+
+    x, y, z = (p + q for p, q in zip(unit(*a), unit(*b), strict=True))
+    return math.degrees(math.atan2(y, x)), math.degrees(math.atan2(z, math.hypot(x, y)))
+
+
+@pytest.mark.parametrize("latitude", [30.0, 60.2, 75.0])
+@pytest.mark.parametrize("length_km", [1, 10, 26, 60])
+def test_planar_bounds_hold_beside_long_segments(latitude, length_km):
+    """A long east-west segment's great circle bows away from the straight line in longitude and
+    latitude: planar_scales' margin grows with it, so both bounds hold for places 100 m north and
+    south of the arc's middle (where it bows most)."""
+    half = length_km * 500 / (111_320 * math.cos(math.radians(latitude)))
+    a, b = (24.9 - half, latitude), (24.9 + half, latitude)
+    geometry = {"type": "LineString", "coordinates": [list(a), list(b)]}
+    lon_m, lat_m, stretch, margin = places.planar_scales(geometry)
+    middle = _great_circle_midpoint(a, b)
+    with connection.cursor() as cursor:
+        for azimuth in (0.0, math.pi):
+            cursor.execute(
+                "WITH r AS (SELECT ST_GeomFromGeoJSON(%s) AS g), "
+                "q AS (SELECT ST_Project(ST_SetSRID(ST_MakePoint(%s, %s), 4326)::geography, 100, %s) AS p) "
+                "SELECT ST_Distance(ST_Scale(q.p::geometry, %s, %s), ST_Scale(r.g, %s, %s)), "
+                "ST_Distance(q.p, r.g::geography) FROM r, q",
+                [json.dumps(geometry), *middle, azimuth, lon_m, lat_m, lon_m, lat_m],
+            )
+            planar, exact = cursor.fetchone()
+            assert planar <= 1.01 * exact + margin and exact <= stretch * planar + margin, (planar, exact, margin)
+    if length_km <= 10:  # city streets: the 20 m floor
+        assert margin == 20.0
+    if length_km >= 26 and latitude >= 60:  # past the floor: a fixed 20 m would not cover the bow
+        assert margin > 20.0
+
+
+def test_routes_across_the_antimeridian_or_near_a_pole_are_measured_exactly():
+    assert places.planar_scales({"coordinates": [[179.99, -17.0], [-179.99, -17.0]]}) is None
+    assert places.planar_scales({"coordinates": [[10.0, 86.0], [10.1, 86.0]]}) is None
+    assert places.planar_scales({"coordinates": [[24.9, 60.1], [24.95, 60.2]]}) is not None
+
+
+def test_nearby_along_a_route_without_planar_scales_matches_reference(helsinki_ctx, monkeypatch):
+    """The exact path (every distance computed) answers as the reference does too."""
+    monkeypatch.setattr(places, "planar_scales", lambda geometry: None)
+    maker = ArgumentMaker(helsinki_ctx, seed=5)
+    argument_sets = []
+    for radius in (1, 20, 100, 400):
+        args = maker.nearby_route()
+        args["radius_meters"] = radius
+        argument_sets.append(args)
+    _nearby_matches_reference(helsinki_ctx, argument_sets)
