@@ -384,11 +384,11 @@ def _nearby(ctx, fields, center, radius_meters, **filters) -> dict:
     params.append(excluded)
     if isinstance(center, str):
         total, results = _near_shape(fields, clauses, params, (_PLACE_SHAPE, shape_params), radius_meters)
-    elif planar_scales(route.geometry) is None:  # across the antimeridian or near a pole: every distance exact
+    elif (scales := planar_scales(route.geometry)) is None:  # across the antimeridian or near a pole: all exact
         line = ("ST_GeomFromGeoJSON(%s)::geography", [json.dumps(route.geometry)])
         total, results = _near_shape(fields, clauses, params, line, radius_meters)
     else:
-        total, results = _along_route(ctx, fields, clauses, params, route.geometry, radius_meters)
+        total, results = _along_route(ctx, fields, clauses, params, route.geometry, scales, radius_meters)
     return _listing(total, results, **head)
 
 
@@ -462,7 +462,7 @@ def planar_scales(geometry: dict) -> tuple[float, float, float, float] | None:
     return lon_m, lat_m, stretch, max(20.0, 1.5 * bow)
 
 
-def _along_route(ctx, fields, clauses, params, geometry: dict, radius_meters: float) -> tuple[int, list[dict]]:
+def _along_route(ctx, fields, clauses, params, geometry: dict, scales, radius_meters) -> tuple[int, list[dict]]:
     """The matches within ``radius_meters`` of a route, nearest first (then place_id): (count, first page).
 
     The exact distance (PostGIS geography ST_Distance on the spheroid, compared with the radius
@@ -488,25 +488,23 @@ def _along_route(ctx, fields, clauses, params, geometry: dict, radius_meters: fl
     only places near the line are read. tests/environment/test_bounded_tools.py checks both
     bounds and compares the answers with ST_DWithin and ST_Distance on every place.
     """
-    scales = planar_scales(geometry)
-    assert scales is not None  # _nearby sends routes without planar scales to _near_shape
-    lon_m, lat_m, stretch, margin_m = scales
+    lon_m, lat_m, stretch, margin_m = scales  # planar_scales(geometry)
     reach_m = 1.01 * radius_meters + margin_m
     sure_m = (radius_meters - margin_m) / stretch
     pieces = [_ewkt(piece) for piece in _pieces(geometry["coordinates"], 2 * reach_m, lon_m, lat_m)]
     assert clauses[0] == "p.city_id = %s", clauses  # _where's first; + 0 there: the planar index alone finds them
     where = " AND ".join(["p.city_id + 0 = %s", *clauses[1:]])
     cols = ", ".join(f"p.{f}" for f in fields)
-    planar = "min(ST_Distance(ST_Scale(p.location::geometry, %s, %s), s.scaled))"
     sql = (
         "WITH s AS MATERIALIZED (SELECT w::geometry AS geom, ST_Scale(w::geometry, %s, %s) AS scaled "
         "FROM unnest(%s::text[]) w), "
         "line AS MATERIALIZED (SELECT ST_GeomFromGeoJSON(%s)::geography AS g), "
         # the matches that may be within the radius (bound A), each with its planar distance to the route;
         # each piece's box probes the planar index
-        f"m AS MATERIALIZED (SELECT p.id, p.place_id, p.location, {planar} AS planar "
+        "m AS MATERIALIZED (SELECT * FROM (SELECT p.id, p.place_id, p.location, "
+        "min(ST_Distance(ST_Scale(p.location::geometry, %s, %s), s.scaled)) AS planar "
         "FROM s JOIN environment_place p ON p.location::geometry && ST_Expand(s.geom, %s, %s) "
-        f"WHERE {where} GROUP BY p.id HAVING {planar} <= %s), "
+        f"WHERE {where} GROUP BY p.id) g WHERE g.planar <= %s), "
         "k AS MATERIALIZED (SELECT 1.01 * max(ST_Distance(f.location, line.g)) + %s AS top_m "
         "FROM (SELECT location FROM m ORDER BY planar, place_id LIMIT %s) f, line), "
         # exact distances where they decide something: the first page's candidates and the band
@@ -521,7 +519,7 @@ def _along_route(ctx, fields, clauses, params, geometry: dict, radius_meters: fl
     )
     values = [
         *(lon_m, lat_m, pieces, json.dumps(geometry)),
-        *(lon_m, lat_m, reach_m / lon_m, reach_m / lat_m, ctx.city_id, *params[1:], lon_m, lat_m, reach_m),
+        *(lon_m, lat_m, reach_m / lon_m, reach_m / lat_m, ctx.city_id, *params[1:], reach_m),
         *(margin_m, LIST_CAP),
         sure_m,
         *(sure_m, sure_m, radius_meters),

@@ -175,9 +175,23 @@ def test_place_search_stops_counting_at_the_cap_and_says_so(grid_ctx, monkeypatc
 # ---------------------------------------------------------------- the planar bounds along a route
 
 
+def _planar_and_exact(geometry, points_sql, points_params) -> list[tuple[float, float]]:
+    """(planar, exact) distances from each point of ``points_sql`` (a column ``p``; ``r.g`` is the route) to
+    the route."""
+    lon_m, lat_m, _stretch, _margin = places.planar_scales(geometry)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"WITH r AS (SELECT ST_GeomFromGeoJSON(%s)::geography AS g), q AS ({points_sql}) "
+            "SELECT ST_Distance(ST_Scale(q.p::geometry, %s, %s), ST_Scale(r.g::geometry, %s, %s)), "
+            "ST_Distance(q.p, r.g) FROM r, q",
+            [json.dumps(geometry), *points_params, lon_m, lat_m, lon_m, lat_m],
+        )
+        return cursor.fetchall()
+
+
 def test_planar_distance_bounds_the_exact_distance_on_helsinki(helsinki_ctx):
     """Bounds A and B of places._along_route hold for every place within 1.2 km of 40 routes, without
-    their 20 m margins: planar <= 1.01 x exact and exact <= stretch x planar (beyond 5 m)."""
+    their margins: planar <= 1.01 x exact and exact <= stretch x planar (beyond 5 m)."""
     maker = ArgumentMaker(helsinki_ctx, seed=11)
     worst_a = worst_b = 0.0  # the largest planar / exact and exact / (stretch x planar)
     checked = 0
@@ -186,20 +200,13 @@ def test_planar_distance_bounds_the_exact_distance_on_helsinki(helsinki_ctx):
         route = places.route_between(
             helsinki_ctx, center["start"], center["end"], vehicle=center["vehicle"], mode="time"
         )
-        lon_m, lat_m, stretch, _margin = places.planar_scales(route.geometry)
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "WITH r AS (SELECT ST_GeomFromGeoJSON(%s) AS g) SELECT "
-                "ST_Distance(ST_Scale(p.location::geometry, %s, %s), ST_Scale(r.g, %s, %s)), "
-                "ST_Distance(p.location, r.g::geography) FROM environment_place p, r "
-                "WHERE p.city_id = %s AND ST_DWithin(p.location, r.g::geography, 1200)",
-                [json.dumps(route.geometry), lon_m, lat_m, lon_m, lat_m, helsinki_ctx.city_id],
-            )
-            for planar, exact in cursor.fetchall():
-                if planar > 5 and exact > 5:
-                    worst_a = max(worst_a, planar / (1.01 * exact))
-                    worst_b = max(worst_b, exact / (stretch * planar))
-                    checked += 1
+        stretch = places.planar_scales(route.geometry)[2]
+        near = "SELECT location AS p FROM environment_place, r WHERE city_id = %s AND ST_DWithin(location, r.g, 1200)"
+        for planar, exact in _planar_and_exact(route.geometry, near, [helsinki_ctx.city_id]):
+            if planar > 5 and exact > 5:
+                worst_a = max(worst_a, planar / (1.01 * exact))
+                worst_b = max(worst_b, exact / (stretch * planar))
+                checked += 1
     assert checked > 10_000
     assert worst_a < 1 and worst_b < 1, (worst_a, worst_b)
 
@@ -222,19 +229,12 @@ def test_planar_bounds_hold_beside_long_segments(latitude, length_km):
     half = length_km * 500 / (111_320 * math.cos(math.radians(latitude)))
     a, b = (24.9 - half, latitude), (24.9 + half, latitude)
     geometry = {"type": "LineString", "coordinates": [list(a), list(b)]}
-    lon_m, lat_m, stretch, margin = places.planar_scales(geometry)
-    middle = _great_circle_midpoint(a, b)
-    with connection.cursor() as cursor:
-        for azimuth in (0.0, math.pi):
-            cursor.execute(
-                "WITH r AS (SELECT ST_GeomFromGeoJSON(%s) AS g), "
-                "q AS (SELECT ST_Project(ST_SetSRID(ST_MakePoint(%s, %s), 4326)::geography, 100, %s) AS p) "
-                "SELECT ST_Distance(ST_Scale(q.p::geometry, %s, %s), ST_Scale(r.g, %s, %s)), "
-                "ST_Distance(q.p, r.g::geography) FROM r, q",
-                [json.dumps(geometry), *middle, azimuth, lon_m, lat_m, lon_m, lat_m],
-            )
-            planar, exact = cursor.fetchone()
-            assert planar <= 1.01 * exact + margin and exact <= stretch * planar + margin, (planar, exact, margin)
+    _lon_m, _lat_m, stretch, margin = places.planar_scales(geometry)
+    beside = "SELECT ST_Project(ST_SetSRID(ST_MakePoint(%s, %s), 4326)::geography, 100, a) AS p FROM unnest(%s) a"
+    rows = _planar_and_exact(geometry, beside, [*_great_circle_midpoint(a, b), [0.0, math.pi]])  # north, south
+    assert len(rows) == 2
+    for planar, exact in rows:
+        assert planar <= 1.01 * exact + margin and exact <= stretch * planar + margin, (planar, exact, margin)
     if length_km <= 10:  # city streets: the 20 m floor
         assert margin == 20.0
     if length_km >= 26 and latitude >= 60:  # past the floor: a fixed 20 m would not cover the bow
