@@ -91,6 +91,8 @@ class FakeOpenAI:
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
+            disable_nagle_algorithm = True  # otherwise the body waits 40 ms for the client's ACK of the headers
+
             def do_POST(self):  # noqa: N802
                 with fake._lock:
                     fake.headers.append({name.lower(): value for name, value in self.headers.items()})
