@@ -218,6 +218,7 @@ class EndpointLimits:
         patience_s: float = DEFAULT_PATIENCE_S,
     ):
         self.redis = redis
+        self._giving_back: set[asyncio.Task] = set()
         self.semaphore = ConcurrencySemaphore(
             redis, endpoint_id, concurrency, lease_s=lease_s, prefix=prefix, patience_s=patience_s
         )
@@ -231,21 +232,34 @@ class EndpointLimits:
 
     @asynccontextmanager
     async def slot(self) -> AsyncIterator[None]:
-        """Hold a slot around a request. Taking one may raise RedisError (Redis unreachable); giving it
-        back does not: a request that was answered is not failed by Redis, its lease expires instead."""
+        """Hold a slot around a request. Taking one may raise RedisError (Redis unreachable).
+
+        The slot is given back in the background: the caller goes on with the answer instead of
+        waiting for Redis' reply. Giving it back never fails the request: if Redis does not take it,
+        or the loop ends first, its lease expires instead. ``settled`` waits for the slots on their way back.
+        """
         token = await self.semaphore.acquire()
         try:
             if self.rate is not None:
                 await self.rate.acquire()
             yield
         finally:
-            try:
-                await self.semaphore.release(token)
-            except RedisError:
-                log.warning(
-                    "could not give back a slot on %s; its lease ends by itself", self.semaphore.key, exc_info=True
-                )
+            task = asyncio.get_running_loop().create_task(self._give_back(token))
+            self._giving_back.add(task)  # a reference, so the task is not collected before it runs
+            task.add_done_callback(self._giving_back.discard)
+
+    async def _give_back(self, token: str) -> None:
+        try:
+            await self.semaphore.release(token)
+        except RedisError:
+            log.warning("could not give back a slot on %s; its lease ends by itself", self.semaphore.key, exc_info=True)
+
+    async def settled(self) -> None:
+        """Wait until every slot given back so far has reached Redis (or failed to)."""
+        while self._giving_back:
+            await asyncio.gather(*self._giving_back)
 
     async def aclose(self) -> None:
-        """Close the Redis connection (after the last ``slot``)."""
+        """Close the Redis connection (after the last ``slot``, once its slot is back)."""
+        await self.settled()
         await self.redis.aclose()

@@ -344,11 +344,42 @@ def test_endpoint_limits_release_the_slot_when_the_request_fails(redis_prefix):
         with pytest.raises(RuntimeError):
             async with limits.slot():
                 raise RuntimeError("the request failed")
+        await limits.settled()
         held = await limits.semaphore.holders()
         await limits.aclose()
         return held
 
     assert asyncio.run(scenario()) == 0
+
+
+def test_the_request_goes_on_while_its_slot_is_given_back(redis_prefix):
+    """Leaving ``slot`` does not wait for Redis: the slot is given back in the background, ``settled``
+    waits for it, and ``aclose`` settles first."""
+    from django.conf import settings
+
+    class SlowToRelease(Redis):
+        async def zrem(self, *args):
+            await released.wait()
+            return await super().zrem(*args)
+
+    async def scenario():
+        limits = EndpointLimits(
+            SlowToRelease.from_url(settings.REDIS_URL), 12, concurrency=1, requests_per_minute=None, prefix=redis_prefix
+        )
+        async def request():
+            async with limits.slot():
+                pass
+
+        await asyncio.wait_for(request(), 5)  # not waiting on the release
+        held_after_the_request = await limits.semaphore.holders()
+        released.set()
+        await limits.settled()
+        held_once_settled = await limits.semaphore.holders()
+        await limits.aclose()
+        return held_after_the_request, held_once_settled
+
+    released = asyncio.Event()
+    assert asyncio.run(scenario()) == (1, 0)
 
 
 def test_a_call_waits_out_a_redis_outage_of_the_caps_instead_of_failing_as_the_model(redis_prefix, caplog):
