@@ -285,6 +285,68 @@ def test_anthropic_sends_through_the_endpoints_own_checked_client(settings):
     assert fake.paths == ["/v1/messages"] and fake.headers[0]["x-api-key"] == KEY
 
 
+class ClosingServer:
+    """Answers one chat completion per connection, kept alive by its headers, then closes the connection:
+    a client must notice the close before reusing the connection."""
+
+    def __init__(self):
+        self.connections = 0
+        self.sock = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}/v1"
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        body = json.dumps(reply("hello")["body"]).encode()
+        while True:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            self.connections += 1
+            with conn:
+                received = b""
+                while b"\r\n\r\n" not in received:
+                    received += conn.recv(65536)
+                head, _, rest = received.partition(b"\r\n\r\n")
+                length = int(
+                    next(
+                        line.split(b":")[1]
+                        for line in head.split(b"\r\n")
+                        if line.lower().startswith(b"content-length")
+                    )
+                )
+                while len(rest) < length:
+                    rest += conn.recv(65536)
+                conn.sendall(
+                    b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: keep-alive\r\n"
+                    + f"Content-Length: {len(body)}\r\n\r\n".encode()
+                    + body
+                )
+
+
+@pytest.mark.parametrize("model", ["openai/x", "hosted_vllm/x"])
+def test_a_kept_alive_connection_the_server_closed_is_not_reused(settings, model):
+    """The client checks an idle connection before reusing it (its socket known to the stream, not looked up
+    through anyio on every request): the second call opens a new connection and gets its answer."""
+    settings.ALLOW_PRIVATE_ENDPOINTS = True
+    server = ClosingServer()
+    spec = EndpointSpec(endpoint_id=None, model=model, api_base=server.url, api_key=KEY)
+    client = LLMClient(spec, retry=RetryPolicy(max_attempts=1), timeout_s=5)  # no retry to hide a dead connection
+
+    async def twice():
+        try:
+            first = await client.complete(MESSAGES)
+            await asyncio.sleep(0.2)  # the server has closed the first connection by now
+            return first, await client.complete(MESSAGES)
+        finally:
+            await client.aclose()
+
+    answers = asyncio.run(twice())
+    server.sock.close()
+    assert [a["choices"][0]["message"]["content"] for a in answers] == ["hello", "hello"]
+    assert server.connections == 2
+
+
 @pytest.mark.django_db
 def test_an_unsupported_provider_is_refused_with_the_alternatives():
     with pytest.raises(ValidationError) as caught:
