@@ -30,6 +30,9 @@ log = logging.getLogger(__name__)
 DEFAULT_LEASE_S = 120.0
 DEFAULT_WINDOW_S = 60.0
 DEFAULT_PATIENCE_S = 120.0  # how long a request waits for an unreachable Redis
+# How long a slot stays with its client after an answer, for the client's next request (the agent's next turn
+# comes after its tool calls, tens of milliseconds later): longer would idle a slot others may be waiting for.
+PARK_S = 0.5
 KEY_PREFIX = "lifeplanner:endpoint"
 
 # KEYS[1] the lease set; ARGV: limit, lease seconds, token. Returns 1 when the slot is taken.
@@ -203,7 +206,13 @@ class RateLimiter:
 
 
 class EndpointLimits:
-    """Both caps of one endpoint: ``async with limits.slot():`` around each request."""
+    """Both caps of one endpoint for one client: ``async with limits.slot():`` around each request.
+
+    After an answer, the slot is parked for up to ``PARK_S``: the client's next request (an agent's next
+    turn, after its tool calls) takes it back without asking Redis, so a turn does not wait on two Redis
+    round trips for a slot it just had. A parked slot still counts in Redis, so the cap holds; it goes
+    back when the park ends, when the client is done (``give_back``), or at once after a failed request.
+    """
 
     def __init__(
         self,
@@ -216,8 +225,10 @@ class EndpointLimits:
         window_s: float = DEFAULT_WINDOW_S,
         prefix: str = KEY_PREFIX,
         patience_s: float = DEFAULT_PATIENCE_S,
+        park_s: float = PARK_S,
     ):
-        self.redis = redis
+        self.redis, self.park_s = redis, park_s
+        self._parked: tuple[str, asyncio.TimerHandle] | None = None  # (token, the timer that gives it back)
         self._giving_back: set[asyncio.Task] = set()
         self.semaphore = ConcurrencySemaphore(
             redis, endpoint_id, concurrency, lease_s=lease_s, prefix=prefix, patience_s=patience_s
@@ -232,27 +243,27 @@ class EndpointLimits:
 
     @asynccontextmanager
     async def slot(self) -> AsyncIterator[None]:
-        """Hold a slot around a request. Taking one may raise RedisError (Redis unreachable).
+        """Hold a slot around a request: the parked one, or one taken from Redis (which may raise RedisError
+        while Redis is unreachable past the patience). Every request still counts against the rate cap.
 
-        The slot is given back in the background: the caller goes on with the answer instead of
-        waiting for Redis' reply. Giving it back never fails the request: if Redis does not take it,
-        or the loop ends first, its lease expires instead. ``settled`` waits for the slots on their way back.
+        Giving a slot back never fails the request nor waits for Redis: it is sent in the background, and
+        if Redis does not take it, or the loop ends first, its lease expires instead.
         """
-        token = await self.semaphore.acquire()
+        token = self._unpark() or await self.semaphore.acquire()
         try:
             if self.rate is not None:
                 await self.rate.acquire()
             yield
-        finally:
-            task = asyncio.get_running_loop().create_task(self._give_back(token))
-            self._giving_back.add(task)  # a reference, so the task is not collected before it runs
-            task.add_done_callback(self._giving_back.discard)
+        except BaseException:  # failed or cancelled: the endpoint may be struggling, leave the slot to others
+            self._give_back_soon(token)
+            raise
+        self._park(token)
 
-    async def _give_back(self, token: str) -> None:
-        try:
-            await self.semaphore.release(token)
-        except RedisError:
-            log.warning("could not give back a slot on %s; its lease ends by itself", self.semaphore.key, exc_info=True)
+    def give_back(self) -> None:
+        """The client is done: give the parked slot back now (in the background; ``settled`` waits for it)."""
+        token = self._unpark()
+        if token is not None:
+            self._give_back_soon(token)
 
     async def settled(self) -> None:
         """Wait until every slot given back so far has reached Redis (or failed to)."""
@@ -260,6 +271,29 @@ class EndpointLimits:
             await asyncio.gather(*self._giving_back)
 
     async def aclose(self) -> None:
-        """Close the Redis connection (after the last ``slot``, once its slot is back)."""
+        """Give the parked slot back, wait for the slots on their way back, close the Redis connection."""
+        self.give_back()
         await self.settled()
         await self.redis.aclose()
+
+    def _park(self, token: str) -> None:
+        self.give_back()  # a slot parked by an overlapping request of the same client
+        self._parked = (token, asyncio.get_running_loop().call_later(self.park_s, self.give_back))
+
+    def _unpark(self) -> str | None:
+        if self._parked is None:
+            return None
+        (token, timer), self._parked = self._parked, None
+        timer.cancel()
+        return token
+
+    def _give_back_soon(self, token: str) -> None:
+        task = asyncio.get_running_loop().create_task(self._give_back(token))
+        self._giving_back.add(task)  # a reference, so the task is not collected before it runs
+        task.add_done_callback(self._giving_back.discard)
+
+    async def _give_back(self, token: str) -> None:
+        try:
+            await self.semaphore.release(token)
+        except RedisError:
+            log.warning("could not give back a slot on %s; its lease ends by itself", self.semaphore.key, exc_info=True)

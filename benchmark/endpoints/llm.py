@@ -192,8 +192,8 @@ class LLMClient:
         raise AssertionError("unreachable")  # pragma: no cover
 
     async def aclose(self) -> None:
-        """Close the endpoint's HTTP client and the client's own connection to the caps' Redis (call when
-        the trajectory is done)."""
+        """Close the endpoint's HTTP client, give back the endpoint slot kept for a next request, and close
+        the client's own connection to the caps' Redis (call when the trajectory is done)."""
         if self._egress is not None:
             from .egress_http import endpoint_client_close
 
@@ -203,6 +203,8 @@ class LLMClient:
             limits, self._endpoint_limits = self._endpoint_limits[1], None
             if self._shared_redis is None:
                 await limits.aclose()
+            else:  # the shared client outlives this one: the slot goes back in the background
+                limits.give_back()
 
     async def _attempt(self, kwargs: dict, limits) -> dict:
         import litellm

@@ -352,34 +352,99 @@ def test_endpoint_limits_release_the_slot_when_the_request_fails(redis_prefix):
     assert asyncio.run(scenario()) == 0
 
 
-def test_the_request_goes_on_while_its_slot_is_given_back(redis_prefix):
-    """Leaving ``slot`` does not wait for Redis: the slot is given back in the background, ``settled``
-    waits for it, and ``aclose`` settles first."""
+class CountingRedis(Redis):
+    """Counts the scripts run (taking a slot is one) and can hold back giving slots back until ``released``."""
+
+    scripts = 0
+    released: asyncio.Event | None = None
+
+    async def eval(self, *args):
+        CountingRedis.scripts += 1
+        return await super().eval(*args)
+
+    async def zrem(self, *args):
+        if CountingRedis.released is not None:
+            await CountingRedis.released.wait()
+        return await super().zrem(*args)
+
+
+def _counting_limits(redis_prefix, **kwargs) -> EndpointLimits:
     from django.conf import settings
 
-    class SlowToRelease(Redis):
-        async def zrem(self, *args):
-            await released.wait()
-            return await super().zrem(*args)
+    CountingRedis.scripts, CountingRedis.released = 0, None
+    return EndpointLimits(
+        CountingRedis.from_url(settings.REDIS_URL),
+        12,
+        concurrency=1,
+        requests_per_minute=None,
+        prefix=redis_prefix,
+        **kwargs,
+    )
+
+
+def test_a_clients_next_request_takes_its_parked_slot_without_asking_redis(redis_prefix):
+    """After an answer the slot stays with the client: three turns take one slot from Redis, the slot counts
+    in Redis all along (the cap holds), and it goes back, without the caller waiting, when the client is done."""
 
     async def scenario():
-        limits = EndpointLimits(
-            SlowToRelease.from_url(settings.REDIS_URL), 12, concurrency=1, requests_per_minute=None, prefix=redis_prefix
-        )
-        async def request():
+        limits = _counting_limits(redis_prefix)
+        for _ in range(3):
             async with limits.slot():
                 pass
-
-        await asyncio.wait_for(request(), 5)  # not waiting on the release
-        held_after_the_request = await limits.semaphore.holders()
-        released.set()
+            held_between_turns = await limits.semaphore.holders()
+        taken_from_redis = CountingRedis.scripts - 3  # minus the three holders() scripts
+        CountingRedis.released = asyncio.Event()
+        limits.give_back()  # returns at once: the slot goes back in the background
+        held_before_redis_took_it = await limits.semaphore.holders()
+        CountingRedis.released.set()
         await limits.settled()
-        held_once_settled = await limits.semaphore.holders()
+        held_after = await limits.semaphore.holders()
         await limits.aclose()
-        return held_after_the_request, held_once_settled
+        return taken_from_redis, held_between_turns, held_before_redis_took_it, held_after
 
-    released = asyncio.Event()
+    assert asyncio.run(scenario()) == (1, 1, 1, 0)
+
+
+def test_a_parked_slot_goes_back_when_no_next_request_comes(redis_prefix):
+    async def scenario():
+        limits = _counting_limits(redis_prefix, park_s=0.05)
+        async with limits.slot():
+            pass
+        parked = await limits.semaphore.holders()
+        await asyncio.sleep(0.3)
+        await limits.settled()
+        after_the_park = await limits.semaphore.holders()
+        await limits.aclose()
+        return parked, after_the_park
+
     assert asyncio.run(scenario()) == (1, 0)
+
+
+def test_a_parked_slot_is_not_another_clients_until_it_goes_back(redis_prefix):
+    """With concurrency one, a second client waits while the first client's slot is parked, and gets it
+    once the first client is done."""
+
+    async def scenario():
+        first, second = _counting_limits(redis_prefix), _counting_limits(redis_prefix)
+        async with first.slot():
+            pass
+        got_it = asyncio.Event()
+
+        async def second_request():
+            async with second.slot():
+                got_it.set()
+
+        waiting = asyncio.create_task(second_request())
+        await asyncio.sleep(0.3)
+        blocked = not got_it.is_set()
+        first.give_back()
+        await asyncio.wait_for(waiting, 5)
+        await first.aclose()
+        held_by_second = await second.semaphore.holders()  # parked with the second client now
+        await second.aclose()
+        return blocked, held_by_second
+
+    assert asyncio.run(scenario()) == (True, 1)
 
 
 def test_a_call_waits_out_a_redis_outage_of_the_caps_instead_of_failing_as_the_model(redis_prefix, caplog):
