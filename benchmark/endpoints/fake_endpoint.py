@@ -5,6 +5,10 @@ case's reference tool path as tool calls (one call per turn), ending with submit
 optional delay per answer and a failure rate make it behave like a slow or flaky provider.
 Nothing here is used to score anything: the tools still run, the answers are still checked.
 
+With a delay, an answer leaves ``delay_s`` after its request arrived, whatever reading and
+answering it cost here, so that a benchmark's ideal rate (requests in flight / delay) is one a
+zero-overhead client could reach. ``peak_in_flight`` is the most requests it held at once.
+
     python manage.py fake_endpoint --release helsinki-v2 --port 8400 --delay 1.0 --fail-rate 0.2
 """
 
@@ -14,6 +18,8 @@ import json
 import random
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 QUESTION_MARK = "Now answer the following question:"
@@ -35,6 +41,7 @@ class ScriptedEndpoint:
         self.rng = random.Random(seed)
         self.lock = threading.Lock()
         self.served = 0
+        self.in_flight = self.peak_in_flight = 0
         self.server = ThreadingHTTPServer((host, port), self._handler())
         self.server.daemon_threads = True
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
@@ -68,6 +75,19 @@ class ScriptedEndpoint:
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+    @contextmanager
+    def count(self) -> Iterator[None]:
+        """Count a request as held from its arrival until its answer is ready to send: never longer than the
+        client holds it, so ``peak_in_flight`` never overstates what a client's cap let through."""
+        with self.lock:
+            self.in_flight += 1
+            self.peak_in_flight = max(self.peak_in_flight, self.in_flight)
+        try:
+            yield
+        finally:
+            with self.lock:
+                self.in_flight -= 1
 
     def answer(self, body: dict) -> tuple[int, dict]:
         with self.lock:
@@ -108,11 +128,12 @@ class ScriptedEndpoint:
             # client's delayed ACK of the headers (40 ms on Linux) and every answer comes 40 ms late
 
             def do_POST(self):  # noqa: N802
-                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
-                status, payload = endpoint.answer(body)
-                if endpoint.delay_s:
-                    time.sleep(endpoint.delay_s)
-                data = json.dumps(payload).encode()
+                due = time.monotonic() + endpoint.delay_s  # the headers are read: the request has arrived
+                with endpoint.count():
+                    body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
+                    status, payload = endpoint.answer(body)
+                    data = json.dumps(payload).encode()
+                    time.sleep(max(0.0, due - time.monotonic()))
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))

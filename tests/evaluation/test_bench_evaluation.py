@@ -35,6 +35,10 @@ def test_a_benchmark_runs_every_case_on_its_workers_and_reports_the_cpu_per_mode
             "4",
             "--limit",
             "6",
+            "--delay",
+            "0.05",
+            "--endpoint-concurrency",
+            "2",
         ],
         cwd=processes.REPO,
         env=env,
@@ -45,6 +49,13 @@ def test_a_benchmark_runs_every_case_on_its_workers_and_reports_the_cpu_per_mode
     try:
         assert done.returncode == 0, done.stderr[-3000:]
         assert re.search(r"run \d+: 6 cases \(6 passed\) on 1 worker\(s\) x 4 \(threads\)", done.stdout)
+        # four cases at once, two requests in flight at most: the endpoint's cap held across the harness
+        peak = re.search(
+            r"2 in flight \(4 cases at once\): ideal 40\.0 calls/s, [\d.]+ of it; the endpoint held at "
+            r"most (\d) requests at once",
+            done.stdout,
+        )
+        assert peak and 1 <= int(peak.group(1)) <= 2, done.stdout
         cpu = re.search(
             r"CPU per model call: ([\d.]+) ms \(workers ([\d.]+), command \(endpoint\) ([\d.]+), "
             r"redis ([\d.]+), postgres ([\d.]+)\)",
@@ -70,6 +81,11 @@ def test_a_benchmark_runs_every_case_on_its_workers_and_reports_the_cpu_per_mode
         (["--concurrency", "0"], "--concurrency must be 1 or more; got 0"),
         (["--limit", "0"], "--limit must be 1 or more; got 0"),
         (["--delay", "-1"], "--delay must be 0 or more seconds; got -1.0"),
+        (["--endpoint-concurrency", "0"], "--endpoint-concurrency must be 1 or more; got 0"),
+        (
+            ["--workers", "2", "--concurrency", "3", "--endpoint-concurrency", "7"],
+            "--endpoint-concurrency must be at most the cases running at once (--workers x --concurrency = 6); got 7",
+        ),
     ],
 )
 def test_bad_benchmark_options_are_refused_naming_what_is_allowed(args, message):

@@ -29,6 +29,13 @@ class Command(BaseCommand):
         parser.add_argument("--pool", choices=["prefork", "threads"], default="prefork")
         parser.add_argument("--concurrency", type=int, default=1, help="Tasks at once per worker.")
         parser.add_argument("--delay", type=float, default=0.0, help="Seconds the endpoint takes per answer.")
+        parser.add_argument(
+            "--endpoint-concurrency",
+            type=int,
+            help="The endpoint's cap on requests in flight across workers (ModelEndpoint.concurrency); default: one "
+            "per case running (workers x concurrency). Below that, the cases over the cap keep the endpoint busy "
+            "while others are claimed, scored and written.",
+        )
         parser.add_argument("--limit", type=int)
         parser.add_argument(
             "--profile",
@@ -54,7 +61,7 @@ class Command(BaseCommand):
             model="openai/scripted",
             api_base=endpoint.url,
             api_key="sk-bench-not-secret",
-            concurrency=max(1, opts["workers"] * opts["concurrency"]),
+            concurrency=_in_flight(opts),
         )
         run = run_create(
             agent="litellm",
@@ -98,7 +105,8 @@ class Command(BaseCommand):
             f"x {opts['concurrency']} ({opts['pool']}), endpoint delay {opts['delay']} s\n"
             f"elapsed {elapsed:.1f} s; {progress['done'] / elapsed:.1f} cases/s; {calls} model calls, "
             f"{calls / elapsed:.1f} calls/s; {steps.count()} tool calls, harness {harness_ms:.1f} ms per tool call "
-            f"(MCP client, gateway, tool){_of_ideal(opts, calls / elapsed)}\n{meter.report(calls)}"
+            f"(MCP client, gateway, tool){_of_ideal(opts, calls / elapsed, endpoint.peak_in_flight)}\n"
+            f"{meter.report(calls)}"
         )
         if opts.get("profile"):
             self._summarise(Path(opts["profile"]))
@@ -113,9 +121,15 @@ class Command(BaseCommand):
         self.stdout.write(f"profiles: {', '.join(str(p) for p in paths)}; summary: {folder / 'summary.txt'}")
 
     def _check(self, opts) -> None:
-        for name, low in (("workers", 1), ("concurrency", 1), ("limit", 1)):
+        for name, low in (("workers", 1), ("concurrency", 1), ("limit", 1), ("endpoint_concurrency", 1)):
             if opts[name] is not None and opts[name] < low:
-                raise CommandError(f"--{name} must be {low} or more; got {opts[name]}")
+                raise CommandError(f"--{name.replace('_', '-')} must be {low} or more; got {opts[name]}")
+        cases = opts["workers"] * opts["concurrency"]
+        if (opts["endpoint_concurrency"] or 0) > cases:
+            raise CommandError(
+                "--endpoint-concurrency must be at most the cases running at once "
+                f"(--workers x --concurrency = {cases}); got {opts['endpoint_concurrency']}"
+            )
         if opts["delay"] < 0:
             raise CommandError(f"--delay must be 0 or more seconds; got {opts['delay']}")
 
@@ -175,13 +189,23 @@ def _tail(name: str, limit: int = 3000) -> str:
     return log.read().decode(errors="replace")[-limit:]
 
 
-def _of_ideal(opts, rate: float) -> str:
-    """With a delay, the ideal rate (every slot always waiting on the endpoint) and the share of it reached."""
+def _in_flight(opts) -> int:
+    """The endpoint's cap: --in-flight, or one request per case running."""
+    return opts["endpoint_concurrency"] or opts["workers"] * opts["concurrency"]
+
+
+def _of_ideal(opts, rate: float, peak: int) -> str:
+    """With a delay, the ideal rate (every slot always waiting on the endpoint), the share of it reached, and the
+    most requests the endpoint held at once (the cap held if it is not above it)."""
     if opts["delay"] <= 0:
         return ""
-    in_flight = opts["workers"] * opts["concurrency"]
+    in_flight, cases = _in_flight(opts), opts["workers"] * opts["concurrency"]
     ideal = in_flight / opts["delay"]
-    return f"\n{in_flight} in flight: ideal {ideal:.1f} calls/s, {rate / ideal:.2f} of it"
+    running = "" if in_flight == cases else f" ({cases} cases at once)"
+    return (
+        f"\n{in_flight} in flight{running}: ideal {ideal:.1f} calls/s, {rate / ideal:.2f} of it; "
+        f"the endpoint held at most {peak} requests at once"
+    )
 
 
 class _Stall:
