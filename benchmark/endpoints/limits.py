@@ -17,8 +17,10 @@ import logging
 import random
 import time
 import uuid
+import weakref
+from collections import deque
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 
 from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -96,11 +98,50 @@ class _Outage:
         await asyncio.sleep(min(2.0, 0.1 + (now - self.since) / 4) * (0.5 + random.random()))
 
 
+class _LocalWaiters:
+    """The acquirers of one endpoint's slots waiting on this event loop, longest-waiting first.
+
+    A slot given back in this process wakes the first of them at once, instead of leaving the slot
+    idle until its next poll; waiters in other processes still find it at their next poll.
+    """
+
+    def __init__(self) -> None:
+        self._queue: deque[asyncio.Future] = deque()
+
+    async def wait(self, timeout_s: float) -> None:
+        """Until a slot is given back here, or ``timeout_s`` passes (the next poll)."""
+        woken = asyncio.get_running_loop().create_future()
+        self._queue.append(woken)
+        try:
+            await asyncio.wait_for(woken, timeout_s)
+        except TimeoutError:
+            pass
+        finally:
+            with suppress(ValueError):  # not there once wake_one took it
+                self._queue.remove(woken)
+
+    def wake_one(self) -> None:
+        while self._queue:
+            woken = self._queue.popleft()
+            if not woken.done():
+                woken.set_result(None)
+                return
+
+
+_WAITERS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, _LocalWaiters]] = weakref.WeakKeyDictionary()
+
+
+def _local_waiters(key: str) -> _LocalWaiters:
+    by_key = _WAITERS.setdefault(asyncio.get_running_loop(), {})
+    return by_key.setdefault(key, _LocalWaiters())
+
+
 class ConcurrencySemaphore:
     """At most ``limit`` holders at once for ``endpoint_id``, across processes.
 
     ``acquire`` waits for a free slot and returns a lease token, renewed in the background
-    (every third of ``lease_s``) until ``release(token)``.
+    (every third of ``lease_s``) until ``release(token)``. A waiter polls Redis about every
+    ``poll_s``, and a slot released on the same event loop wakes the longest waiter at once.
     """
 
     def __init__(
@@ -141,7 +182,7 @@ class ConcurrencySemaphore:
                 continue
             if token is not None:
                 return token
-            await asyncio.sleep(self.poll_s * (0.5 + random.random()))  # jitter: waiters do not poll in step
+            await _local_waiters(self.key).wait(self.poll_s * (0.5 + random.random()))  # jitter: not in step
 
     async def release(self, token: str) -> None:
         """Give the slot back and stop renewing its lease."""
@@ -149,6 +190,7 @@ class ConcurrencySemaphore:
         if renewal is not None:
             renewal.cancel()
         await self.redis.zrem(self.key, token)
+        _local_waiters(self.key).wake_one()
 
     async def holders(self) -> int:
         """Leases currently held (expired ones are not counted)."""

@@ -251,6 +251,29 @@ def test_with_concurrency_one_a_second_acquire_waits_for_the_release(redis_prefi
     assert blocked and holders == 1
 
 
+def test_a_slot_given_back_in_the_same_process_wakes_the_waiter_without_waiting_for_its_poll(redis_prefix):
+    """Waiters poll every minute here: only the local wake-up can hand the slot over within the two seconds,
+    and it goes to the longest waiter first."""
+
+    async def scenario():
+        redis = _redis()
+        semaphores = [ConcurrencySemaphore(redis, 8, 1, prefix=redis_prefix, poll_s=60) for _ in range(3)]
+        held = await semaphores[0].acquire()
+        first = asyncio.create_task(semaphores[1].acquire())
+        await asyncio.sleep(0.1)
+        second = asyncio.create_task(semaphores[2].acquire())
+        await asyncio.sleep(0.1)
+        await semaphores[0].release(held)
+        token = await asyncio.wait_for(first, 2)
+        still_waiting = not second.done()
+        await semaphores[1].release(token)
+        await semaphores[2].release(await asyncio.wait_for(second, 2))
+        await redis.aclose()
+        return still_waiting
+
+    assert asyncio.run(scenario()) is True
+
+
 def test_an_expired_lease_frees_the_slot_of_a_dead_worker(redis_prefix):
     async def scenario():
         dead, alive = _redis(), _redis()
