@@ -30,6 +30,7 @@ from benchmark.runs.agents import AgentOutcome, AgentTask, get_agent
 from benchmark.runs.agents.toolbox import BudgetExhausted, StepRecord, Toolbox
 from benchmark.runs.config import RunConfig
 from benchmark.runs.models import ModelCall, Step, Trajectory
+from environment.tools.context import ToolContext
 from judging.vocabulary import Ending
 
 from .preflight import MissingApiKey
@@ -65,6 +66,7 @@ def trajectory_execute(*, trajectory_id: int, claimant: str = "") -> str:
         input_tokens=outcome.input_tokens,
         output_tokens=outcome.output_tokens,
         model_calls=calls,
+        city=toolbox.pinned_city,
     )
     return outcome.ended
 
@@ -117,6 +119,7 @@ def trajectory_finish(
     input_tokens: int = 0,
     output_tokens: int = 0,
     model_calls: Sequence[dict] = (),
+    city: ToolContext | None = None,
 ) -> None:
     """Score a finished trajectory and write it whole: steps, model calls, answer, scores, DONE.
 
@@ -124,7 +127,8 @@ def trajectory_finish(
     a trajectory is recorded and scored the same way whoever produced it. ``steps`` replace any
     steps already stored; when the trajectory did not end ``submitted``, the answer scored is
     the last accepted ``submit_answer`` among the steps. Completes the run when it was the last.
-    What PostgreSQL cannot hold is repaired first and noted in the error (``hygiene``).
+    What PostgreSQL cannot hold is repaired first and noted in the error (``hygiene``). ``city``: the city
+    version the agent's tools answered from, when the caller knows it (scoring then need not look it up).
     """
     from .hygiene import count, trajectory_storable
     from .scoring.trajectories import trajectory_score  # loads the judges: only where a trajectory ends
@@ -148,6 +152,7 @@ def trajectory_finish(
         ended=ended,
         input_tokens=input_tokens,
         output_tokens=output_tokens,
+        city=city,
     )
     with transaction.atomic():
         if Trajectory.objects.select_for_update().filter(id=trajectory.id, status=Trajectory.DONE).exists():

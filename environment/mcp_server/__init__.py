@@ -86,6 +86,11 @@ class LifePlannerServer(MCPServer):
             recorder=self._record if self.record else None,
         )
 
+    @property
+    def pinned_city(self) -> ToolContext | None:
+        """The city version a pinned server answers from, once a call found the city built; else None."""
+        return self._pinned
+
     def _pinned_context(self) -> ToolContext | None:
         """The pinned city version; None while the city cannot be found (the gateway then reports why)."""
         if self._pinned is None:

@@ -59,3 +59,25 @@ def test_a_case_finished_by_another_worker_keeps_the_first_result(grid_city):
     execute.trajectory_finish(trajectory=late, steps=[], final_answer=None, ended="timeout", error="second")
     trajectory.refresh_from_db()
     assert (trajectory.status, trajectory.ended, trajectory.error) == (Trajectory.DONE, "model_error", "first")
+
+
+@pytest.mark.django_db
+def test_scoring_a_case_answered_through_the_toolbox_does_not_look_the_city_up_again(grid_city):
+    """The toolbox's pinned city version goes to scoring: without it, scoring reads the city row once more."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from benchmark.runs.scoring.world import forget_worlds
+    from environment.tools.context import city_context
+    from tests.benchmark.factories import routing_document
+
+    document = routing_document(status="validated")
+    pinned = city_context(document.city_name)
+    forget_worlds()  # from a cold start: building the world does not read the city either
+    for city, expected in ((pinned, 0), (None, 1)):
+        with CaptureQueriesContext(connection) as queries:
+            trajectories.trajectory_score(
+                document, steps=[], final_answer={}, ended="submitted", input_tokens=0, output_tokens=0, city=city
+            )
+        city_reads = [q for q in queries.captured_queries if 'FROM "environment_city"' in q["sql"]]
+        assert len(city_reads) == expected, [q["sql"][:120] for q in city_reads]

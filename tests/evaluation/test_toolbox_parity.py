@@ -82,3 +82,17 @@ def test_a_cases_server_looks_its_city_up_once(grid_city, django_db_blocker, mon
     with django_db_blocker.unblock():
         asyncio.run(three_calls())
     assert lookups == [grid_city.name]
+
+
+def test_a_closed_toolbox_names_the_city_version_its_calls_answered_from(grid_city, django_db_blocker):
+    """What trajectory_finish hands to scoring, so that the case is scored against the world the agent saw."""
+
+    async def one_call() -> Toolbox:
+        async with Toolbox(city=grid_city.name, budget=5) as toolbox:
+            await toolbox.call("place_detail", {"place_id": "N4"})
+        return toolbox
+
+    with django_db_blocker.unblock():
+        toolbox = asyncio.run(one_call())
+    assert toolbox.pinned_city is not None
+    assert (toolbox.pinned_city.city_name, toolbox.pinned_city.city_version) == (grid_city.name, grid_city.version)

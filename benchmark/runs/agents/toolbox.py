@@ -22,6 +22,7 @@ from typing import Any
 
 from environment.error_kinds import ErrorKind
 from environment.mcp_server import LifePlannerServer, build_server
+from environment.tools.context import ToolContext
 from environment.tools.gateway import argument_error, argument_problem
 
 
@@ -49,6 +50,7 @@ class Toolbox:
     steps: list[StepRecord] = field(default_factory=list)
     submitted: Any = None
     has_submitted: bool = False
+    pinned_city: ToolContext | None = None  # once closed: the city version its calls answered from, if any
     _server: LifePlannerServer | None = None
 
     async def __aenter__(self) -> Toolbox:
@@ -56,6 +58,7 @@ class Toolbox:
         return self
 
     async def __aexit__(self, *exc) -> None:
+        self.pinned_city = self.server.pinned_city
         self._server = None
 
     @property

@@ -13,6 +13,7 @@ from typing import Any, Protocol
 from django.db import InterfaceError, OperationalError
 
 from benchmark.cases.document import CaseDocument
+from environment.tools.context import ToolContext
 from judging.judges import configured_judges
 from judging.types import Step as JStep
 from judging.types import Trajectory as JTrajectory
@@ -20,6 +21,7 @@ from judging.vocabulary import Ending
 
 from . import services
 from .judge_cache import DatabaseJudgeCache
+from .world import city_world
 
 log = logging.getLogger(__name__)
 
@@ -54,9 +56,13 @@ def trajectory_score(
     ended: str,
     input_tokens: int,
     output_tokens: int,
+    city: ToolContext | None = None,
 ) -> tuple[dict, bool | None]:
     """(scores by metric, passed) of a finished trajectory; a failing metric gives ``{"error": ...}`` and None
-    (kept for a re-score), but a lost database raises so that the task retries the case."""
+    (kept for a re-score), but a lost database raises so that the task retries the case.
+
+    ``city``: the city version the agent's tools answered from, when known (``world.city_world``).
+    """
     judged = JTrajectory(
         steps=[
             JStep(
@@ -79,7 +85,12 @@ def trajectory_score(
     try:
         answer = final_answer if ended == Ending.SUBMITTED else submitted_answer(steps)
         results = services.answer_score(
-            document=document, answer=answer, trajectory=judged, judges=_judges(), cache=_cache()
+            document=document,
+            answer=answer,
+            trajectory=judged,
+            judges=_judges(),
+            cache=_cache(),
+            world=city_world(document.city_name, city) if city is not None else None,
         )
     except (OperationalError, InterfaceError):
         raise  # the database went away: not a scoring error; the task retries the case once it is back

@@ -13,8 +13,8 @@ from environment.tools.context import ToolContext, city_context
 class CityWorld:
     """Read-only facts about the places of one city, measured as the tools measure them."""
 
-    def __init__(self, city_name: str):
-        self.context: ToolContext = city_context(city_name)
+    def __init__(self, city_name: str, context: ToolContext | None = None):
+        self.context: ToolContext = context or city_context(city_name)
         self.place = lru_cache(maxsize=4096)(self._place)
         self._names: dict[str, tuple[str, ...]] | None = None
         self._names_lock = threading.Lock()
@@ -72,15 +72,19 @@ _WORLDS: dict[tuple[str, str], CityWorld] = {}
 _WORLDS_LOCK = threading.Lock()
 
 
-def city_world(city_name: str) -> CityWorld:
-    """The world of a city, built once per process and city version (its caches are read-only facts)."""
-    version = city_context(city_name).city_version
+def city_world(city_name: str, context: ToolContext | None = None) -> CityWorld:
+    """The world of a city, built once per process and city version (its caches are read-only facts).
+
+    ``context``: the city version the case was answered against (its toolbox's pinned one), so that
+    scoring neither looks the version up again nor scores against a newer build than the agent saw.
+    """
+    context = context or city_context(city_name)
     with _WORLDS_LOCK:
-        world = _WORLDS.get((city_name, version))
+        world = _WORLDS.get((city_name, context.city_version))
         if world is None:
             if len(_WORLDS) >= 4:
                 _WORLDS.clear()
-            world = _WORLDS[(city_name, version)] = CityWorld(city_name)
+            world = _WORLDS[(city_name, context.city_version)] = CityWorld(city_name, context)
     return world
 
 
