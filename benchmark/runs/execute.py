@@ -67,6 +67,7 @@ def trajectory_execute(*, trajectory_id: int, claimant: str = "") -> str:
         output_tokens=outcome.output_tokens,
         model_calls=calls,
         city=toolbox.pinned_city,
+        document=document,
     )
     return outcome.ended
 
@@ -120,6 +121,7 @@ def trajectory_finish(
     output_tokens: int = 0,
     model_calls: Sequence[dict] = (),
     city: ToolContext | None = None,
+    document: CaseDocument | None = None,
 ) -> None:
     """Score a finished trajectory and write it whole: steps, model calls, answer, scores, DONE.
 
@@ -128,7 +130,8 @@ def trajectory_finish(
     steps already stored; when the trajectory did not end ``submitted``, the answer scored is
     the last accepted ``submit_answer`` among the steps. Completes the run when it was the last.
     What PostgreSQL cannot hold is repaired first and noted in the error (``hygiene``). ``city``: the city
-    version the agent's tools answered from, when the caller knows it (scoring then need not look it up).
+    version the agent's tools answered from, when the caller knows it (scoring then need not look it up);
+    ``document``: the trajectory's case, when the caller has already read it.
     """
     from .hygiene import count, trajectory_storable
     from .scoring.trajectories import trajectory_score  # loads the judges: only where a trajectory ends
@@ -144,7 +147,7 @@ def trajectory_finish(
         storable.model_calls,
     )
     input_tokens, output_tokens = count(input_tokens), count(output_tokens)
-    document = CaseDocument.model_validate(trajectory.entry.snapshot)
+    document = document or CaseDocument.model_validate(trajectory.entry.snapshot)
     scores, passed = trajectory_score(
         document,
         steps=steps,
