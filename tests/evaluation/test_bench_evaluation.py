@@ -65,6 +65,12 @@ def test_a_benchmark_runs_every_case_on_its_workers_and_reports_the_cpu_per_mode
         total, workers, endpoint, _, postgres = map(float, cpu.groups())
         assert workers > 0 and postgres > 0 and endpoint >= 0  # the workers' database backends were found
         assert abs(total - sum(map(float, cpu.groups()[1:]))) < 0.3
+        # each case's writes open a connection that ends before the next sample: that CPU is shown apart
+        assert re.search(
+            r"PostgreSQL backends that ended during the run \(not in the total: short connections, "
+            r"autovacuum, other clients\): [\d.]+ CPU seconds",
+            done.stdout,
+        ), done.stdout
     finally:
         redis.Redis.from_url(BROKER).flushdb()
         with django_db_blocker.unblock():
