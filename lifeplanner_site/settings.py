@@ -130,6 +130,22 @@ DATABASES["default"]["TEST"] = {"NAME": env_str("TEST_DATABASE_NAME", "test_life
 # A persistent connection is checked (SELECT 1) before its first use in each request or task, so the
 # first query after a PostgreSQL restart reconnects instead of failing (docs/operations.md, "Faults, measured").
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = env_bool("DB_CONN_HEALTH_CHECKS", True)
+# DB_POOL_SIZE > 0: the process shares a pool of at most that many connections (psycopg_pool) among its threads,
+# in place of a connection per thread; a closed connection goes back to the pool, still open. For evaluation
+# workers (docker/entrypoint.sh, scripts/demo.sh and the bench commands set it): a case's task thread uses the
+# database only to claim and to write the case and gives its connection back in between, and a new PostgreSQL
+# connection costs about 14 ms of the server's CPU (docs/benchmarks.md). Pooled connections are checked
+# before use when DB_CONN_HEALTH_CHECKS is on; DB_POOL_TIMEOUT is how long a thread waits for a free one.
+DB_POOL_SIZE = env_int("DB_POOL_SIZE", 0)
+if DB_POOL_SIZE < 0:
+    raise ValueError(f"DB_POOL_SIZE must be 0 (no pool) or a number of connections; got {DB_POOL_SIZE}")
+if DB_POOL_SIZE:
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # Django's pool: a connection goes back to the pool when closed
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": DB_POOL_SIZE,
+        "timeout": env_float("DB_POOL_TIMEOUT", 30.0),
+    }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_PASSWORD_VALIDATORS = [

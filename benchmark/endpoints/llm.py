@@ -47,6 +47,7 @@ _SECRET_KEY = re.compile(
     re.IGNORECASE,
 )
 MAX_ERROR_CHARS = 2000
+NOMINAL_PRICE_PER_TOKEN = 1e-12  # given to litellm, never used (see _attempt)
 
 # record(sequence=, request=, response=, error=, attempts=, latency_ms=): the fields of a ModelCall.
 Recorder = Callable[..., None]
@@ -220,9 +221,11 @@ class LLMClient:
             # litellm prices every response (twice: for the response and for its logging), looking the model
             # up in its cost map each time, a scan of the whole map for a model it does not know. That price
             # is not used: a run is priced from its tokens when its aggregates are computed (runs/costs.py).
-            # A price given with the call is litellm's cheapest path; nothing of it is sent.
-            "input_cost_per_token": 0.0,
-            "output_cost_per_token": 0.0,
+            # A price given with the call is litellm's cheapest path; nothing of it is sent. It is not zero: a
+            # zero cost sends litellm on a search of its cost map for why (its "zero cost diagnostic"), 13% of
+            # the Python calls of litellm.acompletion (docs/benchmarks.md, issue 16's fourth pass).
+            "input_cost_per_token": NOMINAL_PRICE_PER_TOKEN,
+            "output_cost_per_token": NOMINAL_PRICE_PER_TOKEN,
         }
         transport.refusal, sent = "", transport.requests
         try:

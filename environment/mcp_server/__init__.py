@@ -76,15 +76,18 @@ class LifePlannerServer(MCPServer):
         from django.db import close_old_connections
 
         close_old_connections()
-        context = self._pinned_context() if self.pin_city else None
-        return call_tool(
-            self.toolset,
-            name,
-            arguments,
-            context=context,
-            city=self.city,
-            recorder=self._record if self.record else None,
-        )
+        try:
+            context = self._pinned_context() if self.pin_city else None
+            return call_tool(
+                self.toolset,
+                name,
+                arguments,
+                context=context,
+                city=self.city,
+                recorder=self._record if self.record else None,
+            )
+        finally:  # with a connection pool (DB_POOL_SIZE), the connection goes back to it between calls
+            close_old_connections()
 
     @property
     def pinned_city(self) -> ToolContext | None:

@@ -564,7 +564,7 @@ def test_each_recorded_call_is_its_whole_request_scrubbed_even_when_earlier_mess
 
 
 def test_the_request_sent_is_the_openai_request_and_nothing_of_litellms_own_parameters():
-    """The client gives litellm a zero price per call (litellm's price is not used); none of that is sent."""
+    """The client gives litellm a nominal price per call (litellm's price is not used); none of that is sent."""
     calls: list[dict] = []
     tools = [{"type": "function", "function": {"name": "probe", "description": "d", "parameters": {"type": "object"}}}]
     with FakeOpenAI([reply("ok")]) as fake:

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 REPO = Path(settings.BASE_DIR)  # the checkout: workers start here, where lifeplanner_site is
+WORKER_DB_POOL_SIZE = "10"  # connections per worker process (settings.DB_POOL_SIZE), unless DB_POOL_SIZE is set
 
 
 class Command(BaseCommand):
@@ -153,6 +154,7 @@ class Command(BaseCommand):
         from benchmark.runs.profiling import PROFILE_DIR_ENV
 
         env = os.environ.copy()
+        env.setdefault("DB_POOL_SIZE", WORKER_DB_POOL_SIZE)  # as docker/entrypoint.sh starts workers; 0: no pool
         if opts.get("profile"):  # bench_scaleout passes its own options, without --profile
             env[PROFILE_DIR_ENV] = str(Path(opts["profile"]).resolve())
         return subprocess.Popen(
@@ -230,14 +232,14 @@ class _Stall:
 
 class CpuMeter:
     """CPU seconds spent on the run (Linux /proc): the workers, this process (the endpoint; the meter's own
-    reading is left out), PostgreSQL, and Redis (shared with anything else using it). CPU time, unlike wall
-    time, is little disturbed by other load on the machine.
+    reading is left out), the PostgreSQL cluster, and Redis (shared with anything else using it). CPU time,
+    unlike wall time, is little disturbed by other load on the machine.
 
-    PostgreSQL is the backends serving the workers, from when a sample first sees one to the last sample
-    that sees it. A backend that lives between two samples (a connection opened and closed within a
-    couple of seconds) is missed: the report gives, apart from the total, the CPU of every backend that
-    ended during the run (the postmaster's reaped children: such connections, and also autovacuum and
-    any other client's), so that churning connections show.
+    PostgreSQL is every process of the cluster, so that nothing the run makes it do is missed: the backends
+    serving the workers, those that lived between two samples (a connection opened and closed within a
+    couple of seconds: the postmaster's reaped children), autovacuum and the writers. Any other client of
+    the cluster counts too: measure on a quiet machine. ``backends`` keeps the workers' own backends
+    (the connections they hold).
     """
 
     def __init__(self, *, worker_pids: list[int]):
@@ -245,7 +247,9 @@ class CpuMeter:
         self.worker_pids, self.own_s = worker_pids, 0.0
         self.postmaster = _pids_of("postgres", containing=" -D ")
         self.redis = _pids_of("redis-server", containing=f":{urlparse(settings.REDIS_URL).port or 6379}")
-        self.backends: dict[int, list[float]] = {}  # backend pid -> [CPU when first seen, CPU when last seen]
+        self.backends: dict[int, list[float]] = {}  # the workers' backend pid -> [CPU first seen, CPU last seen]
+        self.cluster: dict[int, list[float]] = {}  # every child of the postmaster, alike
+        self.alive: set[int] = set()  # the postmaster's children at the last sample
         self.start = self._read(existing=True)
         self.own_s += time.thread_time() - spent
 
@@ -255,12 +259,21 @@ class CpuMeter:
         self.now = self._read(existing=False)
         self.own_s += time.thread_time() - spent
 
+    def postgres_s(self) -> float:
+        """The cluster's CPU seconds from the first sample to the last: the postmaster's own, its live children's
+        since they were first seen, and its ended children's (their whole lives, less what those alive at the
+        first sample had spent before it)."""
+        alive = sum(last - first for pid, (first, last) in self.cluster.items() if pid in self.alive)
+        ended_before_start = sum(first for pid, (first, _) in self.cluster.items() if pid not in self.alive)
+        reaped = self.now["postgres reaped"] - self.start["postgres reaped"]
+        own = self.now["postmaster"] - self.start["postmaster"]
+        return own + alive + reaped - ended_before_start
+
     def report(self, calls: int) -> str:
         """One line: CPU milliseconds per model call, and CPU seconds, per part."""
-        parts = {name: self.now[name] - self.start[name] for name in self.start}
+        parts = {name: self.now[name] - self.start[name] for name in ("workers", "command (endpoint)", "redis")}
         parts["command (endpoint)"] -= self.own_s
-        parts["postgres"] = sum(last - first for first, last in self.backends.values())
-        ended = parts.pop("ended backends")
+        parts["postgres"] = self.postgres_s()
         total = sum(parts.values())
         per_call = {name: seconds * 1000 / max(1, calls) for name, seconds in parts.items()}
         return (
@@ -268,8 +281,10 @@ class CpuMeter:
             + ", ".join(f"{name} {ms:.1f}" for name, ms in per_call.items())
             + "); CPU seconds: "
             + ", ".join(f"{name} {s:.1f}" for name, s in parts.items())
-            + f"\nPostgreSQL backends that ended during the run (not in the total: short connections, "
-            f"autovacuum, other clients): {ended:.1f} CPU seconds, {ended * 1000 / max(1, calls):.1f} ms per model call"
+            + f"\nPostgreSQL: the whole cluster; {len(self.cluster)} processes seen ({len(self.backends)} serving "
+            "the workers), "
+            f"{self.now['postgres reaped'] - self.start['postgres reaped']:.1f} CPU seconds in those that ended "
+            "(short connections, autovacuum)"
         )
 
     def _read(self, *, existing: bool) -> dict[str, float]:
@@ -280,16 +295,22 @@ class CpuMeter:
             tree.append(pid)
             todo.extend(child for child, (parent, _) in stats.items() if parent == pid)
         ports = _local_ports(tree, remote_port=5432)
+        self.alive = set()
         for pid, (parent, cpu) in stats.items():
-            if parent in self.postmaster and (pid in self.backends or _client_port(pid) in ports):
-                # a backend that exists before the run counts from now; a new one from its start
-                seen = self.backends.setdefault(pid, [cpu if existing else 0.0, cpu])
-                seen[1] = max(seen[1], cpu)
+            if parent not in self.postmaster:
+                continue
+            self.alive.add(pid)
+            # a process that exists before the run counts from now; a new one from its start
+            seen = self.cluster.setdefault(pid, [cpu if existing else 0.0, cpu])
+            seen[1] = max(seen[1], cpu)
+            if pid in self.backends or _client_port(pid) in ports:
+                self.backends[pid] = seen
         return {
             "workers": sum(stats.get(pid, (0, 0.0))[1] for pid in tree),
             "command (endpoint)": _own_cpu(),
             "redis": sum(stats.get(pid, (0, 0.0))[1] for pid in self.redis),
-            "ended backends": sum(_reaped_cpu(pid) for pid in self.postmaster),
+            "postmaster": sum(stats.get(pid, (0, 0.0))[1] for pid in self.postmaster),
+            "postgres reaped": sum(_reaped_cpu(pid) for pid in self.postmaster),
         }
 
 

@@ -136,7 +136,7 @@ class Command(BaseCommand):
         cpu = {
             "workers": used["workers"],
             "endpoint": used["command (endpoint)"] - getattr(meter, "own_s", 0.0),
-            "postgres": sum(last - first for first, last in meter.backends.values()),
+            "postgres": meter.postgres_s(),  # the whole cluster
             "redis": redis_after[1] - redis_before[1],
         }  # this Redis server only, from its INFO
         step = ScaleoutStep(
