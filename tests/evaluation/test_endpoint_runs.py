@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 import json
 import re
+import socket
+import time
 
 import pytest
 from django.core.management import call_command
@@ -105,3 +107,19 @@ def test_a_private_endpoint_is_refused_unless_allowed(endpoint, eval_release, dj
         with pytest.raises(CommandError, match="loopback"):
             evaluate("--model", "openai/scripted", "--api-base", endpoint.url, "--release", eval_release.name, "--sync")
         assert Trajectory.objects.filter(run__release=eval_release, run__endpoint__isnull=False).count() == 0
+
+
+def test_the_scripted_endpoint_takes_a_benchmarks_connections_at_once_without_dropping_any():
+    """With socketserver's backlog of 5, the kernel drops connection attempts past the queue and the client tries
+    again a second later: a benchmark would count that second as the harness's latency."""
+    endpoint = ScriptedEndpoint({}).start()
+    host, port = endpoint.server.server_address[:2]
+    opened, started = [], time.monotonic()
+    try:
+        for _ in range(128):  # bench_evaluation's 128 cases in flight, each connecting as it starts
+            opened.append(socket.create_connection((host, port), timeout=5))
+        assert time.monotonic() - started < 0.9, "a connection attempt was dropped and retried"
+    finally:
+        for sock in opened:
+            sock.close()
+        endpoint.stop()
