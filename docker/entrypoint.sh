@@ -58,8 +58,6 @@ case "$role" in
     ;;
   worker)
     queues="${1:?usage: entrypoint.sh worker QUEUES (comma-separated, e.g. evaluation,scoring,housekeeping)}"
-    # A pool of database connections per worker process, shared by its threads (settings.py, DB_POOL_SIZE).
-    export DB_POOL_SIZE="${DB_POOL_SIZE:-10}"
     exec "$PY" -m celery -A lifeplanner_site worker -Q "$queues" -n "$NODE@%h" \
       --concurrency "${CELERY_CONCURRENCY:-2}" --without-gossip --without-mingle --loglevel "$LOG_LEVEL"
     ;;

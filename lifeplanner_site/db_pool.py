@@ -9,11 +9,15 @@ pool on its first query (Celery's prefork children, the case generator's process
 import os
 import sys
 
+# Kept, never collected: collecting a pool takes its locks, which one of the parent's threads may have held at the fork.
+_INHERITED: list[dict] = []
+
 
 def forget_inherited_pools() -> None:
     backend = sys.modules.get("django.db.backends.postgresql.base")  # not loaded: no pool to forget
     if backend is not None:
-        backend.DatabaseWrapper._connection_pools = {}  # not closed: they are the parent's
+        _INHERITED.append(backend.DatabaseWrapper._connection_pools)  # not closed: they are the parent's
+        backend.DatabaseWrapper._connection_pools = {}
 
 
 os.register_at_fork(after_in_child=forget_inherited_pools)

@@ -7,7 +7,7 @@ PY=.venv/bin/python
 export ALLOW_PRIVATE_ENDPOINTS=1
 # All three queues (settings.CELERY_TASK_ROUTES) and, with -B, the scheduler (housekeeping sweep, retention).
 mkdir -p var
-DB_POOL_SIZE="${DB_POOL_SIZE:-10}" $PY -m celery -A lifeplanner_site worker -Q evaluation,scoring,housekeeping -B -s var/celerybeat-schedule \
+$PY -m celery -A lifeplanner_site worker -Q evaluation,scoring,housekeeping -B -s var/celerybeat-schedule \
   --loglevel=INFO --concurrency=2 &
 WORKER=$!
 trap 'kill $WORKER 2>/dev/null || true' EXIT INT TERM

@@ -12,7 +12,9 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 REPO = Path(settings.BASE_DIR)  # the checkout: workers start here, where lifeplanner_site is
-WORKER_DB_POOL_SIZE = "10"  # connections per worker process (settings.DB_POOL_SIZE), unless DB_POOL_SIZE is set
+# A threads worker's connections: at most 10 per process (settings.DB_POOL_SIZE), unless DB_POOL_SIZE is set. Not for
+# prefork workers, whose pool Celery's Django fixup closes after every task.
+THREADS_DB_POOL_SIZE = "10"
 
 
 class Command(BaseCommand):
@@ -154,7 +156,8 @@ class Command(BaseCommand):
         from benchmark.runs.profiling import PROFILE_DIR_ENV
 
         env = os.environ.copy()
-        env.setdefault("DB_POOL_SIZE", WORKER_DB_POOL_SIZE)  # as docker/entrypoint.sh starts workers; 0: no pool
+        if opts["pool"] == "threads":
+            env.setdefault("DB_POOL_SIZE", THREADS_DB_POOL_SIZE)  # 0: no pool
         if opts.get("profile"):  # bench_scaleout passes its own options, without --profile
             env[PROFILE_DIR_ENV] = str(Path(opts["profile"]).resolve())
         return subprocess.Popen(
