@@ -131,11 +131,12 @@ DATABASES["default"]["TEST"] = {"NAME": env_str("TEST_DATABASE_NAME", "test_life
 # first query after a PostgreSQL restart reconnects instead of failing (docs/operations.md, "Faults, measured").
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = env_bool("DB_CONN_HEALTH_CHECKS", True)
 # DB_POOL_SIZE > 0: the process shares a pool of at most that many connections (psycopg_pool) among its threads,
-# in place of a connection per thread; a closed connection goes back to the pool, still open. For evaluation
-# workers (docker/entrypoint.sh, scripts/demo.sh and the bench commands set it): a case's task thread uses the
-# database only to claim and to write the case and gives its connection back in between, and a new PostgreSQL
-# connection costs about 14 ms of the server's CPU (docs/benchmarks.md). Pooled connections are checked
-# before use when DB_CONN_HEALTH_CHECKS is on; DB_POOL_TIMEOUT is how long a thread waits for a free one.
+# in place of a connection per thread; a closed connection goes back to the pool, still open. For `threads`
+# evaluation workers (the bench commands set it): a case's task thread uses the database to claim and to write
+# the case and gives its connection back in between, and a new PostgreSQL connection costs 14-27 ms of the
+# server's CPU (docs/benchmarks.md). Not for prefork workers: Celery's Django fixup closes a prefork child's
+# pool after every task. Pooled connections are checked before use when DB_CONN_HEALTH_CHECKS is on;
+# DB_POOL_TIMEOUT is how long a thread waits for a free one (docs/operations.md says how to size the pool).
 DB_POOL_SIZE = env_int("DB_POOL_SIZE", 0)
 if DB_POOL_SIZE < 0:
     raise ValueError(f"DB_POOL_SIZE must be 0 (no pool) or a number of connections; got {DB_POOL_SIZE}")
