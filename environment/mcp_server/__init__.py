@@ -75,7 +75,6 @@ class LifePlannerServer(MCPServer):
     def _call_sync(self, name: str, arguments: dict[str, Any]) -> ToolCall:
         from django.db import close_old_connections
 
-        close_old_connections()
         try:
             context = self._pinned_context() if self.pin_city else None
             return call_tool(
@@ -86,7 +85,7 @@ class LifePlannerServer(MCPServer):
                 city=self.city,
                 recorder=self._record if self.record else None,
             )
-        finally:  # with a connection pool (DB_POOL_SIZE), the connection goes back to it between calls
+        finally:  # each call is a request: a broken connection is dropped, and a pooled one (DB_POOL_SIZE) goes back
             close_old_connections()
 
     @property
