@@ -38,6 +38,18 @@ from .services import run_fail, trajectory_claim, trajectory_heartbeat
 
 log = logging.getLogger(__name__)
 HEARTBEAT_SECONDS = 20
+# What trajectory_finish writes of the trajectory's row (the claim's fields and the heartbeat's are left alone).
+FINISHED_FIELDS = (
+    "final_answer",
+    "ended",
+    "error",
+    "input_tokens",
+    "output_tokens",
+    "scores",
+    "passed",
+    "status",
+    "finished_at",
+)
 
 
 def trajectory_execute(*, trajectory_id: int, claimant: str = "") -> str:
@@ -162,18 +174,55 @@ def trajectory_finish(
             # Another worker took the case over (its lease had run out) and finished first: keep that result.
             log.warning("trajectory %s was already finished by another worker; this result is discarded", trajectory.id)
             return
-        trajectory.steps.all().delete()  # leftovers of a dead attempt (never written, but be sure)
-        trajectory.model_calls.all().delete()
-        Step.objects.bulk_create([Step(trajectory=trajectory, **vars(s)) for s in steps])
-        ModelCall.objects.bulk_create([ModelCall(trajectory=trajectory, **c) for c in model_calls])
+        # Steps an external agent stored one by one, or leftovers of a dead attempt: replaced.
+        _rows_replace(Step, trajectory.id, [vars(s) for s in steps])
+        _rows_replace(ModelCall, trajectory.id, model_calls)
         trajectory.final_answer = final_answer
         trajectory.ended, trajectory.error = ended, error
         trajectory.input_tokens = input_tokens or count(sum(s.input_tokens for s in steps))
         trajectory.output_tokens = output_tokens or count(sum(s.output_tokens for s in steps))
         trajectory.scores, trajectory.passed = scores, passed
         trajectory.status, trajectory.finished_at = Trajectory.DONE, timezone.now()
-        trajectory.save()
+        trajectory.save(update_fields=FINISHED_FIELDS)
     run_maybe_finish(run_id=trajectory.run_id)
+
+
+def _rows_replace(model: type[Step] | type[ModelCall], trajectory_id: int, rows: Sequence[dict]) -> None:
+    """Replace a trajectory's rows of ``model`` (steps or model calls) with ``rows`` (field name -> value).
+
+    One DELETE and one COPY. ``bulk_create`` spent most of a trajectory's write in Python, building and
+    binding an INSERT of every value (docs/benchmarks.md, issue 16's fifth pass); COPY sends the rows as
+    they are. Each value is prepared by its model field as ``bulk_create`` would (JSON as jsonb, None as
+    NULL); a field a row leaves out gets its default, and ``auto_now_add`` the time of the write.
+
+    Raises:
+        TypeError: a row names a field the model does not have.
+    """
+    meta = model._meta
+    quote = connection.ops.quote_name
+    table = quote(meta.db_table)
+    owner = meta.get_field("trajectory")
+    fields = [field for field in meta.concrete_fields if not field.primary_key and field is not owner]
+    names = {field.name for field in fields}
+    now = timezone.now()
+    with connection.cursor() as cursor:
+        cursor.execute(f"DELETE FROM {table} WHERE {quote(owner.column)} = %s", [trajectory_id])
+        if not rows:
+            return
+        columns = ", ".join(quote(field.column) for field in [owner, *fields])
+        with cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
+            for row in rows:
+                if unknown := set(row) - names:
+                    raise TypeError(f"{model.__name__} has no field {', '.join(sorted(unknown))}")
+                copy.write_row([trajectory_id, *(_prepared(field, row, now) for field in fields)])
+
+
+def _prepared(field, row: dict, now) -> Any:
+    if getattr(field, "auto_now_add", False) or getattr(field, "auto_now", False):
+        value = row.get(field.name) or now
+    else:
+        value = row[field.name] if field.name in row else field.get_default()
+    return field.get_db_prep_save(value, connection)
 
 
 async def _run(

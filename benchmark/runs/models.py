@@ -116,6 +116,8 @@ class InsertedJSONField(models.JSONField):
     regular expression. For a trajectory's steps and model calls that took about 2.5 times the CPU of
     the whole VALUES insert (14 ms against 5.5 ms per trajectory, measured in docs/benchmarks.md). Django
     keeps VALUES for a model with a field that has ``get_placeholder``; the placeholder is the plain one.
+    A finished trajectory's rows are now written with COPY (``execute._rows_replace``); this keeps other
+    bulk inserts of steps and model calls (fixtures, tests) on VALUES.
     """
 
     def get_placeholder(self, value, compiler, connection) -> str:

@@ -1,5 +1,5 @@
-"""A trajectory's steps and model calls are inserted as VALUES, not through Django's UNNEST bulk insert
-(whose jsonb arrays psycopg escapes quote by quote in Python), and read back exactly as given."""
+"""A trajectory's steps and model calls are written with COPY, not an INSERT that Django builds and psycopg
+binds value by value in Python, and read back exactly as given."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ AWKWARD = {
 
 
 @pytest.mark.django_db
-def test_steps_and_model_calls_are_inserted_as_values_and_read_back_unchanged(grid_city):
+def test_steps_and_model_calls_are_copied_and_read_back_unchanged(grid_city):
     from benchmark.cases.services import case_create, release_freeze
     from benchmark.runs.models import ModelCall, Step
     from benchmark.runs.services import run_create
@@ -31,6 +31,7 @@ def test_steps_and_model_calls_are_inserted_as_values_and_read_back_unchanged(gr
     )
     trajectory = run_create(agent="reference", release=release).trajectories.get()
     steps = [StepRecord(i, "place_search", {"query_name": f'"{i}"\\'}, {"result": AWKWARD}, "", 1.0) for i in range(3)]
+    steps.append(StepRecord(3, "routing", {}, None, "invalid_arguments", 0.5, model_text="text\twith a tab\n"))
     calls = [
         {"sequence": i, "request": {"messages": [AWKWARD]}, "response": AWKWARD, "error": "", "attempts": 1}
         for i in range(2)
@@ -39,14 +40,42 @@ def test_steps_and_model_calls_are_inserted_as_values_and_read_back_unchanged(gr
         execute.trajectory_finish(
             trajectory=trajectory, steps=steps, final_answer=None, ended="model_error", model_calls=calls
         )
-    inserts = [
-        q["sql"]
-        for q in queries.captured_queries
-        if q["sql"].startswith(('INSERT INTO "benchmark_step"', 'INSERT INTO "benchmark_modelcall"'))
-    ]
-    assert len(inserts) == 2, inserts
-    assert all("UNNEST" not in sql and " VALUES " in sql for sql in inserts)
+    inserts = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("INSERT")]
+    assert inserts == []  # COPY, which Django's query log does not see
     stored = list(Step.objects.filter(trajectory=trajectory).values_list("arguments", "observation"))
-    assert stored == [({"query_name": f'"{i}"\\'}, {"result": AWKWARD}) for i in range(3)]
-    recorded = list(ModelCall.objects.filter(trajectory=trajectory).values_list("request", "response"))
-    assert recorded == [({"messages": [AWKWARD]}, AWKWARD)] * 2
+    assert stored == [({"query_name": f'"{i}"\\'}, {"result": AWKWARD}) for i in range(3)] + [({}, None)]
+    last = Step.objects.get(trajectory=trajectory, index=3)
+    assert (last.tool, last.error_kind, last.latency_ms, last.model_text) == (
+        "routing",
+        "invalid_arguments",
+        0.5,
+        "text\twith a tab\n",
+    )
+    assert Step.objects.filter(trajectory=trajectory, observation__isnull=True).count() == 1  # SQL NULL, as bulk_create
+    recorded = list(ModelCall.objects.filter(trajectory=trajectory).values_list("request", "response", "latency_ms"))
+    assert recorded == [({"messages": [AWKWARD]}, AWKWARD, 0.0)] * 2  # latency_ms left out: the field's default
+    assert all(call.created_at is not None for call in ModelCall.objects.filter(trajectory=trajectory))
+
+
+@pytest.mark.django_db
+def test_a_model_call_with_a_field_the_model_lacks_is_refused_and_nothing_is_written(grid_city):
+    from benchmark.cases.services import case_create, release_freeze
+    from benchmark.runs.models import Step, Trajectory
+    from benchmark.runs.services import run_create
+    from tests.benchmark.factories import routing_document
+
+    release = release_freeze(
+        name="inserts-unknown",
+        split="public",
+        cases=[case_create(document=routing_document(status="validated"))],
+        audit=False,
+    )
+    trajectory = run_create(agent="reference", release=release).trajectories.get()
+    steps = [StepRecord(0, "place_search", {"query_name": "x"}, {"result": []}, "", 1.0)]
+    calls = [{"sequence": 0, "request": {}, "response": {}, "error": "", "attempts": 1, "colour": "red"}]
+    with pytest.raises(TypeError, match="ModelCall has no field colour"):
+        execute.trajectory_finish(
+            trajectory=trajectory, steps=steps, final_answer=None, ended="model_error", model_calls=calls
+        )
+    assert not Step.objects.filter(trajectory=trajectory).exists()
+    assert Trajectory.objects.get(id=trajectory.id).status != Trajectory.DONE
