@@ -193,12 +193,64 @@ def clean_text(text: str, *, field: str, max_chars: int | None = None) -> tuple[
 
 
 def storable(value: Any, *, field: str = "", limits: Limits) -> tuple[Any, list[str]]:
-    """A copy of ``value`` that a JSON column can store, and notes on what had to change.
+    """``value`` as a JSON column can store it, and notes on what had to change.
 
     Text is cleaned (:func:`clean_text`, cut at ``limits.max_text``); NaN, Infinity, integers past
     ``limits.max_digits`` digits and other non-JSON values become text; a container nested past
     ``limits.max_depth`` becomes a marker; values past ``limits.max_nodes`` are left out.
+
+    A value that needs none of this (plain dicts with text keys, lists, text, numbers, booleans and
+    None, within the limits: what a tool or a model answers nearly always) is returned itself, not
+    copied, after a check that builds no paths; anything else is repaired into a copy.
     """
+    if _needs_no_repair(value, limits):
+        return value, []
+    return _repaired(value, field, limits)
+
+
+def _needs_no_repair(value: Any, limits: Limits) -> bool:
+    """Whether :func:`_repaired` would return an equal value with no notes. Conservative: a tuple, a
+    subclass of a JSON type or a key that is not text counts as needing repair (``_repaired`` decides)."""
+    max_text, max_depth, max_nodes = limits.max_text, limits.max_depth, limits.max_nodes
+    bound = 10**limits.max_digits
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    nodes = 0
+    while stack:
+        item, depth = stack.pop()
+        nodes += 1
+        kind = type(item)
+        if kind is str:
+            if len(item) > max_text or _unstorable_text(item):
+                return False
+        elif kind is dict:
+            if depth >= max_depth:
+                return False
+            for key, child in item.items():
+                if type(key) is not str or len(key) > max_text or _unstorable_text(key):
+                    return False
+                stack.append((child, depth + 1))
+        elif kind is list:
+            if depth >= max_depth:
+                return False
+            stack += [(child, depth + 1) for child in item]
+        elif kind is int:
+            if not -bound < item < bound:
+                return False
+        elif kind is float:
+            if not math.isfinite(item):
+                return False
+        elif item is not None and kind is not bool:
+            return False
+        if nodes > max_nodes:
+            return False
+    return True
+
+
+def _unstorable_text(text: str) -> bool:
+    return ("\x00" in text or not text.isascii()) and _NUL_OR_SURROGATE.search(text) is not None
+
+
+def _repaired(value: Any, field: str, limits: Limits) -> tuple[Any, list[str]]:
     root: list[Any] = [None]
     stack: list[tuple[Any, Any, Any, str, int]] = [(value, root, 0, field, 0)]
     notes: list[str] = []

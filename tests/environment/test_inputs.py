@@ -6,7 +6,19 @@ from __future__ import annotations
 import json
 import math
 
-from environment.inputs import TOOL_ARGUMENTS, check_json, clean_text, parse_json, storable
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from environment.inputs import (
+    TOOL_ARGUMENTS,
+    Limits,
+    _needs_no_repair,
+    _repaired,
+    check_json,
+    clean_text,
+    parse_json,
+    storable,
+)
 
 
 def nested(depth: int, leaf="x"):
@@ -71,3 +83,56 @@ def test_storable_repairs_what_postgresql_refuses_and_notes_it():
     assert text == "ok\ufffd" and text_notes == [
         "steps[0].model_text: 1 NUL or surrogate character (not storable) replaced with U+FFFD"
     ]
+
+
+# ---------------------------------------------------------------- storable's check before the repair
+
+_SMALL = Limits(max_depth=4, max_text=12, max_nodes=30, max_digits=5)
+_text = st.text(alphabet=st.sampled_from(["a", "é", "\x00", "\ud800", '"', "\\", " "]), max_size=16)
+_scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(10**7), max_value=10**7)
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | _text
+)
+_values = st.recursive(
+    _scalars,
+    lambda inner: (
+        st.lists(inner, max_size=5)
+        | st.tuples(inner, inner)
+        | st.dictionaries(_text | st.integers(-3, 3) | st.booleans(), inner, max_size=5)
+    ),
+    max_leaves=40,
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(value=_values)
+def test_storable_gives_what_the_full_repair_gives_whether_or_not_it_takes_the_shortcut(value):
+    kept, notes = storable(value, field="v", limits=_SMALL)
+    repaired, repaired_notes = _repaired(value, "v", _SMALL)
+    assert json.dumps(kept, sort_keys=False) == json.dumps(repaired, sort_keys=False)
+    assert notes == repaired_notes
+    if _needs_no_repair(value, _SMALL):
+        assert kept is value and notes == []
+
+
+def test_storable_returns_a_clean_value_itself_and_repairs_a_copy_of_any_other():
+    clean = {"places": [{"id": "p1", "rating": 4.5, "open": True, "note": None, "n": 3}], "text": "Töölö ✓"}
+    assert storable(clean, limits=TOOL_ARGUMENTS) == (clean, [])
+    assert storable(clean, limits=TOOL_ARGUMENTS)[0] is clean
+    for dirty in (
+        {"a": ("tuple", 1)},
+        {"a": [math.nan]},
+        {1: "an int key"},
+        {"a": "x" * 10_001},
+        {"a": 10**18},
+        nested(17),
+        [0] * 2_001,
+    ):
+        before = json.dumps(dirty, default=str)
+        kept, notes = storable(dirty, limits=TOOL_ARGUMENTS)
+        assert kept is not dirty and json.dumps(dirty, default=str) == before  # the original is left as it was
+        assert kept == _repaired(dirty, "", TOOL_ARGUMENTS)[0]
+        assert notes or dirty in ({"a": ("tuple", 1)}, {1: "an int key"})  # a tuple or an int key: converted silently
