@@ -10,6 +10,7 @@ nothing gives no RP from this check (not calculable), never a free 1.0.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from typing import Any
 
@@ -34,17 +35,24 @@ def leaf_values(value: Any) -> Iterator[Any]:
 
 
 def _observed(trajectory: Trajectory | None) -> tuple[set[str], list[float], dict]:
+    """The texts, the numbers (sorted) and the routing legs of the trajectory's observations."""
     strings: set[str] = set()
     numbers: list[float] = []
     legs: dict[tuple, tuple[float, float]] = {}
     for step in trajectory.steps if trajectory else []:
         if step.tool == "submit_answer":
             continue
-        for value in leaf_values(step.observation):
-            if isinstance(value, str):
-                strings.add(value)
-            elif isinstance(value, int | float) and not isinstance(value, bool):
-                number = to_float(value)
+        stack = [step.observation]  # every leaf, in no particular order: a set and a sorted list are kept
+        while stack:
+            item = stack.pop()
+            if isinstance(item, dict):
+                stack.extend(item.values())
+            elif isinstance(item, list | tuple):
+                stack.extend(item)
+            elif isinstance(item, str):
+                strings.add(item)
+            elif isinstance(item, int | float) and not isinstance(item, bool):
+                number = to_float(item)
                 if number is not None:
                     numbers.append(number)
         obs = step.observation if isinstance(step.observation, dict) else {}
@@ -54,11 +62,16 @@ def _observed(trajectory: Trajectory | None) -> tuple[set[str], list[float], dic
             distance, time_s = to_float(obs.get("total_distance_m")), to_float(obs.get("total_time_s"))
             if distance is not None and time_s is not None:
                 legs[key] = (distance, time_s)
+    numbers.sort()
     return strings, numbers, legs
 
 
 def _near(value: float, numbers: list[float], tolerance: float = TOLERANCE) -> bool:
-    return any(abs(value - n) <= tolerance for n in numbers)
+    """Whether a number of ``numbers`` (sorted) is within ``tolerance`` of ``value``. Only those in a window
+    twice as wide are compared, each as ``abs(value - n) <= tolerance``: the verdict at the edge, in floating
+    point, is the one comparing every number gives."""
+    low, high = bisect_left(numbers, value - 2 * tolerance), bisect_right(numbers, value + 2 * tolerance)
+    return any(abs(value - n) <= tolerance for n in numbers[low:high])
 
 
 def fetched_before_cited(predicted: PredictedAnswer, trajectory: Trajectory | None) -> tuple[list[dict], int]:

@@ -1,7 +1,18 @@
 """'Fetched before cited' and the grounding fallback of Reasoning Purity."""
 
+import math
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from judging.answers import normalise_answer
-from judging.grounding import fetched_before_cited, reasoning_purity_grounding
+from judging.grounding import (
+    TOLERANCE,
+    TOTAL_TOLERANCE,
+    _near,
+    fetched_before_cited,
+    reasoning_purity_grounding,
+)
 from judging.types import Step, Trajectory
 
 TRAJECTORY = Trajectory(
@@ -73,3 +84,16 @@ def test_reasoning_purity_from_grounding():
     dirty = reasoning_purity_grounding(trip(total_time_s=999.0, total_distance_m=1.0), TRAJECTORY)
     assert dirty.value == 1 - 2 / 6 and "never appeared" in dirty.explanation
     assert reasoning_purity_grounding(normalise_answer(None), TRAJECTORY).value is None
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    value=st.floats(allow_nan=True, allow_infinity=True),
+    offsets=st.lists(st.sampled_from([0.0, 0.05, -0.05, 0.5, -0.5, 0.1, 1e-9, -1e-9, 0.0500001, 3.0]), max_size=6),
+    others=st.lists(st.floats(allow_nan=False, allow_infinity=False, width=32), max_size=20),
+    tolerance=st.sampled_from([TOLERANCE, TOTAL_TOLERANCE + 1e-9]),
+)
+def test_near_on_sorted_numbers_agrees_with_comparing_every_number(value, offsets, others, tolerance):
+    """The windowed search gives the verdict of ``any(abs(value - n) <= tolerance)``, at the edges too."""
+    numbers = sorted([value + offset for offset in offsets if math.isfinite(value + offset)] + others)
+    assert _near(value, numbers, tolerance) == any(abs(value - n) <= tolerance for n in numbers)
