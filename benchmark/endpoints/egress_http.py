@@ -15,16 +15,24 @@ every request litellm sends for the endpoint, whatever URL litellm built:
   before the request is handed to it, and the proxy, which resolves the host again itself,
   refuses internal addresses at its own connect.
 
-``EgressTransport.refusal`` says why the last request was refused ("" if it was not), so the model
-client can tell a refusal from a failure worth retrying.
+A process keeps one client per endpoint and event loop (``shared_endpoint_client``): the trajectories of
+one endpoint reuse its kept-alive connections instead of opening one each. Since the client is shared,
+what its transport saw of a request is told per request: ``egress_watch()``, called before the request
+in the same task, returns the record the transport fills in (the requests handed to it, and why the
+last was refused, "" if it was not), so the model client can tell a request that bypassed the transport,
+and a refusal from a failure worth retrying.
 """
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import select
 import ssl
 import urllib.request
+import weakref
+from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any
 
 import httpcore
@@ -54,6 +62,46 @@ SENT_HEADER_PREFIXES = ("x-stainless-",)  # the OpenAI SDK's description of itse
 CREDENTIAL_HEADERS = ("authorization", "x-api-key")
 
 
+POOL_CONNECTIONS = 256  # connections to one endpoint a process keeps open (its cases in flight; the caps bound them)
+SHARED_CLIENTS_PER_LOOP = 32  # endpoints a worker keeps clients for (the oldest is dropped, not closed, past it)
+_shared: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[tuple, tuple[Any, EgressTransport]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+@dataclass
+class EgressWatch:
+    """What the endpoint transports saw of the requests one task sent since ``egress_watch()``."""
+
+    requests: int = 0  # requests handed to a transport (a request litellm sent elsewhere is not counted)
+    refusal: str = ""  # why the last one was refused; "" when it was not
+
+
+_watch: ContextVar[EgressWatch | None] = ContextVar("egress_watch", default=None)
+
+
+def egress_watch() -> EgressWatch:
+    """A fresh record of the requests this task hands to endpoint transports from now on."""
+    watch = EgressWatch()
+    _watch.set(watch)
+    return watch
+
+
+def shared_endpoint_client(route: Route, *, timeout_s: float) -> tuple[Any, EgressTransport]:
+    """``endpoint_client(route)``, made once per event loop and endpoint (provider, URL, key, timeout).
+
+    Not closed by its users: it lives as long as its loop. Past ``SHARED_CLIENTS_PER_LOOP`` endpoints
+    the oldest is forgotten (requests in flight keep it until they end; its connections close with it).
+    """
+    clients = _shared.setdefault(asyncio.get_running_loop(), {})
+    key = (route.provider.name, route.api_base, route.api_key, timeout_s)
+    if key not in clients:
+        if len(clients) >= SHARED_CLIENTS_PER_LOOP:
+            del clients[next(iter(clients))]
+        clients[key] = endpoint_client(route, timeout_s=timeout_s)
+    return clients[key]
+
+
 def endpoint_client(route: Route, *, timeout_s: float) -> tuple[Any, EgressTransport]:
     """(the client to pass to ``litellm.acompletion(client=...)``, its transport) for ``route``."""
     transport = EgressTransport(api_key=route.api_key)
@@ -81,27 +129,19 @@ def endpoint_client(route: Route, *, timeout_s: float) -> tuple[Any, EgressTrans
     return AsyncHTTPHandler(timeout=timeout_s, transport=transport, follow_redirects=False), transport
 
 
-async def endpoint_client_close(client: Any) -> None:
-    """Close a client made by ``endpoint_client`` (its connections)."""
-    close = getattr(client, "close", None)
-    if close is not None:
-        await close()
-
-
 class EgressTransport(httpx.AsyncBaseTransport):
     """Every request of one endpoint: headers filtered, address checked and pinned, redirects refused."""
 
     def __init__(self, *, api_key: str):
         self.api_key = api_key
-        self.requests = 0  # requests handed to this transport (a request litellm sent elsewhere is not counted)
-        self.refusal = ""  # why the last request was refused; "" when it was not
         self._direct = _PinnedTransport()
         self._proxied: dict[str, httpx.AsyncHTTPTransport] = {}
         self._proxy_environment = urllib.request.getproxies_environment()  # a worker's environment does not change
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        self.requests += 1
-        self.refusal = ""
+        watch = _watch.get() or EgressWatch()
+        watch.requests += 1
+        watch.refusal = ""
         try:
             response = await self._send(request)
             if 300 <= response.status_code < 400:
@@ -112,7 +152,7 @@ class EgressTransport(httpx.AsyncBaseTransport):
                     f"{location[:200]}; redirects are never followed"
                 )
         except ApiBaseNotAllowed as exc:
-            self.refusal = str(exc)
+            watch.refusal = str(exc)
             raise
         return response
 
@@ -216,12 +256,14 @@ class _PinnedTransport(httpx.AsyncHTTPTransport):
 
     def __init__(self) -> None:
         super().__init__(verify=_ssl_context(), trust_env=False)
-        limits = httpx.Limits(max_connections=100, max_keepalive_connections=20, keepalive_expiry=5.0)
+        # One process's requests to the endpoint, all its cases at once (the shared client): every connection
+        # is kept for the next turn. httpx's default keeps 20, so past 20 cases in flight a connection was
+        # closed after each answer and another opened for the next request.
         self._pool = httpcore.AsyncConnectionPool(
             ssl_context=_ssl_context(),
-            max_connections=limits.max_connections,
-            max_keepalive_connections=limits.max_keepalive_connections,
-            keepalive_expiry=limits.keepalive_expiry,
+            max_connections=POOL_CONNECTIONS,
+            max_keepalive_connections=POOL_CONNECTIONS,
+            keepalive_expiry=5.0,
             network_backend=_PinnedBackend(),
         )
 

@@ -129,7 +129,7 @@ class LLMClient:
         self._previous_request: dict | None = None  # the last request in full (scrubbed), for the next delta
         self._shared_redis = redis
         self._endpoint_limits: tuple[Any, Any] | None = None  # (event loop, EndpointLimits), one per loop
-        self._egress: tuple[Any, Any, Any, Any] | None = None  # (event loop, route, client, transport)
+        self._egress: tuple[Any, Any, Any] | None = None  # (event loop, route, the process's client)
         register_secret(spec.api_key)  # log lines quoting the key are redacted
 
     async def complete(
@@ -193,24 +193,27 @@ class LLMClient:
         raise AssertionError("unreachable")  # pragma: no cover
 
     async def aclose(self) -> None:
-        """Close the endpoint's HTTP client, give back the endpoint slot kept for a next request, and close
-        the client's own connection to the caps' Redis (call when the trajectory is done)."""
-        if self._egress is not None:
-            from .egress_http import endpoint_client_close
+        """Give back the endpoint slot kept for a next request, and close the client's own connection to the
+        caps' Redis (call when the trajectory is done). The endpoint's HTTP client is the process's, kept open.
 
-            client, self._egress = self._egress[2], None
-            await endpoint_client_close(client)
+        The slot is back in Redis when this returns: the worker's next case does not find the cap full of
+        slots on their way back (with as many cases in flight as the cap, it waited for one at its first call).
+        """
+        self._egress = None
         if self._endpoint_limits is not None:
             limits, self._endpoint_limits = self._endpoint_limits[1], None
             if self._shared_redis is None:
                 await limits.aclose()
-            else:  # the shared client outlives this one: the slot goes back in the background
+            else:  # the shared Redis client outlives this one
                 limits.give_back()
+                await limits.settled()
 
     async def _attempt(self, kwargs: dict, limits) -> dict:
         import litellm
 
-        route, client, transport = self._endpoint_client()
+        from .egress_http import egress_watch
+
+        route, client = self._endpoint_client()
         # Everything explicit: litellm would otherwise take the URL and the key from the worker's environment.
         call = {
             **kwargs,
@@ -227,7 +230,7 @@ class LLMClient:
             "input_cost_per_token": NOMINAL_PRICE_PER_TOKEN,
             "output_cost_per_token": NOMINAL_PRICE_PER_TOKEN,
         }
-        transport.refusal, sent = "", transport.requests
+        watch = egress_watch()  # what the shared client's transport sees of this request
         try:
             if limits is None:
                 raw = await litellm.acompletion(**call)
@@ -235,13 +238,13 @@ class LLMClient:
                 async with limits.slot():
                     raw = await litellm.acompletion(**call)
         except Exception as exc:
-            if transport.refusal:  # the egress checks stopped it: a retry would be stopped again
-                raise ModelError(f"refused: {transport.refusal}") from None
+            if watch.refusal:  # the egress checks stopped it: a retry would be stopped again
+                raise ModelError(f"refused: {watch.refusal}") from None
             message = self._describe(exc)
             if _retryable(exc):
                 raise _Retryable(message) from None
             raise ModelError(message) from None
-        if transport.requests == sent:
+        if not watch.requests:
             raise ModelError(
                 f"the request to {route.provider.name} did not go through the endpoint's own client "
                 "(the egress checks); its answer is not used"
@@ -252,14 +255,14 @@ class LLMClient:
             raise _Retryable(f"malformed response: {problem}")
         return response
 
-    def _endpoint_client(self) -> tuple[Any, Any, Any]:
-        """(route, client, transport) of the endpoint, one client per event loop.
+    def _endpoint_client(self) -> tuple[Any, Any]:
+        """(route, client) of the endpoint: the process's client for it on this event loop.
 
         Raises:
             ModelError: the egress checks refuse the endpoint (provider, URL, key or params).
         """
         from .egress import ApiBaseNotAllowed
-        from .egress_http import endpoint_client
+        from .egress_http import shared_endpoint_client
         from .providers import endpoint_route
 
         loop = asyncio.get_running_loop()
@@ -275,9 +278,9 @@ class LLMClient:
             )
         except ApiBaseNotAllowed as exc:
             raise ModelError(f"refused: {exc}") from None
-        client, transport = endpoint_client(route, timeout_s=self.timeout_s)
-        self._egress = (loop, route, client, transport)
-        return route, client, transport
+        client, _ = shared_endpoint_client(route, timeout_s=self.timeout_s)
+        self._egress = (loop, route, client)
+        return route, client
 
     async def _limits(self):
         """The endpoint's caps, on the shared Redis client or on one connection of the client's own."""

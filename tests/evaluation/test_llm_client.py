@@ -573,3 +573,63 @@ def test_the_request_sent_is_the_openai_request_and_nothing_of_litellms_own_para
     assert set(body) == {"model", "messages", "tools", "temperature"}, body
     assert body["model"] == "fake" and body["messages"] == MESSAGES and body["tools"] == tools
     assert "cost" not in json.dumps(calls[0]["request"])  # nor recorded
+
+
+def test_the_clients_of_one_endpoint_share_its_http_client_and_each_request_is_judged_on_its_own():
+    """One HTTP client per endpoint and event loop, kept past a trajectory's aclose; what the egress checks
+    saw is told per request, so a refusal of one case's request is not another's on the same client."""
+
+    def answer(body: dict) -> dict:
+        if "redirect" in body["messages"][-1]["content"]:
+            return {"status": 302, "delay_s": 0.2, "body": {}}
+        return reply("fine", delay_s=0.2)
+
+    async def run(fake):
+        calls: list[dict] = []
+        fine, refused = client(fake, calls), client(fake, calls)
+        assert fine._endpoint_client()[1] is refused._endpoint_client()[1]
+        other_key = LLMClient(
+            EndpointSpec(endpoint_id=None, model="openai/fake", api_base=fake.url, api_key="sk-other")
+        )
+        assert other_key._endpoint_client()[1] is not fine._endpoint_client()[1]
+        outcomes = await asyncio.gather(
+            fine.complete(MESSAGES),
+            refused.complete([{"role": "user", "content": "please redirect"}]),
+            return_exceptions=True,
+        )
+        await asyncio.gather(fine.aclose(), refused.aclose(), other_key.aclose())
+        later = client(fake, calls)
+        after = await later.complete(MESSAGES)  # the shared client outlived the others' aclose
+        await later.aclose()
+        return outcomes, after
+
+    with FakeOpenAI([answer]) as fake:
+        (answered, failure), after = asyncio.run(run(fake))
+        redirects = [body for body in fake.requests if "redirect" in body["messages"][-1]["content"]]
+    assert answered["choices"][0]["message"]["content"] == "fine"
+    assert isinstance(failure, ModelError) and str(failure).startswith("refused:") and "redirect" in str(failure)
+    assert len(redirects) == 1  # a refusal is not retried
+    assert after["choices"][0]["message"]["content"] == "fine"
+
+
+def test_a_trajectorys_slot_is_back_in_redis_when_its_client_is_closed(redis_prefix, settings):
+    """With the worker's shared Redis, aclose waits for the parked slot to reach Redis: the worker's next case
+    does not find the cap full of slots still on their way back."""
+    endpoint_id = int(uuid.uuid4().int % 10**9)
+
+    async def run(fake):
+        redis = _redis()
+        llm = client(fake, [], endpoint_id=endpoint_id, concurrency=1, redis=redis)
+        await llm.complete(MESSAGES)
+        keys = await redis.keys(f"lifeplanner:endpoint:{endpoint_id}:*")
+        parked = sum([await redis.zcard(k) for k in keys])
+        await llm.aclose()
+        held = sum([await redis.zcard(k) for k in keys])
+        if keys:
+            await redis.delete(*keys)
+        await redis.aclose()
+        return parked, held
+
+    with FakeOpenAI([reply("ok")]) as fake:
+        parked, held = asyncio.run(run(fake))
+    assert (parked, held) == (1, 0)
