@@ -16,20 +16,26 @@ AWKWARD = {
 }
 
 
-@pytest.mark.django_db
-def test_steps_and_model_calls_are_copied_and_read_back_unchanged(grid_city):
+def _trajectory(release_name: str):
+    """The one trajectory of a new run of the reference agent on a one-case release."""
     from benchmark.cases.services import case_create, release_freeze
-    from benchmark.runs.models import ModelCall, Step
     from benchmark.runs.services import run_create
     from tests.benchmark.factories import routing_document
 
     release = release_freeze(
-        name="inserts",
+        name=release_name,
         split="public",
         cases=[case_create(document=routing_document(status="validated"))],
         audit=False,
     )
-    trajectory = run_create(agent="reference", release=release).trajectories.get()
+    return run_create(agent="reference", release=release).trajectories.get()
+
+
+@pytest.mark.django_db
+def test_steps_and_model_calls_are_copied_and_read_back_unchanged(grid_city):
+    from benchmark.runs.models import ModelCall, Step
+
+    trajectory = _trajectory("inserts")
     steps = [StepRecord(i, "place_search", {"query_name": f'"{i}"\\'}, {"result": AWKWARD}, "", 1.0) for i in range(3)]
     steps.append(StepRecord(3, "routing", {}, None, "invalid_arguments", 0.5, model_text="text\twith a tab\n"))
     calls = [
@@ -59,18 +65,9 @@ def test_steps_and_model_calls_are_copied_and_read_back_unchanged(grid_city):
 
 @pytest.mark.django_db
 def test_a_model_call_with_a_field_the_model_lacks_is_refused_and_nothing_is_written(grid_city):
-    from benchmark.cases.services import case_create, release_freeze
     from benchmark.runs.models import Step, Trajectory
-    from benchmark.runs.services import run_create
-    from tests.benchmark.factories import routing_document
 
-    release = release_freeze(
-        name="inserts-unknown",
-        split="public",
-        cases=[case_create(document=routing_document(status="validated"))],
-        audit=False,
-    )
-    trajectory = run_create(agent="reference", release=release).trajectories.get()
+    trajectory = _trajectory("inserts-unknown")
     steps = [StepRecord(0, "place_search", {"query_name": "x"}, {"result": []}, "", 1.0)]
     calls = [{"sequence": 0, "request": {}, "response": {}, "error": "", "attempts": 1, "colour": "red"}]
     with pytest.raises(TypeError, match="ModelCall has no field colour"):
