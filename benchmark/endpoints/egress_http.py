@@ -15,8 +15,10 @@ every request litellm sends for the endpoint, whatever URL litellm built:
   before the request is handed to it, and the proxy, which resolves the host again itself,
   refuses internal addresses at its own connect.
 
-A process keeps one client per endpoint and event loop (``shared_endpoint_client``): the trajectories of
-one endpoint reuse its kept-alive connections instead of opening one each. Since the client is shared,
+A worker keeps one client per endpoint and event loop (``shared_endpoint_client``, for the process's
+long-lived loop): the trajectories of one endpoint reuse its kept-alive connections instead of opening
+one each. Its transport ignores ``aclose`` (litellm closes a client it built on the transport for a retry
+after a connect error; that would close every case's connections). Since the client is shared,
 what its transport saw of a request is told per request: ``egress_watch()``, called before the request
 in the same task, returns the record the transport fills in (the requests handed to it, and why the
 last was refused, "" if it was not), so the model client can tell a request that bypassed the transport,
@@ -90,21 +92,26 @@ def egress_watch() -> EgressWatch:
 def shared_endpoint_client(route: Route, *, timeout_s: float) -> tuple[Any, EgressTransport]:
     """``endpoint_client(route)``, made once per event loop and endpoint (provider, URL, key, timeout).
 
-    Not closed by its users: it lives as long as its loop. Past ``SHARED_CLIENTS_PER_LOOP`` endpoints
-    the oldest is forgotten (requests in flight keep it until they end; its connections close with it).
+    Not closed by its users: it lives as long as its loop, so use it on a loop that lives as long as the
+    process (the workers' ``run_in_process_loop``), not in ``asyncio.run``. Past ``SHARED_CLIENTS_PER_LOOP``
+    endpoints the oldest is forgotten (requests in flight keep it until they end).
     """
     clients = _shared.setdefault(asyncio.get_running_loop(), {})
     key = (route.provider.name, route.api_base, route.api_key, timeout_s)
     if key not in clients:
         if len(clients) >= SHARED_CLIENTS_PER_LOOP:
             del clients[next(iter(clients))]
-        clients[key] = endpoint_client(route, timeout_s=timeout_s)
+        clients[key] = endpoint_client(route, timeout_s=timeout_s, shared=True)
     return clients[key]
 
 
-def endpoint_client(route: Route, *, timeout_s: float) -> tuple[Any, EgressTransport]:
-    """(the client to pass to ``litellm.acompletion(client=...)``, its transport) for ``route``."""
-    transport = EgressTransport(api_key=route.api_key)
+def endpoint_client(route: Route, *, timeout_s: float, shared: bool = False) -> tuple[Any, EgressTransport]:
+    """(the client to pass to ``litellm.acompletion(client=...)``, its transport) for ``route``.
+
+    ``shared``: the transport ignores ``aclose`` (see the module's docstring); close the client of an
+    unshared one with ``endpoint_client_close`` when done.
+    """
+    transport = EgressTransport(api_key=route.api_key, shared=shared)
     if route.provider.client == OPENAI_SDK:
         import openai
 
@@ -129,11 +136,19 @@ def endpoint_client(route: Route, *, timeout_s: float) -> tuple[Any, EgressTrans
     return AsyncHTTPHandler(timeout=timeout_s, transport=transport, follow_redirects=False), transport
 
 
+async def endpoint_client_close(client: Any) -> None:
+    """Close a client made by ``endpoint_client`` (its connections; a shared one keeps them)."""
+    close = getattr(client, "close", None)
+    if close is not None:
+        await close()
+
+
 class EgressTransport(httpx.AsyncBaseTransport):
     """Every request of one endpoint: headers filtered, address checked and pinned, redirects refused."""
 
-    def __init__(self, *, api_key: str):
+    def __init__(self, *, api_key: str, shared: bool = False):
         self.api_key = api_key
+        self.shared = shared
         self._direct = _PinnedTransport()
         self._proxied: dict[str, httpx.AsyncHTTPTransport] = {}
         self._proxy_environment = urllib.request.getproxies_environment()  # a worker's environment does not change
@@ -170,6 +185,8 @@ class EgressTransport(httpx.AsyncBaseTransport):
         return await self._proxied[proxy].handle_async_request(request)
 
     async def aclose(self) -> None:
+        if self.shared:  # every case's connections: not closed by one of its users
+            return
         await self._direct.aclose()
         for transport in self._proxied.values():
             await transport.aclose()

@@ -307,10 +307,15 @@ class EndpointLimits:
         if token is not None:
             self._give_back_soon(token)
 
-    async def settled(self) -> None:
-        """Wait until every slot given back so far has reached Redis (or failed to)."""
+    async def settled(self, timeout_s: float | None = None) -> None:
+        """Wait until every slot given back so far has reached Redis (or failed to), or ``timeout_s`` has
+        passed (the slots still on their way keep going, in the background)."""
+        deadline = None if timeout_s is None else asyncio.get_running_loop().time() + timeout_s
         while self._giving_back:
-            await asyncio.gather(*self._giving_back)
+            left = None if deadline is None else deadline - asyncio.get_running_loop().time()
+            if left is not None and left <= 0:
+                return
+            await asyncio.wait(set(self._giving_back), timeout=left)
 
     async def aclose(self) -> None:
         """Give the parked slot back, wait for the slots on their way back, close the Redis connection."""

@@ -48,6 +48,7 @@ _SECRET_KEY = re.compile(
 )
 MAX_ERROR_CHARS = 2000
 NOMINAL_PRICE_PER_TOKEN = 1e-12  # given to litellm, never used (see _attempt)
+GIVE_BACK_WAIT_S = 2.0  # how long aclose waits for its slot to reach Redis
 
 # record(sequence=, request=, response=, error=, attempts=, latency_ms=): the fields of a ModelCall.
 Recorder = Callable[..., None]
@@ -105,6 +106,9 @@ class LLMClient:
         redis_url: where the cross-worker caps live (settings.REDIS_URL by default).
         redis: a ``redis.asyncio.Redis`` for the caps, shared with other clients on the same event
             loop and not closed by ``aclose``; without it the client opens its own connection.
+        shared_http: use the process's HTTP client for the endpoint on this event loop, kept open for the
+            next client (``egress_http.shared_endpoint_client``): only on a loop that lives as long as the
+            process. Otherwise the client has its own, closed by ``aclose``.
     """
 
     def __init__(
@@ -120,6 +124,7 @@ class LLMClient:
         lease_s: float | None = None,
         window_s: float = 60.0,
         redis=None,
+        shared_http: bool = False,
     ):
         self.spec, self.record, self.replay = spec, record, replay
         self.retry = retry or RetryPolicy()
@@ -127,9 +132,9 @@ class LLMClient:
         self.redis_url, self.lease_s, self.window_s = redis_url, lease_s, window_s
         self.sequence = 0
         self._previous_request: dict | None = None  # the last request in full (scrubbed), for the next delta
-        self._shared_redis = redis
+        self._shared_redis, self.shared_http = redis, shared_http
         self._endpoint_limits: tuple[Any, Any] | None = None  # (event loop, EndpointLimits), one per loop
-        self._egress: tuple[Any, Any, Any] | None = None  # (event loop, route, the process's client)
+        self._egress: tuple[Any, Any, Any] | None = None  # (event loop, route, client)
         register_secret(spec.api_key)  # log lines quoting the key are redacted
 
     async def complete(
@@ -193,20 +198,28 @@ class LLMClient:
         raise AssertionError("unreachable")  # pragma: no cover
 
     async def aclose(self) -> None:
-        """Give back the endpoint slot kept for a next request, and close the client's own connection to the
-        caps' Redis (call when the trajectory is done). The endpoint's HTTP client is the process's, kept open.
+        """Close the client's own HTTP client (the process's shared one stays open), give back the endpoint slot
+        kept for a next request, and close the client's own connection to the caps' Redis (call when the
+        trajectory is done).
 
-        The slot is back in Redis when this returns: the worker's next case does not find the cap full of
-        slots on their way back (with as many cases in flight as the cap, it waited for one at its first call).
+        With the shared Redis client, the slot is back in Redis when this returns (or after
+        ``GIVE_BACK_WAIT_S``, when Redis is slow; it goes on in the background): a worker's next case does not
+        find the cap full of slots on their way back (with as many cases in flight as the cap, it waited for
+        one at its first call).
         """
-        self._egress = None
+        if self._egress is not None:
+            client, self._egress = self._egress[2], None
+            if not self.shared_http:
+                from .egress_http import endpoint_client_close
+
+                await endpoint_client_close(client)
         if self._endpoint_limits is not None:
             limits, self._endpoint_limits = self._endpoint_limits[1], None
             if self._shared_redis is None:
                 await limits.aclose()
             else:  # the shared Redis client outlives this one
                 limits.give_back()
-                await limits.settled()
+                await limits.settled(timeout_s=GIVE_BACK_WAIT_S)
 
     async def _attempt(self, kwargs: dict, limits) -> dict:
         import litellm
@@ -230,7 +243,7 @@ class LLMClient:
             "input_cost_per_token": NOMINAL_PRICE_PER_TOKEN,
             "output_cost_per_token": NOMINAL_PRICE_PER_TOKEN,
         }
-        watch = egress_watch()  # what the shared client's transport sees of this request
+        watch = egress_watch()  # what the transport sees of this request (the client may be shared)
         try:
             if limits is None:
                 raw = await litellm.acompletion(**call)
@@ -256,13 +269,13 @@ class LLMClient:
         return response
 
     def _endpoint_client(self) -> tuple[Any, Any]:
-        """(route, client) of the endpoint: the process's client for it on this event loop.
+        """(route, client) of the endpoint on this event loop: the process's (``shared_http``) or the client's own.
 
         Raises:
             ModelError: the egress checks refuse the endpoint (provider, URL, key or params).
         """
         from .egress import ApiBaseNotAllowed
-        from .egress_http import shared_endpoint_client
+        from .egress_http import endpoint_client, shared_endpoint_client
         from .providers import endpoint_route
 
         loop = asyncio.get_running_loop()
@@ -278,7 +291,8 @@ class LLMClient:
             )
         except ApiBaseNotAllowed as exc:
             raise ModelError(f"refused: {exc}") from None
-        client, _ = shared_endpoint_client(route, timeout_s=self.timeout_s)
+        make = shared_endpoint_client if self.shared_http else endpoint_client
+        client, _ = make(route, timeout_s=self.timeout_s)
         self._egress = (loop, route, client)
         return route, client
 

@@ -286,7 +286,7 @@ def _llm_for(trajectory: Trajectory, config: RunConfig, calls: list[dict]):
         return None
     from .llm_factory import llm_client
 
-    return llm_client(trajectory=trajectory, config=config, calls=calls, redis=_PROCESS_LOOP.redis())
+    return llm_client(trajectory=trajectory, config=config, calls=calls, redis=_PROCESS_LOOP.redis(), shared_http=True)
 
 
 class _ProcessLoop:

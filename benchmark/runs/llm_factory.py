@@ -11,12 +11,15 @@ from benchmark.runs.models import Trajectory
 from .preflight import MissingApiKey, endpoint_key_problem
 
 
-def llm_client(*, trajectory: Trajectory, config: RunConfig, calls: list[dict], redis=None) -> LLMClient:
+def llm_client(
+    *, trajectory: Trajectory, config: RunConfig, calls: list[dict], redis=None, shared_http: bool = False
+) -> LLMClient:
     """A client that records every call into ``calls``; for a replay run, one that answers from
     the source run's recording of the same (case, trial) and never calls the endpoint.
 
     ``redis`` (a ``redis.asyncio.Redis`` used on the event loop the client runs in) holds the
     endpoint's caps; without it the client opens its own connection and closes it in ``aclose``.
+    ``shared_http``: the process's HTTP client for the endpoint (``LLMClient``), on the worker's own loop.
 
     Raises:
         ApiBaseNotAllowed: the egress checks refuse the endpoint (provider, URL, key or params).
@@ -50,5 +53,10 @@ def llm_client(*, trajectory: Trajectory, config: RunConfig, calls: list[dict], 
         requests_per_minute=endpoint.requests_per_minute,
     )
     return LLMClient(
-        spec, record=lambda **fields: calls.append(fields), replay=replay, temperature=config.temperature, redis=redis
+        spec,
+        record=lambda **fields: calls.append(fields),
+        replay=replay,
+        temperature=config.temperature,
+        redis=redis,
+        shared_http=shared_http,
     )

@@ -586,10 +586,11 @@ def test_the_clients_of_one_endpoint_share_its_http_client_and_each_request_is_j
 
     async def run(fake):
         calls: list[dict] = []
-        fine, refused = client(fake, calls), client(fake, calls)
+        fine, refused = client(fake, calls, shared_http=True), client(fake, calls, shared_http=True)
         assert fine._endpoint_client()[1] is refused._endpoint_client()[1]
         other_key = LLMClient(
-            EndpointSpec(endpoint_id=None, model="openai/fake", api_base=fake.url, api_key="sk-other")
+            EndpointSpec(endpoint_id=None, model="openai/fake", api_base=fake.url, api_key="sk-other"),
+            shared_http=True,
         )
         assert other_key._endpoint_client()[1] is not fine._endpoint_client()[1]
         outcomes = await asyncio.gather(
@@ -598,7 +599,7 @@ def test_the_clients_of_one_endpoint_share_its_http_client_and_each_request_is_j
             return_exceptions=True,
         )
         await asyncio.gather(fine.aclose(), refused.aclose(), other_key.aclose())
-        later = client(fake, calls)
+        later = client(fake, calls, shared_http=True)
         after = await later.complete(MESSAGES)  # the shared client outlived the others' aclose
         await later.aclose()
         return outcomes, after
@@ -633,3 +634,51 @@ def test_a_trajectorys_slot_is_back_in_redis_when_its_client_is_closed(redis_pre
     with FakeOpenAI([reply("ok")]) as fake:
         parked, held = asyncio.run(run(fake))
     assert (parked, held) == (1, 0)
+
+
+def test_closing_the_shared_transport_as_litellm_does_after_a_connect_error_leaves_other_requests_alone():
+    """litellm closes a client it built on the transport for a retry after a connect error; on the shared
+    client that close must not cut the other cases' requests in flight. A client of its own is closed."""
+    from benchmark.endpoints.egress_http import shared_endpoint_client
+    from benchmark.endpoints.providers import endpoint_route
+
+    async def run(fake):
+        slow = client(fake, calls, shared_http=True)
+        in_flight = asyncio.create_task(slow.complete(MESSAGES))
+        while not fake.requests:  # until the request is on its connection, waiting for the answer
+            await asyncio.sleep(0.01)
+        route = endpoint_route(model="openai/fake", api_base=fake.url, api_key=API_KEY, params={}, resolve=False)
+        _, transport = shared_endpoint_client(route, timeout_s=slow.timeout_s)
+        await transport.aclose()
+        answer = await in_flight
+        await slow.aclose()
+        own = client(fake, [])
+        await own.complete(MESSAGES)
+        http = own._endpoint_client()[1]
+        await own.aclose()
+        return answer, http.is_closed()
+
+    calls: list[dict] = []
+    with FakeOpenAI([reply("slow", delay_s=1.0)]) as fake:
+        answer, own_closed = asyncio.run(run(fake))
+    assert answer["choices"][0]["message"]["content"] == "slow"
+    assert calls[0]["attempts"] == 1  # its connection was not cut (a cut one is retried)
+    assert own_closed
+
+
+def test_waiting_for_slots_on_their_way_back_gives_up_after_its_timeout_and_leaves_them_going(redis_prefix):
+    async def run():
+        redis = _redis()
+        limits = EndpointLimits(redis, int(uuid.uuid4().int % 10**9), concurrency=1, requests_per_minute=None)
+        stuck = asyncio.create_task(asyncio.sleep(5))  # a give-back that Redis does not answer
+        limits._giving_back.add(stuck)
+        started = time.monotonic()
+        await limits.settled(timeout_s=0.2)
+        waited = time.monotonic() - started
+        still_going = not stuck.done()
+        stuck.cancel()
+        await redis.aclose()
+        return waited, still_going
+
+    waited, still_going = asyncio.run(run())
+    assert 0.15 < waited < 1.0 and still_going
