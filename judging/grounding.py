@@ -22,14 +22,15 @@ TOTAL_TOLERANCE = 0.5  # a route total rounded to the metre or second is at most
 
 
 def leaf_values(value: Any) -> Iterator[Any]:
-    """Every scalar inside nested dicts and lists (iteratively: uploaded observations may nest deeply)."""
+    """Every scalar inside nested dicts and lists, in no particular order (iteratively: uploaded
+    observations may nest deeply)."""
     stack = [value]
     while stack:
         item = stack.pop()
         if isinstance(item, dict):
-            stack.extend(reversed(list(item.values())))
+            stack.extend(item.values())
         elif isinstance(item, list | tuple):
-            stack.extend(reversed(item))
+            stack.extend(item)
         else:
             yield item
 
@@ -42,17 +43,11 @@ def _observed(trajectory: Trajectory | None) -> tuple[set[str], list[float], dic
     for step in trajectory.steps if trajectory else []:
         if step.tool == "submit_answer":
             continue
-        stack = [step.observation]  # every leaf, in no particular order: a set and a sorted list are kept
-        while stack:
-            item = stack.pop()
-            if isinstance(item, dict):
-                stack.extend(item.values())
-            elif isinstance(item, list | tuple):
-                stack.extend(item)
-            elif isinstance(item, str):
-                strings.add(item)
-            elif isinstance(item, int | float) and not isinstance(item, bool):
-                number = to_float(item)
+        for value in leaf_values(step.observation):
+            if isinstance(value, str):
+                strings.add(value)
+            elif isinstance(value, int | float) and not isinstance(value, bool):
+                number = to_float(value)
                 if number is not None:
                     numbers.append(number)
         obs = step.observation if isinstance(step.observation, dict) else {}

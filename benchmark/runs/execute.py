@@ -30,6 +30,7 @@ from benchmark.runs.agents import AgentOutcome, AgentTask, get_agent
 from benchmark.runs.agents.toolbox import BudgetExhausted, StepRecord, Toolbox
 from benchmark.runs.config import RunConfig
 from benchmark.runs.models import ModelCall, Step, Trajectory
+from environment.bulk import copy_rows
 from environment.tools.context import ToolContext
 from judging.vocabulary import Ending
 
@@ -199,22 +200,21 @@ def _rows_replace(model: type[Step] | type[ModelCall], trajectory_id: int, rows:
         TypeError: a row names a field the model does not have.
     """
     meta = model._meta
-    quote = connection.ops.quote_name
-    table = quote(meta.db_table)
     owner = meta.get_field("trajectory")
     fields = [field for field in meta.concrete_fields if not field.primary_key and field is not owner]
     names = {field.name for field in fields}
     now = timezone.now()
     with connection.cursor() as cursor:
-        cursor.execute(f"DELETE FROM {table} WHERE {quote(owner.column)} = %s", [trajectory_id])
-        if not rows:
-            return
-        columns = ", ".join(quote(field.column) for field in [owner, *fields])
-        with cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
-            for row in rows:
-                if unknown := set(row) - names:
-                    raise TypeError(f"{model.__name__} has no field {', '.join(sorted(unknown))}")
-                copy.write_row([trajectory_id, *(_prepared(field, row, now) for field in fields)])
+        table, column = connection.ops.quote_name(meta.db_table), connection.ops.quote_name(owner.column)
+        cursor.execute(f"DELETE FROM {table} WHERE {column} = %s", [trajectory_id])
+    for row in rows:
+        if unknown := set(row) - names:
+            raise TypeError(f"{model.__name__} has no field {', '.join(sorted(unknown))}")
+    copy_rows(
+        meta.db_table,
+        [owner.column, *(field.column for field in fields)],
+        ([trajectory_id, *(_prepared(field, row, now) for field in fields)] for row in rows),
+    )
 
 
 def _prepared(field, row: dict, now) -> Any:

@@ -6,10 +6,11 @@ the old city or the new one, never a mix.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from django.db import connection, transaction
 
+from environment.bulk import copy_rows
 from environment.models import City
 from environment.text import fold
 
@@ -38,13 +39,6 @@ FROM (
 ) c
 WHERE n.id = c.nid
 """
-
-
-def _copy(table: str, columns: Sequence[str], rows: Iterable[Sequence]) -> None:
-    cols = ", ".join(f'"{c}"' for c in columns)
-    with connection.cursor() as cursor, cursor.cursor.copy(f"COPY {table} ({cols}) FROM STDIN") as copy:
-        for row in rows:
-            copy.write_row(row)
 
 
 def _id_map(sql: str, city_id: int) -> dict[str, int]:
@@ -133,7 +127,7 @@ def city_load(
         with connection.cursor() as cursor:
             for sql in _DELETE_CITY_SQL:
                 cursor.execute(sql, {"city": city.id})
-        _copy(
+        copy_rows(
             "environment_place",
             [
                 "city_id",
@@ -161,7 +155,7 @@ def city_load(
             ],
             _place_rows(city.id, places, ratings, corpus, hours_are_valid),
         )
-        _copy(
+        copy_rows(
             "environment_roadsegment",
             [
                 "city_id",
@@ -182,7 +176,7 @@ def city_load(
             _road_rows(city.id, roads),
         )
         place_pk = _id_map("SELECT place_id, id FROM environment_place WHERE city_id = %(city)s", city.id)
-        _copy(
+        copy_rows(
             "environment_note",
             [
                 "city_id",
@@ -217,17 +211,17 @@ def city_load(
             ),
         )
         note_pk = _id_map("SELECT note_id, id FROM environment_note WHERE city_id = %(city)s", city.id)
-        _copy(
+        copy_rows(
             "environment_note_mentioned_places",
             ["note_id", "place_id"],
             ((note_pk[n.note_id], place_pk[p]) for n in corpus.notes for p in n.mentioned_place_ids),
         )
-        _copy(
+        copy_rows(
             "environment_comment",
             ["note_id", "comment_id", "time", "content", "like_count"],
             ((note_pk[c.note_id], c.comment_id, c.time, c.content, c.like_count) for c in corpus.comments),
         )
-        _copy(
+        copy_rows(
             "environment_socialfact",
             ["place_id", "kind", "key", "label", "valid_from", "valid_until", "note_ids"],
             (
