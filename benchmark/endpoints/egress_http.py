@@ -64,7 +64,7 @@ SENT_HEADER_PREFIXES = ("x-stainless-",)  # the OpenAI SDK's description of itse
 CREDENTIAL_HEADERS = ("authorization", "x-api-key")
 
 
-POOL_CONNECTIONS = 256  # connections to one endpoint a process keeps open (its cases in flight; the caps bound them)
+KEEPALIVE_S = 5.0  # an idle connection to an endpoint is closed after this (httpx's default)
 SHARED_CLIENTS_PER_LOOP = 32  # endpoints a worker keeps clients for (the oldest is dropped, not closed, past it)
 _shared: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[tuple, tuple[Any, EgressTransport]]] = (
     weakref.WeakKeyDictionary()
@@ -269,20 +269,76 @@ class _SocketKnownStream(httpcore.AsyncNetworkStream):
 
 
 class _PinnedTransport(httpx.AsyncHTTPTransport):
-    """httpx's transport, with a pool whose connections ``_PinnedBackend`` opens (TLS still checks the host name)."""
+    """httpx's transport, its requests on ``_Lanes`` whose connections ``_PinnedBackend`` opens (TLS still checks
+    the host name)."""
 
     def __init__(self) -> None:
         super().__init__(verify=_ssl_context(), trust_env=False)
-        # One process's requests to the endpoint, all its cases at once (the shared client): every connection
-        # is kept for the next turn. httpx's default keeps 20, so past 20 cases in flight a connection was
-        # closed after each answer and another opened for the next request.
-        self._pool = httpcore.AsyncConnectionPool(
+        self._pool = _Lanes()  # type: ignore[assignment]  # httpx asks its pool for handle_async_request and aclose only
+
+
+class _Lanes:
+    """Connections kept for the next request, one request at a time on each: a lane is httpcore's pool of one
+    connection, taken by a request and given back when its response is closed (the one given back last is
+    taken first).
+
+    One pool of many connections scans all of them at every request and every response: for each one,
+    whether the server closed it (a ``poll`` call) and how many are idle. With a worker's cases sharing the
+    endpoint's connections (``shared_endpoint_client``, 32 at once), that scan was 12% of a worker's CPU. A
+    lane scans its own connection. There are as many lanes as requests were ever in flight at once (the
+    endpoint's caps bound them); an idle connection expires after ``KEEPALIVE_S``, checked when its lane is
+    next taken.
+    """
+
+    def __init__(self) -> None:
+        self._idle: list[httpcore.AsyncConnectionPool] = []
+        self._lanes: list[httpcore.AsyncConnectionPool] = []
+
+    async def handle_async_request(self, request: httpcore.Request) -> httpcore.Response:
+        lane = self._idle.pop() if self._idle else self._new()
+        try:
+            response = await lane.handle_async_request(request)
+        except BaseException:
+            self._idle.append(lane)  # the lane's pool has dropped the failed connection itself
+            raise
+        response.stream = _GivesBack(response.stream, lambda: self._idle.append(lane))
+        return response
+
+    def _new(self) -> httpcore.AsyncConnectionPool:
+        lane = httpcore.AsyncConnectionPool(
             ssl_context=_ssl_context(),
-            max_connections=POOL_CONNECTIONS,
-            max_keepalive_connections=POOL_CONNECTIONS,
-            keepalive_expiry=5.0,
+            max_connections=1,
+            max_keepalive_connections=1,
+            keepalive_expiry=KEEPALIVE_S,
             network_backend=_PinnedBackend(),
         )
+        self._lanes.append(lane)
+        return lane
+
+    async def aclose(self) -> None:
+        for lane in self._lanes:
+            await lane.aclose()
+
+
+class _GivesBack:
+    """A response's body that gives its lane back once, when it is closed."""
+
+    def __init__(self, inner: Any, give_back: Any) -> None:
+        self._inner = inner
+        self._give_back = give_back
+
+    async def __aiter__(self):
+        async for part in self._inner:
+            yield part
+
+    async def aclose(self) -> None:
+        try:
+            if hasattr(self._inner, "aclose"):
+                await self._inner.aclose()
+        finally:
+            give_back, self._give_back = self._give_back, None
+            if give_back is not None:
+                give_back()
 
 
 @functools.cache

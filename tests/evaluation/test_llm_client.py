@@ -613,6 +613,66 @@ def test_the_clients_of_one_endpoint_share_its_http_client_and_each_request_is_j
     assert after["choices"][0]["message"]["content"] == "fine"
 
 
+def test_the_shared_client_keeps_a_connection_per_request_in_flight_and_checks_one_per_request(monkeypatch):
+    """Each kept-alive connection serves one request at a time: eight cases at once open eight connections,
+    the next eight requests reuse them, and a request checks whether the server closed only the connection
+    it takes (one pool of all of them checked every connection at every request and response)."""
+    from benchmark.endpoints import egress_http
+
+    checks = []
+    readable = egress_http._SocketKnownStream.get_extra_info
+
+    def counted(stream, info):
+        if info == "is_readable":
+            checks.append(stream)
+        return readable(stream, info)
+
+    monkeypatch.setattr(egress_http._SocketKnownStream, "get_extra_info", counted)
+
+    async def run(fake):
+        cases = [client(fake, [], shared_http=True) for _ in range(8)]
+        await asyncio.gather(*(case.complete(MESSAGES) for case in cases))
+        await asyncio.gather(*(case.complete(MESSAGES) for case in cases))
+        checks.clear()
+        await cases[0].complete(MESSAGES)
+        alone = len(checks)
+        for case in cases:
+            await case.aclose()
+        return alone
+
+    with FakeOpenAI([reply("ok", delay_s=0.2)], keep_alive=True) as fake:
+        alone = asyncio.run(run(fake))
+    assert len(set(fake.peers[:8])) == 8
+    assert set(fake.peers[8:16]) == set(fake.peers[:8])  # no connection opened for the second round
+    assert fake.peers[16] in fake.peers[:8]
+    assert 1 <= alone <= 2, alone  # its own connection, before the request (and when its response is read)
+
+
+def test_a_request_cancelled_on_the_shared_client_leaves_it_answering_the_next():
+    """A case cancelled mid-request (its run cancelled, its worker stopping) gives its connection's place back."""
+
+    async def run(fake):
+        first = client(fake, [], shared_http=True)
+        waiting = asyncio.create_task(first.complete(MESSAGES))
+        while not fake.requests:
+            await asyncio.sleep(0.01)
+        waiting.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+        await first.aclose()
+        answers = []
+        for _ in range(2):
+            later = client(fake, [], shared_http=True)
+            answers.append(await later.complete(MESSAGES))
+            await later.aclose()
+        return answers
+
+    with FakeOpenAI([reply("slow", delay_s=0.5), reply("ok")], keep_alive=True) as fake:
+        answers = asyncio.run(run(fake))
+    assert [a["choices"][0]["message"]["content"] for a in answers] == ["ok", "ok"]
+    assert fake.peers[1] != fake.peers[0] and fake.peers[2] == fake.peers[1]  # the cut connection is not reused
+
+
 def test_a_trajectorys_slot_is_back_in_redis_when_its_client_is_closed(redis_prefix, settings):
     """With the worker's shared Redis, aclose waits for the parked slot to reach Redis: the worker's next case
     does not find the cap full of slots still on their way back."""

@@ -60,8 +60,10 @@ def error(status: int, message: str = "scripted failure") -> dict:
 
 
 class FakeOpenAI:
-    def __init__(self, script: list[dict | Callable[[dict], dict]]):
+    def __init__(self, script: list[dict | Callable[[dict], dict]], *, keep_alive: bool = False):
         self.script = list(script)
+        self.keep_alive = keep_alive  # HTTP/1.1, the connection kept for the next request (else closed after each)
+        self.peers: list[int] = []  # the client's port of each request: its connection
         self.requests: list[dict] = []
         self.headers: list[dict[str, str]] = []
         self.paths: list[str] = []
@@ -92,11 +94,13 @@ class FakeOpenAI:
 
         class Handler(BaseHTTPRequestHandler):
             disable_nagle_algorithm = True  # otherwise the body waits 40 ms for the client's ACK of the headers
+            protocol_version = "HTTP/1.1" if fake.keep_alive else "HTTP/1.0"
 
             def do_POST(self):  # noqa: N802
                 with fake._lock:
                     fake.headers.append({name.lower(): value for name, value in self.headers.items()})
                     fake.paths.append(self.path)
+                    fake.peers.append(self.client_address[1])
                 length = int(self.headers.get("Content-Length") or 0)
                 body = json.loads(self.rfile.read(length) or b"{}")
                 item = fake._next(body)
