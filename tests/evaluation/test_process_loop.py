@@ -97,14 +97,15 @@ def test_a_forked_child_runs_its_cases_on_a_loop_of_its_own():
 
 
 WARM_UP = """
-import sys, threading
+import gc, sys, threading
 import django
 django.setup()
-from benchmark.runs.execute import worker_warm_up
+from benchmark.runs.execute import GC_YOUNG_THRESHOLD, worker_warm_up
 worker_warm_up()
 names = ("litellm", "litellm.llms.openai.openai", "benchmark.runs.scoring.services")
 print(sorted(m for m in names if m in sys.modules))
 print(threading.active_count())
+print(gc.get_freeze_count() > 10 * len(gc.get_objects()), gc.get_threshold()[0] == GC_YOUNG_THRESHOLD)
 """
 
 
@@ -118,6 +119,8 @@ def test_the_worker_warm_up_loads_litellm_and_leaves_no_thread_to_break_a_fork()
         timeout=120,
     )
     assert done.returncode == 0, done.stderr
-    loaded, threads = done.stdout.split("\n")[:2]
+    loaded, threads, collector = done.stdout.split("\n")[:3]
     assert loaded == "['benchmark.runs.scoring.services', 'litellm', 'litellm.llms.openai.openai']"
     assert threads == "1"  # nothing a forked pool process would inherit half-alive
+    # What it loaded is left out of the collector's walks (a full one took 0.3-0.6 s, the process stopped).
+    assert collector == "True True"
