@@ -1,4 +1,5 @@
-"""A forked child forgets the connection pools it inherited (DB_POOL_SIZE, settings.py).
+"""The connection pools of DB_POOL_SIZE (settings.py): the check of a connection before it is handed out, and
+a forked child forgets the pools it inherited.
 
 A pool's connections are sockets shared with the parent, and the threads that open and check its
 connections did not survive the fork: a child taking connections from the parent's pool would
@@ -7,6 +8,7 @@ pool on its first query (Celery's prefork children, the case generator's process
 """
 
 import os
+import select
 import sys
 
 # Kept, never collected: collecting a pool takes its locks, which one of the parent's threads may have held at the fork.
@@ -21,3 +23,25 @@ def forget_inherited_pools() -> None:
 
 
 os.register_at_fork(after_in_child=forget_inherited_pools)
+
+
+def check_pooled_connection(conn) -> None:
+    """The pool's check of a connection before it hands it out (DB_CONN_HEALTH_CHECKS): a round trip only when
+    the server may have ended it.
+
+    psycopg's own check sends an empty query every time, a round trip at every checkout (each tool call,
+    twice a case): 6% of a threads worker's CPU. A server that ends a connection (a restart, a terminated
+    backend, a proxy cut) leaves its goodbye or the end of the stream on the socket, so an idle connection
+    with nothing to read is handed out as it is, and one with something gets psycopg's check, which raises
+    for a dead one (the pool drops it and takes another). As with any check, a server that dies after it is
+    met by the caller's retry.
+    """
+    from psycopg_pool import ConnectionPool
+
+    if conn.closed or conn.broken:
+        ConnectionPool.check_connection(conn)  # raises: the pool drops it
+        return
+    waiting = select.poll()
+    waiting.register(conn.fileno(), select.POLLIN)
+    if waiting.poll(0):
+        ConnectionPool.check_connection(conn)

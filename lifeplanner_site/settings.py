@@ -135,7 +135,8 @@ DATABASES["default"]["CONN_HEALTH_CHECKS"] = env_bool("DB_CONN_HEALTH_CHECKS", T
 # evaluation workers (the bench commands set it): a case's task thread uses the database to claim and to write
 # the case and gives its connection back in between, and a new PostgreSQL connection costs 14-27 ms of the
 # server's CPU (docs/benchmarks.md). Not for prefork workers: Celery's Django fixup closes a prefork child's
-# pool after every task. Pooled connections are checked before use when DB_CONN_HEALTH_CHECKS is on;
+# pool after every task. Pooled connections are checked before use when DB_CONN_HEALTH_CHECKS is on (a round
+# trip only when the server has written to an idle one: db_pool.check_pooled_connection);
 # DB_POOL_TIMEOUT is how long a thread waits for a free one (docs/operations.md says how to size the pool).
 DB_POOL_SIZE = env_int("DB_POOL_SIZE", 0)
 if DB_POOL_SIZE < 0:
@@ -147,6 +148,8 @@ if DB_POOL_SIZE:
         "max_size": DB_POOL_SIZE,
         "timeout": env_float("DB_POOL_TIMEOUT", 30.0),
     }
+    if DATABASES["default"]["CONN_HEALTH_CHECKS"]:  # PostGIS, with our check in place of an empty query every checkout
+        DATABASES["default"]["ENGINE"] = "lifeplanner_site.pooled_postgis"
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_PASSWORD_VALIDATORS = [

@@ -132,20 +132,26 @@ class Drill:
         self.runs.append(self.run)
         return self.run
 
-    def worker_env(self, *, database_url: str | None = None) -> dict[str, str]:
+    def worker_env(self, *, database_url: str | None = None, **extra: str) -> dict[str, str]:
         return child_env(
             DATABASE_URL=database_url or child_database_url(),
             REDIS_URL=self.redis.url(0),
             EVALUATION_LEASE_SECONDS=str(self.lease_s),
             HOUSEKEEPING_SWEEP_SECONDS=str(self.sweep_s),
             ALLOW_PRIVATE_ENDPOINTS="1",
+            **extra,
         )
 
-    def worker(self, *, concurrency: int = 3, database_url: str | None = None) -> subprocess.Popen:
-        """Start a worker (threads pool); its output goes to worker-N.log in the drill's directory."""
+    def worker(self, *, concurrency: int = 3, database_url: str | None = None, **env: str) -> subprocess.Popen:
+        """Start a worker (threads pool), ``env`` added to its environment; its output goes to worker-N.log in the
+        drill's directory."""
         log = self.directory / f"worker-{len(self.workers)}.log"
         process = start_celery_worker(
-            self.worker_env(database_url=database_url), pool="threads", concurrency=concurrency, name="drill", log=log
+            self.worker_env(database_url=database_url, **env),
+            pool="threads",
+            concurrency=concurrency,
+            name="drill",
+            log=log,
         )
         self.workers.append(process)
         return process

@@ -97,3 +97,50 @@ def test_without_a_pool_size_each_thread_keeps_a_connection_of_its_own(size):
     assert seen["again"] != seen["first"]  # closed means closed
     assert len(set(seen["threads"])) == 6
     assert "child_error" not in seen, seen["child_error"]
+
+
+# With the pool on: checkouts of a healthy idle connection, then of one the server ended (a restart, a fail-over
+# or pg_terminate_backend all end it so), counting psycopg's round-trip check.
+CHECKS = """
+import json, time
+import psycopg
+from psycopg_pool import ConnectionPool
+from django.db import connection
+
+round_trips = []
+full_check = ConnectionPool.check_connection
+ConnectionPool.check_connection = staticmethod(lambda conn: (round_trips.append(1), full_check(conn)))
+
+def backend():
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        pid = cursor.fetchone()[0]
+    connection.close()  # back to the pool
+    return pid
+
+healthy = [backend() for _ in range(5)]
+quiet = len(round_trips)
+db = connection.settings_dict
+with psycopg.connect(dbname=db["NAME"], user=db["USER"], password=db["PASSWORD"], host=db["HOST"] or "127.0.0.1",
+                     port=db["PORT"] or 5432, autocommit=True) as other:
+    other.execute("SELECT pg_terminate_backend(%s)", [healthy[-1]])
+time.sleep(0.5)
+after = backend()
+print(json.dumps({"healthy": healthy, "quiet": quiet, "after": after, "round_trips": len(round_trips)}))
+"""
+
+
+def test_a_pooled_connection_is_checked_with_a_round_trip_only_when_the_server_ended_it():
+    done = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", CHECKS],
+        cwd=REPO,
+        env=child_env(DB_POOL_SIZE="1"),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    assert len(set(seen["healthy"])) == 1 and seen["quiet"] == 0  # five checkouts, not one empty query
+    assert seen["after"] != seen["healthy"][-1]  # the ended connection was dropped, a new one served the query
+    assert seen["round_trips"] >= 1  # the server's goodbye on the socket sent it to psycopg's check
