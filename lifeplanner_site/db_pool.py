@@ -10,6 +10,11 @@ pool on its first query (Celery's prefork children, the case generator's process
 import os
 import select
 import sys
+import time
+import weakref
+
+ROUND_TRIP_AFTER_IDLE_S = 10.0  # a pooled connection unused this long is checked with a round trip
+_last_checked: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # connection -> when it was last handed out
 
 # Kept, never collected: collecting a pool takes its locks, which one of the parent's threads may have held at the fork.
 _INHERITED: list[dict] = []
@@ -27,19 +32,23 @@ os.register_at_fork(after_in_child=forget_inherited_pools)
 
 def check_pooled_connection(conn) -> None:
     """The pool's check of a connection before it hands it out (DB_CONN_HEALTH_CHECKS): a round trip only when
-    the server may have ended it.
+    the server may have ended it, or when the connection sat unused for ``ROUND_TRIP_AFTER_IDLE_S``.
 
     psycopg's own check sends an empty query every time, a round trip at every checkout (each tool call,
     twice a case): 6% of a threads worker's CPU. A server that ends a connection (a restart, a terminated
-    backend, a proxy cut) leaves its goodbye or the end of the stream on the socket, so an idle connection
-    with nothing to read is handed out as it is, and one with something gets psycopg's check, which raises
-    for a dead one (the pool drops it and takes another). As with any check, a server that dies after it is
-    met by the caller's retry.
+    backend, a proxy cut) leaves its goodbye or the end of the stream on the socket, so a connection in
+    steady use with nothing to read is handed out as it is. One with something to read gets psycopg's
+    check, which raises for a dead one (the pool drops it and takes another), and so does one left unused
+    for a while, which a firewall or a NAT may have dropped without a word. A server that dies after any
+    check is met by the caller's retry.
     """
     from psycopg_pool import ConnectionPool
 
-    if conn.closed or conn.broken:
-        ConnectionPool.check_connection(conn)  # raises: the pool drops it
+    now = time.monotonic()
+    last = _last_checked.get(conn)
+    _last_checked[conn] = now
+    if conn.closed or conn.broken or last is None or now - last > ROUND_TRIP_AFTER_IDLE_S:
+        ConnectionPool.check_connection(conn)  # raises for a dead connection: the pool drops it
         return
     waiting = select.poll()
     waiting.register(conn.fileno(), select.POLLIN)

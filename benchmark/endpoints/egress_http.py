@@ -28,11 +28,15 @@ and a refusal from a failure worth retrying.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import select
 import ssl
+import time
 import urllib.request
 import weakref
+from collections import deque
+from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
@@ -285,23 +289,25 @@ class _Lanes:
     One pool of many connections scans all of them at every request and every response: for each one,
     whether the server closed it (a ``poll`` call) and how many are idle. With a worker's cases sharing the
     endpoint's connections (``shared_endpoint_client``, 32 at once), that scan was 12% of a worker's CPU. A
-    lane scans its own connection. There are as many lanes as requests were ever in flight at once (the
-    endpoint's caps bound them); an idle connection expires after ``KEEPALIVE_S``, checked when its lane is
-    next taken.
+    lane scans its own connection. There are as many lanes as requests were in flight at once (the
+    endpoint's caps bound them). A lane idle for ``KEEPALIVE_S`` is closed when a request next comes, and
+    a lane given back with its connection still busy (its request cancelled while its response was being
+    closed) is closed instead of being handed to another request.
     """
 
     def __init__(self) -> None:
-        self._idle: list[httpcore.AsyncConnectionPool] = []
+        self._idle: deque[tuple[httpcore.AsyncConnectionPool, float]] = deque()  # (lane, given back at), oldest first
         self._lanes: list[httpcore.AsyncConnectionPool] = []
 
     async def handle_async_request(self, request: httpcore.Request) -> httpcore.Response:
-        lane = self._idle.pop() if self._idle else self._new()
+        await self._close_expired()
+        lane = self._idle.pop()[0] if self._idle else self._new()
         try:
             response = await lane.handle_async_request(request)
         except BaseException:
-            self._idle.append(lane)  # the lane's pool has dropped the failed connection itself
+            await self._give_back(lane)
             raise
-        response.stream = _GivesBack(response.stream, lambda: self._idle.append(lane))
+        response.stream = _GivesBack(response.stream, functools.partial(self._give_back, lane))
         return response
 
     def _new(self) -> httpcore.AsyncConnectionPool:
@@ -315,6 +321,22 @@ class _Lanes:
         self._lanes.append(lane)
         return lane
 
+    async def _give_back(self, lane: httpcore.AsyncConnectionPool) -> None:
+        if all(connection.is_idle() or connection.is_closed() for connection in lane.connections):
+            self._idle.append((lane, time.monotonic()))
+        else:
+            await self._close(lane)
+
+    async def _close_expired(self) -> None:
+        expired = time.monotonic() - KEEPALIVE_S
+        while self._idle and self._idle[0][1] < expired:
+            await self._close(self._idle.popleft()[0])
+
+    async def _close(self, lane: httpcore.AsyncConnectionPool) -> None:
+        self._lanes.remove(lane)
+        with contextlib.suppress(Exception):  # a connection that cannot even be closed is left to its socket's end
+            await lane.aclose()
+
     async def aclose(self) -> None:
         for lane in self._lanes:
             await lane.aclose()
@@ -323,9 +345,9 @@ class _Lanes:
 class _GivesBack:
     """A response's body that gives its lane back once, when it is closed."""
 
-    def __init__(self, inner: Any, give_back: Any) -> None:
+    def __init__(self, inner: Any, give_back: Callable[[], Awaitable[None]]) -> None:
         self._inner = inner
-        self._give_back = give_back
+        self._give_back: Callable[[], Awaitable[None]] | None = give_back
 
     async def __aiter__(self):
         async for part in self._inner:
@@ -338,7 +360,7 @@ class _GivesBack:
         finally:
             give_back, self._give_back = self._give_back, None
             if give_back is not None:
-                give_back()
+                await give_back()
 
 
 @functools.cache

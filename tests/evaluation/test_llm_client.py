@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import time
@@ -665,12 +666,90 @@ def test_a_request_cancelled_on_the_shared_client_leaves_it_answering_the_next()
             later = client(fake, [], shared_http=True)
             answers.append(await later.complete(MESSAGES))
             await later.aclose()
-        return answers
+        return answers, len(_lanes_of(later)._lanes)
 
     with FakeOpenAI([reply("slow", delay_s=0.5), reply("ok")], keep_alive=True) as fake:
-        answers = asyncio.run(run(fake))
+        answers, lanes = asyncio.run(run(fake))
     assert [a["choices"][0]["message"]["content"] for a in answers] == ["ok", "ok"]
     assert fake.peers[1] != fake.peers[0] and fake.peers[2] == fake.peers[1]  # the cut connection is not reused
+    assert lanes == 1  # the cancelled request's lane was given back and taken again
+
+
+def _lanes_of(llm: LLMClient):
+    return llm._endpoint_client()[1]._client._transport._direct._pool  # the OpenAI SDK's httpx client's transport
+
+
+async def _keep_alive_server():
+    """A local HTTP/1.1 server answering every request on a connection with a 2-byte body."""
+
+    async def serve(reader, writer):
+        with contextlib.suppress(Exception):
+            while True:
+                head = b""
+                while b"\r\n\r\n" not in head:
+                    chunk = await reader.read(65536)
+                    if not chunk:
+                        return
+                    head += chunk
+                writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+                await writer.drain()
+
+    server = await asyncio.start_server(serve, "127.0.0.1", 0)
+    return server, f"http://127.0.0.1:{server.sockets[0].getsockname()[1]}/"
+
+
+def test_a_response_cancelled_while_it_is_read_or_closed_never_leaves_a_busy_connection_for_the_next_request():
+    """Cancelled at any point of reading and closing its response, a request leaves its lane either idle or
+    closed: the next request is answered (a lane given back with its connection still busy made every later
+    request on it wait out the pool's timeout)."""
+    import httpx
+
+    from benchmark.endpoints.egress_http import _PinnedTransport
+
+    async def run():
+        server, url = await _keep_alive_server()
+        outcomes = []
+        for steps in range(8):  # where the cancel lands: after 0 to 7 turns of the loop
+            transport = _PinnedTransport()
+            client = httpx.AsyncClient(transport=transport, timeout=httpx.Timeout(5, pool=1))
+            response = await client.send(client.build_request("GET", url), stream=True)
+            reading = asyncio.create_task(response.aread())
+            for _ in range(steps):
+                await asyncio.sleep(0)
+            reading.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await reading
+            await response.aclose()
+            lanes = transport._pool
+            busy = [lane for lane, _ in lanes._idle if not all(c.is_idle() or c.is_closed() for c in lane.connections)]
+            outcomes.append(((await client.get(url)).status_code, len(busy)))
+            await client.aclose()
+        server.close()
+        return outcomes
+
+    assert asyncio.run(run()) == [(200, 0)] * 8
+
+
+def test_a_lane_idle_past_the_keep_alive_is_closed_when_the_next_request_comes(monkeypatch):
+    from benchmark.endpoints import egress_http
+
+    monkeypatch.setattr(egress_http, "KEEPALIVE_S", 0.3)
+
+    async def run(fake):
+        cases = [client(fake, [], shared_http=True) for _ in range(3)]
+        await asyncio.gather(*(case.complete(MESSAGES) for case in cases))
+        lanes = _lanes_of(cases[0])
+        after_burst = len(lanes._lanes)
+        await asyncio.sleep(0.5)
+        await cases[0].complete(MESSAGES)
+        for case in cases:
+            await case.aclose()
+        return after_burst, len(lanes._lanes)
+
+    with FakeOpenAI([reply("ok", delay_s=0.2)], keep_alive=True) as fake:
+        after_burst, after_quiet = asyncio.run(run(fake))
+    assert (after_burst, after_quiet) == (3, 1)  # the three idle lanes closed, one opened for the request
+    assert len(set(fake.peers[:3])) == 3 and fake.peers[3] not in fake.peers[:3]
 
 
 def test_a_trajectorys_slot_is_back_in_redis_when_its_client_is_closed(redis_prefix, settings):

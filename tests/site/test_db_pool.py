@@ -99,13 +99,14 @@ def test_without_a_pool_size_each_thread_keeps_a_connection_of_its_own(size):
     assert "child_error" not in seen, seen["child_error"]
 
 
-# With the pool on: checkouts of a healthy idle connection, then of one the server ended (a restart, a fail-over
-# or pg_terminate_backend all end it so), counting psycopg's round-trip check.
+# With the pool on: checkouts of a healthy connection in steady use, of one unused for a while, then of one the
+# server ended (a restart, a fail-over or pg_terminate_backend all end it so), counting psycopg's round-trip check.
 CHECKS = """
 import json, time
 import psycopg
 from psycopg_pool import ConnectionPool
 from django.db import connection
+from lifeplanner_site import db_pool
 
 round_trips = []
 full_check = ConnectionPool.check_connection
@@ -118,15 +119,24 @@ def backend():
     connection.close()  # back to the pool
     return pid
 
+backend()  # a connection's first checkout is checked with a round trip
+round_trips.clear()
 healthy = [backend() for _ in range(5)]
 quiet = len(round_trips)
+db_pool.ROUND_TRIP_AFTER_IDLE_S = 0.3
+time.sleep(0.5)
+idle = backend()
+after_idle = len(round_trips)
+db_pool.ROUND_TRIP_AFTER_IDLE_S = 60
+round_trips.clear()
 db = connection.settings_dict
 with psycopg.connect(dbname=db["NAME"], user=db["USER"], password=db["PASSWORD"], host=db["HOST"] or "127.0.0.1",
                      port=db["PORT"] or 5432, autocommit=True) as other:
     other.execute("SELECT pg_terminate_backend(%s)", [healthy[-1]])
 time.sleep(0.5)
 after = backend()
-print(json.dumps({"healthy": healthy, "quiet": quiet, "after": after, "round_trips": len(round_trips)}))
+print(json.dumps({"healthy": healthy, "quiet": quiet, "idle": idle, "after_idle": after_idle, "after": after,
+                  "round_trips": len(round_trips)}))
 """
 
 
@@ -142,5 +152,6 @@ def test_a_pooled_connection_is_checked_with_a_round_trip_only_when_the_server_e
     assert done.returncode == 0, done.stderr[-3000:]
     seen = json.loads(done.stdout.strip().splitlines()[-1])
     assert len(set(seen["healthy"])) == 1 and seen["quiet"] == 0  # five checkouts, not one empty query
+    assert seen["idle"] == seen["healthy"][0] and seen["after_idle"] == 1  # unused a while: checked, still good
     assert seen["after"] != seen["healthy"][-1]  # the ended connection was dropped, a new one served the query
     assert seen["round_trips"] >= 1  # the server's goodbye on the socket sent it to psycopg's check
