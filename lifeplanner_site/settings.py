@@ -136,7 +136,7 @@ DATABASES["default"]["CONN_HEALTH_CHECKS"] = env_bool("DB_CONN_HEALTH_CHECKS", T
 # the case and gives its connection back in between, and a new PostgreSQL connection costs 14-27 ms of the
 # server's CPU (docs/benchmarks.md). Not for prefork workers: Celery's Django fixup closes a prefork child's
 # pool after every task. Pooled connections are checked before use when DB_CONN_HEALTH_CHECKS is on (a round
-# trip only when the server has written to an idle one: db_pool.check_pooled_connection);
+# trip only for one new, unused for a while, or written to by the server: db_pool.check_pooled_connection);
 # DB_POOL_TIMEOUT is how long a thread waits for a free one (docs/operations.md says how to size the pool).
 DB_POOL_SIZE = env_int("DB_POOL_SIZE", 0)
 if DB_POOL_SIZE < 0:
