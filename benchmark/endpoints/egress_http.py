@@ -338,7 +338,7 @@ class _Lanes:
             await lane.aclose()
 
     async def aclose(self) -> None:
-        for lane in self._lanes:
+        for lane in list(self._lanes):  # a lane closed meanwhile leaves the list
             await lane.aclose()
 
 

@@ -122,7 +122,7 @@ def _gc_settle() -> None:
     Django, litellm and the rest leave about 500,000 objects that live as long as the process; a full
     collection walked all of them (0.3-0.6 s with the whole process stopped, four or five times a run of
     the release per worker). Frozen, they are left out of every collection (and a prefork pool's
-    children do not touch, and so copy, their pages). The young generation is collected every
+    children no longer write to their pages to collect them). The young generation is collected every
     ``GC_YOUNG_THRESHOLD`` allocations instead of Python's 700: a case allocates far more than that
     per model call, and each young collection also walks the large containers still young.
     """

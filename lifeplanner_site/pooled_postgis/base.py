@@ -14,7 +14,7 @@ from lifeplanner_site.db_pool import check_pooled_connection
 class DatabaseWrapper(PostGISDatabaseWrapper):
     @property
     def pool(self):
-        pool = super().pool
+        pool = super().pool  # type: ignore[misc]  # Django's stubs lack the pool (Django 5.1)
         # psycopg_pool keeps the check it was made with in ``_check`` (tests/site/test_db_pool.py fails if it stops).
         if pool is not None and pool._check is ConnectionPool.check_connection:
             pool._check = check_pooled_connection
