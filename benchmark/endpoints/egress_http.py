@@ -282,57 +282,67 @@ class _PinnedTransport(httpx.AsyncHTTPTransport):
 
 
 class _Lanes:
-    """Connections kept for the next request, one request at a time on each: a lane is httpcore's pool of one
-    connection, taken by a request and given back when its response is closed (the one given back last is
+    """Connections kept for the next request, one request at a time on each: a lane is one of httpcore's
+    connections, taken by a request and given back when its response is closed (the one given back last is
     taken first).
 
     One pool of many connections scans all of them at every request and every response: for each one,
     whether the server closed it (a ``poll`` call) and how many are idle. With a worker's cases sharing the
     endpoint's connections (``shared_endpoint_client``, 32 at once), that scan was 12% of a worker's CPU. A
-    lane scans its own connection. There are as many lanes as requests were in flight at once (the
-    endpoint's caps bound them). A lane idle for ``KEEPALIVE_S`` is closed when a request next comes, and
-    a lane given back with its connection still busy (its request cancelled while its response was being
-    closed) is closed instead of being handed to another request.
+    pool of one connection per lane still did its bookkeeping, and the check, at the request and again at
+    the response (5% of a worker's CPU). A lane is checked once, when a request takes it: idle (its last
+    response read to the end) and not closed by the server. There are as many lanes as requests were in
+    flight at once (the endpoint's caps bound them). A lane idle for ``KEEPALIVE_S`` is closed when a
+    request next comes, and a lane given back with its connection not idle (its request failed or was
+    cancelled, its response not read to the end) is closed instead of being handed to another request.
     """
 
     def __init__(self) -> None:
-        self._idle: deque[tuple[httpcore.AsyncConnectionPool, float]] = deque()  # (lane, given back at), oldest first
-        self._lanes: list[httpcore.AsyncConnectionPool] = []
+        # Idle lanes by origin (scheme, host, port; an endpoint's client sends to one), (lane, given back at),
+        # oldest first.
+        self._idle: dict[tuple[bytes, bytes, int], deque[tuple[httpcore.AsyncHTTPConnection, float]]] = {}
+        self._lanes: list[httpcore.AsyncHTTPConnection] = []
+        self._backend = _PinnedBackend()
 
     async def handle_async_request(self, request: httpcore.Request) -> httpcore.Response:
         await self._close_expired()
-        lane = self._idle.pop()[0] if self._idle else self._new()
+        origin = request.url.origin
+        lane = await self._take(origin)
         try:
             response = await lane.handle_async_request(request)
         except BaseException:
-            await self._give_back(lane)
+            await self._give_back(lane, origin)
             raise
-        response.stream = _GivesBack(response.stream, functools.partial(self._give_back, lane))
+        response.stream = _GivesBack(response.stream, functools.partial(self._give_back, lane, origin))
         return response
 
-    def _new(self) -> httpcore.AsyncConnectionPool:
-        lane = httpcore.AsyncConnectionPool(
-            ssl_context=_ssl_context(),
-            max_connections=1,
-            max_keepalive_connections=1,
-            keepalive_expiry=KEEPALIVE_S,
-            network_backend=_PinnedBackend(),
+    async def _take(self, origin: httpcore.Origin) -> httpcore.AsyncHTTPConnection:
+        idle = self._idle.get(_key(origin))
+        while idle:
+            lane = idle.pop()[0]
+            if lane.is_idle() and not lane.has_expired():  # has_expired: whether the server closed it (a poll)
+                return lane
+            await self._close(lane)
+        lane = httpcore.AsyncHTTPConnection(
+            origin, ssl_context=_ssl_context(), keepalive_expiry=KEEPALIVE_S, network_backend=self._backend
         )
         self._lanes.append(lane)
         return lane
 
-    async def _give_back(self, lane: httpcore.AsyncConnectionPool) -> None:
-        if all(connection.is_idle() or connection.is_closed() for connection in lane.connections):
-            self._idle.append((lane, time.monotonic()))
+    async def _give_back(self, lane: httpcore.AsyncHTTPConnection, origin: httpcore.Origin) -> None:
+        # A connection never made (its connect failed or was cancelled) says it is idle and closed.
+        if lane.is_idle() and not lane.is_closed():
+            self._idle.setdefault(_key(origin), deque()).append((lane, time.monotonic()))
         else:
             await self._close(lane)
 
     async def _close_expired(self) -> None:
         expired = time.monotonic() - KEEPALIVE_S
-        while self._idle and self._idle[0][1] < expired:
-            await self._close(self._idle.popleft()[0])
+        for idle in self._idle.values():
+            while idle and idle[0][1] < expired:
+                await self._close(idle.popleft()[0])
 
-    async def _close(self, lane: httpcore.AsyncConnectionPool) -> None:
+    async def _close(self, lane: httpcore.AsyncHTTPConnection) -> None:
         self._lanes.remove(lane)
         with contextlib.suppress(Exception):  # a connection that cannot even be closed is left to its socket's end
             await lane.aclose()
@@ -340,6 +350,10 @@ class _Lanes:
     async def aclose(self) -> None:
         for lane in list(self._lanes):  # a lane closed meanwhile leaves the list
             await lane.aclose()
+
+
+def _key(origin: httpcore.Origin) -> tuple[bytes, bytes, int]:
+    return origin.scheme, origin.host, origin.port  # an Origin compares but does not hash
 
 
 class _GivesBack:
