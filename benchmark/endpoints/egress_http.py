@@ -338,7 +338,7 @@ class _Lanes:
 
     async def _close_expired(self) -> None:
         expired = time.monotonic() - KEEPALIVE_S
-        for idle in self._idle.values():
+        for idle in list(self._idle.values()):  # a lane given back meanwhile may add an origin
             while idle and idle[0][1] < expired:
                 await self._close(idle.popleft()[0])
 

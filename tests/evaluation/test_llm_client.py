@@ -673,7 +673,7 @@ def test_a_request_cancelled_on_the_shared_client_leaves_it_answering_the_next()
         answers, lanes = asyncio.run(run(fake))
     assert [a["choices"][0]["message"]["content"] for a in answers] == ["ok", "ok"]
     assert fake.peers[1] != fake.peers[0] and fake.peers[2] == fake.peers[1]  # the cut connection is not reused
-    assert lanes == 1  # the cancelled request's lane was given back and taken again
+    assert lanes == 1  # the cut connection's lane closed and dropped; one new lane served both later requests
 
 
 def _lanes_of(llm: LLMClient):
@@ -701,8 +701,9 @@ async def _keep_alive_server():
 
 def test_a_response_cancelled_while_it_is_read_or_closed_never_leaves_a_busy_connection_for_the_next_request():
     """Cancelled at any point of reading and closing its response, a request leaves its lane either idle or
-    closed: the next request is answered (a lane given back with its connection still busy made every later
-    request on it wait out the pool's timeout)."""
+    closed and dropped: the next request is answered, and no lane is kept that is neither (a lane given back
+    with its connection still busy made every later request on it wait out the pool's timeout, when a lane
+    was a pool)."""
     import httpx
 
     from benchmark.endpoints.egress_http import _PinnedTransport
@@ -712,7 +713,7 @@ def test_a_response_cancelled_while_it_is_read_or_closed_never_leaves_a_busy_con
         outcomes = []
         for steps in range(8):  # where the cancel lands: after 0 to 7 turns of the loop
             transport = _PinnedTransport()
-            client = httpx.AsyncClient(transport=transport, timeout=httpx.Timeout(5, pool=1))
+            client = httpx.AsyncClient(transport=transport, timeout=5)
             response = await client.send(client.build_request("GET", url), stream=True)
             reading = asyncio.create_task(response.aread())
             for _ in range(steps):
@@ -723,12 +724,48 @@ def test_a_response_cancelled_while_it_is_read_or_closed_never_leaves_a_busy_con
             await response.aclose()
             lanes = transport._pool
             busy = [lane for idle in lanes._idle.values() for lane, _ in idle if not lane.is_idle() or lane.is_closed()]
-            outcomes.append(((await client.get(url)).status_code, len(busy)))
+            outcomes.append(((await client.get(url)).status_code, len(busy), len(lanes._lanes)))
             await client.aclose()
         server.close()
         return outcomes
 
-    assert asyncio.run(run()) == [(200, 0)] * 8
+    assert asyncio.run(run()) == [(200, 0, 1)] * 8
+
+
+def test_a_request_cancelled_while_its_connection_is_made_leaves_no_lane_behind(monkeypatch):
+    """A request cancelled before its connection is open (its case cancelled while connecting) drops the lane
+    it took; the next request opens a connection of its own and is answered."""
+    import httpx
+
+    from benchmark.endpoints import egress_http
+
+    connect = egress_http._PinnedBackend.connect_tcp
+    slow = asyncio.Event()
+
+    async def hanging_once(backend, *args, **kwargs):
+        if not slow.is_set():
+            slow.set()
+            await asyncio.sleep(30)
+        return await connect(backend, *args, **kwargs)
+
+    monkeypatch.setattr(egress_http._PinnedBackend, "connect_tcp", hanging_once)
+
+    async def run():
+        server, url = await _keep_alive_server()
+        transport = egress_http._PinnedTransport()
+        client = httpx.AsyncClient(transport=transport, timeout=5)
+        request = asyncio.create_task(client.get(url))
+        await slow.wait()
+        request.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await request
+        left = len(transport._pool._lanes)
+        status = (await client.get(url)).status_code
+        await client.aclose()
+        server.close()
+        return left, status, len(transport._pool._lanes)
+
+    assert asyncio.run(run()) == (0, 200, 1)
 
 
 def test_a_lane_idle_past_the_keep_alive_is_closed_when_the_next_request_comes(monkeypatch):
