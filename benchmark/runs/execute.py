@@ -39,18 +39,6 @@ from .services import run_fail, trajectory_claim, trajectory_heartbeat
 
 log = logging.getLogger(__name__)
 HEARTBEAT_SECONDS = 20
-# What trajectory_finish writes of the trajectory's row (the claim's fields and the heartbeat's are left alone).
-FINISHED_FIELDS = (
-    "final_answer",
-    "ended",
-    "error",
-    "input_tokens",
-    "output_tokens",
-    "scores",
-    "passed",
-    "status",
-    "finished_at",
-)
 
 
 def trajectory_execute(*, trajectory_id: int, claimant: str = "") -> str:
@@ -192,21 +180,32 @@ def trajectory_finish(
         output_tokens=output_tokens,
         city=city,
     )
+    # What is written of the trajectory's row (the claim's fields and the heartbeat's are left alone).
+    finished = {
+        "final_answer": final_answer,
+        "ended": ended,
+        "error": error,
+        "input_tokens": input_tokens or count(sum(s.input_tokens for s in steps)),
+        "output_tokens": output_tokens or count(sum(s.output_tokens for s in steps)),
+        "scores": scores,
+        "passed": passed,
+        "status": Trajectory.DONE,
+        "finished_at": timezone.now(),
+    }
     with transaction.atomic():
-        if Trajectory.objects.select_for_update().filter(id=trajectory.id, status=Trajectory.DONE).exists():
-            # Another worker took the case over (its lease had run out) and finished first: keep that result.
-            log.warning("trajectory %s was already finished by another worker; this result is discarded", trajectory.id)
+        # The row written only if no other worker finished the case first (its lease had run out): one
+        # statement, which locks the row as SELECT ... FOR UPDATE would; a late finisher's waits, then writes
+        # nothing.
+        if not Trajectory.objects.filter(id=trajectory.id).exclude(status=Trajectory.DONE).update(**finished):
+            log.warning(
+                "trajectory %s is finished already (by another worker) or gone; this result is discarded", trajectory.id
+            )
             return
         # Steps an external agent stored one by one, or leftovers of a dead attempt: replaced.
         _rows_replace(Step, trajectory.id, [vars(s) for s in steps])
         _rows_replace(ModelCall, trajectory.id, model_calls)
-        trajectory.final_answer = final_answer
-        trajectory.ended, trajectory.error = ended, error
-        trajectory.input_tokens = input_tokens or count(sum(s.input_tokens for s in steps))
-        trajectory.output_tokens = output_tokens or count(sum(s.output_tokens for s in steps))
-        trajectory.scores, trajectory.passed = scores, passed
-        trajectory.status, trajectory.finished_at = Trajectory.DONE, timezone.now()
-        trajectory.save(update_fields=FINISHED_FIELDS)
+    for field, value in finished.items():
+        setattr(trajectory, field, value)
     run_maybe_finish(run_id=trajectory.run_id)
 
 

@@ -48,6 +48,10 @@ def test_steps_and_model_calls_are_copied_and_read_back_unchanged(grid_city):
         )
     inserts = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("INSERT")]
     assert inserts == []  # COPY, which Django's query log does not see
+    row = [q["sql"] for q in queries.captured_queries if '"benchmark_trajectory"."id" =' in q["sql"]]
+    assert len(row) == 1 and row[0].startswith("UPDATE"), row  # written and checked in one statement
+    trajectory.refresh_from_db()
+    assert (trajectory.status, trajectory.ended, trajectory.final_answer) == ("done", "model_error", None)
     stored = list(Step.objects.filter(trajectory=trajectory).values_list("arguments", "observation"))
     assert stored == [({"query_name": f'"{i}"\\'}, {"result": AWKWARD}) for i in range(3)] + [({}, None)]
     last = Step.objects.get(trajectory=trajectory, index=3)
