@@ -194,7 +194,7 @@ def trajectory_finish(
     }
     with transaction.atomic():
         # The row written only if no other worker finished the case first (its lease had run out): one
-        # statement, which locks the row as SELECT ... FOR UPDATE would; a late finisher's waits, then writes
+        # statement, which locks the row as SELECT ... FOR UPDATE would; a late finisher waits, then writes
         # nothing.
         if not Trajectory.objects.filter(id=trajectory.id).exclude(status=Trajectory.DONE).update(**finished):
             log.warning(
