@@ -102,7 +102,10 @@ class Note(models.Model):
     note_id = models.CharField(max_length=40)
     place = models.ForeignKey(Place, on_delete=models.CASCADE, null=True, related_name="notes")
     mentioned_places = models.ManyToManyField(Place, related_name="mentioning_notes", blank=True)
-    kind = models.CharField(max_length=20, help_text="Hidden noise label: about, multi, chatter, duplicate, outdated.")
+    kind = models.CharField(
+        max_length=20, help_text="Hidden noise label: about, multi, chatter, duplicate, outdated, promo, spam."
+    )
+    author = models.CharField(max_length=80, blank=True, db_default="", help_text="The poster's handle (visible).")
     title = models.CharField(max_length=300)
     desc = models.TextField()
     time = models.DateTimeField()
@@ -124,6 +127,7 @@ class Note(models.Model):
 class Comment(models.Model):
     note = models.ForeignKey(Note, on_delete=models.CASCADE, related_name="comments")
     comment_id = models.CharField(max_length=40)
+    author = models.CharField(max_length=80, blank=True, db_default="")
     time = models.DateTimeField()
     content = models.TextField()
     like_count = models.IntegerField()
@@ -148,6 +152,31 @@ class SocialFact(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["key"])]
+
+
+class EvidenceLabel(models.Model):
+    """Hidden: what one note (``comment`` null) or comment says about one fact at one place.
+
+    The evidence rule (``environment.evidence``) reads these, with the item's author and time,
+    to decide whether a fact holds; agents never see them.
+    """
+
+    STANCES = [(s, s) for s in ("supports", "negates", "ended", "credits", "asks", "hearsay", "promo", "spam")]
+
+    note = models.ForeignKey(Note, on_delete=models.CASCADE, related_name="labels")
+    comment = models.ForeignKey(Comment, on_delete=models.CASCADE, null=True, related_name="labels")
+    place = models.ForeignKey(Place, on_delete=models.CASCADE, related_name="evidence")
+    kind = models.CharField(max_length=12, choices=SocialFact.KINDS)
+    key = models.CharField(max_length=80)
+    label = models.CharField(max_length=200)
+    stance = models.CharField(max_length=10, choices=STANCES)
+    credited_place = models.ForeignKey(Place, on_delete=models.CASCADE, null=True, related_name="credited_evidence")
+    valid_from = models.DateField(null=True)
+    valid_until = models.DateField(null=True)
+    text = models.TextField(help_text="The sentence that says it.")
+
+    class Meta:
+        indexes = [models.Index(fields=["place", "key"])]
 
 
 class ToolCallLog(models.Model):

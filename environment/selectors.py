@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from typing import NamedTuple
 
 from django.db import connection
@@ -158,6 +158,81 @@ def fact_note_ids(*, city_id: int, place_id: str, key: str) -> frozenset[str]:
     """The ids of the notes that support the place's facts with ``key``."""
     rows = SocialFact.objects.filter(place__city_id=city_id, place__place_id=place_id, key=key)
     return frozenset(note_id for note_ids in rows.values_list("note_ids", flat=True) for note_id in note_ids)
+
+
+@dataclass(frozen=True)
+class EvidenceRow:
+    """One hidden evidence label with its item's author and time (``comment_id`` empty: the note's text)."""
+
+    place_id: str
+    kind: str
+    key: str
+    label: str
+    stance: str
+    note_id: str
+    comment_id: str
+    author: str
+    time: datetime
+    credited_place_id: str
+    valid_from: date | None
+    valid_until: date | None
+    text: str
+
+
+_EVIDENCE_SQL = """
+SELECT p.place_id, e.kind, e.key, e.label, e.stance, n.note_id, coalesce(c.comment_id, ''),
+       coalesce(c.author, n.author), coalesce(c.time, n.time), coalesce(cp.place_id, ''),
+       e.valid_from, e.valid_until, e.text
+FROM environment_evidencelabel e
+JOIN environment_place p ON p.id = e.place_id
+JOIN environment_note n ON n.id = e.note_id
+LEFT JOIN environment_comment c ON c.id = e.comment_id
+LEFT JOIN environment_place cp ON cp.id = e.credited_place_id
+WHERE p.city_id = %s {where}
+ORDER BY p.place_id, e.key, coalesce(c.time, n.time), n.note_id, coalesce(c.comment_id, '')
+"""
+
+
+def evidence_rows(
+    *, city_id: int, place_ids: Iterable[str] | None = None, keys: Iterable[str] | None = None
+) -> list[EvidenceRow]:
+    """The hidden evidence labels of the city (of ``place_ids`` and ``keys`` when given), with each
+    item's author and time, by place, fact and time. Labels of a credits item belong to the place
+    the item speaks of; ``credited_place_id`` names the place it credits."""
+    where = ""
+    params: list = [city_id]
+    if place_ids is not None:
+        where += " AND p.place_id = ANY(%s)"
+        params.append(sorted(set(place_ids)))
+    if keys is not None:
+        where += " AND e.key = ANY(%s)"
+        params.append(sorted(set(keys)))
+    with connection.cursor() as cursor:
+        cursor.execute(_EVIDENCE_SQL.format(where=where), params)
+        return [EvidenceRow(*row) for row in cursor.fetchall()]
+
+
+@dataclass(frozen=True)
+class NoteText:
+    """What anyone can read of a note: its title, text and comments (no hidden label)."""
+
+    note_id: str
+    title: str
+    desc: str
+    comments: tuple[str, ...]
+
+
+def note_texts(*, city_id: int) -> list[NoteText]:
+    """Every note of the city with its comments' texts (in time order), by note_id."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT n.note_id, n.title, n.desc, coalesce(array_agg(c.content ORDER BY c.time, c.comment_id) "
+            "FILTER (WHERE c.id IS NOT NULL), '{}') FROM environment_note n "
+            "LEFT JOIN environment_comment c ON c.note_id = n.id WHERE n.city_id = %s "
+            "GROUP BY n.id ORDER BY n.note_id",
+            [city_id],
+        )
+        return [NoteText(note_id, title, desc, tuple(comments)) for note_id, title, desc, comments in cursor.fetchall()]
 
 
 def note_ids_existing(*, city_id: int, note_ids: Iterable[str]) -> frozenset[str]:

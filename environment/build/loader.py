@@ -17,6 +17,8 @@ from environment.text import fold
 from .records import Corpus, PlaceRecord, RoadRecord
 
 _DELETE_CITY_SQL = [
+    "DELETE FROM environment_evidencelabel e USING environment_place p"
+    " WHERE e.place_id = p.id AND p.city_id = %(city)s",
     "DELETE FROM environment_comment c USING environment_note n WHERE c.note_id = n.id AND n.city_id = %(city)s",
     "DELETE FROM environment_note_mentioned_places m USING environment_note n"
     " WHERE m.note_id = n.id AND n.city_id = %(city)s",
@@ -183,6 +185,7 @@ def city_load(
                 "note_id",
                 "place_id",
                 "kind",
+                "author",
                 "title",
                 "desc",
                 "time",
@@ -198,6 +201,7 @@ def city_load(
                     n.note_id,
                     place_pk.get(n.place_id) if n.place_id else None,
                     n.kind,
+                    n.author,
                     n.title,
                     n.desc,
                     n.time,
@@ -218,8 +222,34 @@ def city_load(
         )
         copy_rows(
             "environment_comment",
-            ["note_id", "comment_id", "time", "content", "like_count"],
-            ((note_pk[c.note_id], c.comment_id, c.time, c.content, c.like_count) for c in corpus.comments),
+            ["note_id", "comment_id", "author", "time", "content", "like_count"],
+            ((note_pk[c.note_id], c.comment_id, c.author, c.time, c.content, c.like_count) for c in corpus.comments),
+        )
+        comment_pk = _id_map(
+            "SELECT c.comment_id, c.id FROM environment_comment c JOIN environment_note n ON n.id = c.note_id "
+            "WHERE n.city_id = %(city)s",
+            city.id,
+        )
+        copy_rows(
+            "environment_evidencelabel",
+            ["note_id", "comment_id", "place_id", "kind", "key", "label", "stance", "credited_place_id"]
+            + ["valid_from", "valid_until", "text"],
+            (
+                (
+                    note_pk[e.note_id],
+                    comment_pk[e.comment_id] if e.comment_id else None,
+                    place_pk[e.place_id],
+                    e.kind,
+                    e.key,
+                    e.label,
+                    e.stance,
+                    place_pk[e.credited_place_id] if e.credited_place_id else None,
+                    e.valid_from,
+                    e.valid_until,
+                    e.text,
+                )
+                for e in corpus.labels
+            ),
         )
         copy_rows(
             "environment_socialfact",
@@ -243,11 +273,15 @@ def city_load(
                 {"city": city.id},
             )
             cursor.execute(_NOTE_VECTOR_SQL, {"city": city.id})
-            cursor.execute("ANALYZE environment_place; ANALYZE environment_note; ANALYZE environment_comment")
+            cursor.execute(
+                "ANALYZE environment_place; ANALYZE environment_note; ANALYZE environment_comment; "
+                "ANALYZE environment_evidencelabel"
+            )
     return {
         "places": len(places),
         "road_segments": len(roads),
         "notes": len(corpus.notes),
         "comments": len(corpus.comments),
         "facts": len(corpus.facts),
+        "evidence_labels": len(corpus.labels),
     }

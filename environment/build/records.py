@@ -26,7 +26,7 @@ class PlaceRecord:
     lat: float
     address: str = ""
     opentime_week: str = ""
-    tag: str = ""  # OSM-derived static attributes, "Key: v1, v2; Key2: v3"
+    tag: str = ""  # OSM-derived static attributes, "Cuisine: Pizza; Facility: Outdoor seating"
     alias: str = ""  # "alt | short | name:en ..." joined with " | "
     osm_tags: dict = field(default_factory=dict, compare=False, hash=False)
 
@@ -71,7 +71,8 @@ class NoteRecord:
     note_id: str
     place_id: str | None  # the place the note was written about (hidden); None for chatter
     mentioned_place_ids: tuple[str, ...]
-    kind: str  # "about", "multi", "chatter", "duplicate", "outdated"
+    kind: str  # hidden noise label: "about", "multi", "chatter", "duplicate", "outdated", "promo", "spam"
+    author: str  # the poster's handle (visible)
     title: str
     desc: str
     time: datetime
@@ -86,23 +87,48 @@ class NoteRecord:
 class CommentRecord:
     comment_id: str
     note_id: str
+    author: str
     time: datetime
     content: str
     like_count: int
 
 
 @dataclass(frozen=True)
-class PlaceMemory:
-    """What attribute distillation writes back onto a place."""
+class LabelRecord:
+    """A hidden label: what one note (``comment_id`` None) or comment says about one fact at one place.
 
-    social_tags: str  # appended to Place.tag, e.g. "Pets: Corgi cafe; Facility: Reading sofa"
+    ``stance`` is one of :data:`environment.evidence.STANCES`; ``credited_place_id`` names the place a
+    ``credits`` item gives the fact to; ``valid_from``/``valid_until`` are the dates a dated state names;
+    ``text`` is the sentence that says it. The item's author and time are the note's or comment's own.
+    """
+
+    note_id: str
+    comment_id: str | None
+    place_id: str
+    kind: str  # the fact's kind: "static", "long_term" or "short_term"
+    key: str
+    label: str
+    stance: str
+    credited_place_id: str | None = None
+    valid_from: date | None = None
+    valid_until: date | None = None
+    text: str = ""  # the sentence that says it (the whole comment, or the sentence of the note's text)
+
+
+@dataclass(frozen=True)
+class PlaceMemory:
+    """What attribute distillation writes back onto a place: the static tags join the visible ``tag``; the
+    memories are hidden from agents."""
+
+    social_tags: str  # appended to Place.tag, e.g. "Pets: Corgi cafe; Family: Toy corner"
     long_mem: str
     short_mem: str
 
 
 @dataclass
 class Corpus:
-    facts: list[FactRecord]
+    facts: list[FactRecord]  # distilled: the facts that hold under the evidence rule
     notes: list[NoteRecord]
     comments: list[CommentRecord]
     memories: dict[str, PlaceMemory]
+    labels: list[LabelRecord] = field(default_factory=list)

@@ -458,3 +458,12 @@ def spend_profile(place_type: str) -> tuple[tuple[float, float] | None, tuple[in
     elif sub in _SUB_COSTS:
         cost = _SUB_COSTS[sub]
     return rating, cost
+
+
+def top_of_sub(sub: str) -> str:
+    """The top type of a sub-type of the table ("Pizzeria" -> "Food & Beverages"); "" when the table has none."""
+    for place_type in _TABLE.values():
+        top, _, known = place_type.partition("|")
+        if known == sub:
+            return top
+    return ""

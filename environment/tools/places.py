@@ -4,8 +4,10 @@ Matching rules (documented in docs/tools.md):
 - query_name: every word of the query must occur in the place's name, alias or place_type
   (case- and accent-insensitive substring match); an empty query_name matches every place.
 - place_types: a place matches when ANY entry occurs in its "Top|Sub" place_type.
-- geo_tag: a place matches when ANY keyword occurs in its name, alias or tag.
-- social_mem (engine only): a place matches when ANY keyword occurs in long_mem or short_mem.
+- geo_tag: a place matches when ANY keyword occurs in its name, alias or tag (OSM keys plus static
+  attributes distilled from posts).
+- social_mem (engine only): a place matches when ANY keyword occurs in its hidden long_mem or short_mem
+  (the memories distilled from posts under the evidence rule).
 Order: place_search by name relevance (exact name, name prefix, name contains, other), then
 rating (highest first, unrated last), name, place_id; nearby_search by distance, then place_id.
 """

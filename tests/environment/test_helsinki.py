@@ -61,6 +61,25 @@ def test_social_static_tags_are_searchable_with_geo_tag(helsinki, helsinki_ctx):
     assert fact.place.place_id in [r["place_id"] for r in call.result["results"]] or call.result["truncated"]
 
 
+def test_memories_are_hidden_from_geo_tag_and_found_by_the_engines_social_mem(helsinki, helsinki_ctx):
+    """What settles an L2 case (a long-term or short-term fact) is not in any field an agent's filter reads."""
+    facts = SocialFact.objects.filter(place__city=helsinki, kind__in=("long_term", "short_term")).order_by("id")
+    for fact in facts[:40]:
+        keyword = fact.label.split(":", 1)[-1].split(" (")[0].strip()
+        place = fact.place
+        assert keyword.lower() not in place.tag.lower()
+        named = {"query_name": place.name, "geo_tag": [keyword]}
+        agent = call_tool("agent", "place_search", named, context=helsinki_ctx)
+        assert (
+            place.place_id not in [r["place_id"] for r in agent.result["results"]]
+            or keyword.lower() in (place.name + place.alias).lower()
+        )
+        engine = call_tool(
+            "engine", "place_search", {"query_name": place.name, "social_mem": [keyword]}, context=helsinki_ctx
+        )
+        assert place.place_id in [r["place_id"] for r in engine.result["results"]]
+
+
 def test_synthetic_rating_and_cost_are_marked(helsinki):
     places = Place.objects.filter(city=helsinki)
     assert places.filter(rating_cost_synthetic=False).count() == 0

@@ -1,35 +1,29 @@
-"""What a fact of the vocabulary is: :class:`FactSpec`, the place types it fits, and its builders.
+"""What a fact of the vocabulary is: :class:`FactSpec`, and its builders.
 
 The data modules (:mod:`.vocab_static`, :mod:`.vocab_dynamic`) build their facts with the
 builders here, and :mod:`.vocab` collects them; this module imports none of them.
 
 A :class:`FactSpec` is one kind of hidden fact. ``label`` is the distilled text in the
-paper's style ("Pets: Corgi cafe"); ``phrases`` are note sentences and ``comments`` are
-comment lines that express it without ever quoting the label; every phrase contains at
-least one of the lowercase ``evidence`` words, which is how tests (and curators) check
-that a note supports a fact. ``weight`` sets how often a fitting place draws the fact:
-``RARE`` facts end up on only a handful of places in a city, so they can single one out.
+paper's style ("Pets: Corgi cafe"); ``kinds`` are the place kinds (:mod:`.kinds`) it fits,
+narrowed to the sub-types in ``subs`` when given. Notes never quote the label: they are
+composed (:mod:`.stances`) from the fact's parts, each holding at least one of the
+lowercase ``evidence`` words (so a keyword search finds them, and tests check it):
+
+* ``phrases``: whole first-person sentences that report it; ``comments``: short replies;
+* ``things``: noun phrases ("an old upright piano anyone can play") for "they have ...";
+* ``bare``: the thing without an article ("piano") for "the ... at X beats this one";
+* ``absent``: clauses saying a place does not have it ("there is no piano anywhere");
+* ``gone``: past clauses saying it ended, with a ``{when}`` slot ("they moved the piano out
+  {when}"), worded without negation words.
+
+Facts without ``things`` (vague impressions such as "friendly staff") are only ever
+reported, never denied or ended: no case rests on them. ``weight`` sets how often a fitting
+place draws the fact: ``RARE`` facts end up on a handful of places in a city.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-FOOD, SHOP, STAY, SCENE, CULT = ("Food & Beverages", "Shopping", "Accommodation", "Scenery Spot", "Culture")
-FUN, SPORT, BEAUTY, HEALTH, PUBLIC = (
-    "Entertainment",
-    "Sports & Recreation",
-    "Beauty & Personal Care",
-    "Healthcare",
-    "Public Service",
-)
-MONEY, EDU, MOVE, BIZ, CRAFT = "Finance", "Education", "Transport", "Business", "Crafts"
-ANY = "*"  # fits every top type, including unknown ones
-
-# Sub-type keywords (matched against the lower-cased "Sub" part of "Top|Sub").
-CAFE = ("coffee", "cafe", "café", "tea", "bakery", "ice cream", "confectionery")
-BAR = ("pub", "bar", "beer", "brewery", "nightclub", "wine")
-DINING = ("restaurant", "food court", "fast food", "deli")
 
 COMMON, MID, RARE = 1.0, 0.3, 0.025
 
@@ -39,64 +33,64 @@ class FactSpec:
     key: str
     kind: str  # "static", "long_term" or "short_term"
     label: str  # short-term labels hold a "{span}" or "{until}" slot
-    types: tuple[str, ...]
+    kinds: tuple[str, ...]
     weight: float
     evidence: tuple[str, ...]
     phrases: tuple[str, ...]
     comments: tuple[str, ...]
-    subs: tuple[str, ...] = ()
+    subs: tuple[str, ...] = ()  # exact sub-type names ("Finnish Restaurant"); empty: every place of the kinds
     hashtag: str = ""
     group: str = ""  # at most one fact per group per place
-    contra: tuple[str, ...] = ()  # comments that contradict the fact (noise)
+    contra: tuple[str, ...] = ()  # comments that deny the fact (an impression someone disagrees with)
     dates: tuple = ()  # short-term: (month, day, days) fixed, or (None, min_days, max_days)
+    things: tuple[str, ...] = ()
+    bare: str = ""
+    absent: tuple[str, ...] = ()
+    gone: tuple[str, ...] = ()
+    bad: bool = False  # a complaint (slow service): reported with a grumble, not with praise
+    wordings: tuple[str, ...] = ()  # static tags: other labels people give the same thing (:mod:`.wordings`)
 
-    def fits(self, top: str, sub: str) -> bool:
-        if ANY not in self.types and top not in self.types:
-            return False
-        return not self.subs or any(s in sub for s in self.subs)
+    def fits(self, kind: str, sub: str) -> bool:
+        """Whether a place of this kind and sub-type may hold the fact."""
+        return kind in self.kinds and (not self.subs or sub in self.subs)
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """Every label the fact may carry on a place: its own first, then the other wordings."""
+        return (self.label, *self.wordings)
+
+    @property
+    def deniable(self) -> bool:
+        """Whether notes can deny it, report that it ended, ask about it or credit it elsewhere."""
+        return bool(self.things and self.bare and self.absent and self.gone)
 
 
-def static_fact(key, label, types, weight, evidence, phrases, comments, subs=(), hashtag=""):
+def static_fact(key, label, kinds, weight, evidence, phrases, comments, **parts) -> FactSpec:
     return FactSpec(
-        key,
-        "static",
-        label,
-        tuple(types),
-        weight,
-        tuple(evidence),
-        tuple(phrases),
-        tuple(comments),
-        tuple(subs),
-        hashtag,
+        key, "static", label, tuple(kinds), weight, tuple(evidence), tuple(phrases), tuple(comments), **_t(parts)
     )
 
 
-def long_term_fact(key, label, types, weight, evidence, phrases, comments, group="", contra=(), subs=()):
+def long_term_fact(key, label, kinds, weight, evidence, phrases, comments, **parts) -> FactSpec:
     return FactSpec(
-        key,
-        "long_term",
-        label,
-        tuple(types),
-        weight,
-        tuple(evidence),
-        tuple(phrases),
-        tuple(comments),
-        tuple(subs),
-        group=group,
-        contra=tuple(contra),
+        key, "long_term", label, tuple(kinds), weight, tuple(evidence), tuple(phrases), tuple(comments), **_t(parts)
     )
 
 
-def short_term_fact(key, label, types, dates, evidence, phrases, comments, hashtag=""):
+def short_term_fact(key, label, kinds, dates, evidence, phrases, comments, weight=COMMON, **parts) -> FactSpec:
     return FactSpec(
         key,
         "short_term",
         label,
-        tuple(types),
-        COMMON,
+        tuple(kinds),
+        weight,
         tuple(evidence),
         tuple(phrases),
         tuple(comments),
-        hashtag=hashtag,
         dates=tuple(dates),
+        **_t(parts),
     )
+
+
+def _t(parts: dict) -> dict:
+    return {k: tuple(v) if isinstance(v, list) else v for k, v in parts.items()}

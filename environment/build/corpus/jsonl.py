@@ -1,4 +1,4 @@
-"""Import and export a corpus as JSON Lines, one note (with its comments and facts) a line.
+"""Import and export a corpus as JSON Lines, one note (with its comments and evidence labels) a line.
 
 The format is documented in ``docs/corpus.md``. The importer is strict: a bad line raises
 ``ValueError("line N: <field> ...")`` naming the line, the field and what is allowed.
@@ -13,10 +13,12 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
-from ..records import CommentRecord, Corpus, FactRecord, NoteRecord, PlaceRecord
-from .memory import memories_from_facts
+from environment.evidence import CREDITS, STANCES
 
-NOTE_KINDS = ("about", "multi", "chatter", "duplicate", "outdated")
+from ..records import CommentRecord, Corpus, LabelRecord, NoteRecord, PlaceRecord
+from .memory import distil
+
+NOTE_KINDS = ("about", "multi", "chatter", "duplicate", "outdated", "promo", "spam")
 FACT_KINDS = ("static", "long_term", "short_term")
 _ID = re.compile(r"^[0-9A-Za-z_-]{1,40}$")
 _KEY = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
@@ -26,17 +28,30 @@ _NOTE_FIELDS = {
     "place_id",
     "mentioned_place_ids",
     "kind",
+    "author",
     "title",
     "desc",
     "time",
     *_COUNTS,
     "tag_list",
     "comments",
-    "facts",
+    "labels",
 }
-_REQUIRED = ("note_id", "title", "desc", "time", *_COUNTS, "tag_list")
-_COMMENT_FIELDS = ("comment_id", "time", "content", "like_count")
-_FACT_FIELDS = ("place_id", "kind", "key", "label", "valid_from", "valid_until")
+_REQUIRED = ("note_id", "author", "title", "desc", "time", *_COUNTS, "tag_list")
+_COMMENT_FIELDS = ("comment_id", "author", "time", "content", "like_count")
+_LABEL_FIELDS = (
+    "comment_id",
+    "place_id",
+    "kind",
+    "key",
+    "label",
+    "stance",
+    "credited_place_id",
+    "valid_from",
+    "valid_until",
+    "text",
+)
+_LABEL_REQUIRED = ("place_id", "kind", "key", "label", "stance")
 
 
 class _Invalid(Exception):
@@ -46,12 +61,11 @@ class _Invalid(Exception):
 def write_corpus_jsonl(corpus: Corpus, path: str | Path) -> None:
     """Write ``corpus`` to ``path`` in the format :func:`read_corpus_jsonl` reads back."""
     comments: dict[str, list[CommentRecord]] = {n.note_id: [] for n in corpus.notes}
-    facts: dict[str, list[FactRecord]] = {n.note_id: [] for n in corpus.notes}
+    labels: dict[str, list[LabelRecord]] = {n.note_id: [] for n in corpus.notes}
     for c in corpus.comments:
         comments[c.note_id].append(c)
-    for f in corpus.facts:
-        for note_id in f.note_ids:
-            facts[note_id].append(f)
+    for label in corpus.labels:
+        labels[label.note_id].append(label)
     with open(path, "w", encoding="utf-8") as out:
         for n in corpus.notes:
             row: dict[str, Any] = {
@@ -59,6 +73,7 @@ def write_corpus_jsonl(corpus: Corpus, path: str | Path) -> None:
                 "place_id": n.place_id,
                 "mentioned_place_ids": list(n.mentioned_place_ids),
                 "kind": n.kind,
+                "author": n.author,
                 "title": n.title,
                 "desc": n.desc,
                 "time": n.time.isoformat(),
@@ -69,6 +84,7 @@ def write_corpus_jsonl(corpus: Corpus, path: str | Path) -> None:
                 "comments": [
                     {
                         "comment_id": c.comment_id,
+                        "author": c.author,
                         "time": c.time.isoformat(),
                         "content": c.content,
                         "like_count": c.like_count,
@@ -76,23 +92,27 @@ def write_corpus_jsonl(corpus: Corpus, path: str | Path) -> None:
                     for c in comments[n.note_id]
                 ],
             }
-            if facts[n.note_id]:
-                row["facts"] = [
+            if labels[n.note_id]:
+                row["labels"] = [
                     {
-                        "place_id": f.place_id,
-                        "kind": f.kind,
-                        "key": f.key,
-                        "label": f.label,
-                        "valid_from": _iso(f.valid_from),
-                        "valid_until": _iso(f.valid_until),
+                        "comment_id": e.comment_id,
+                        "place_id": e.place_id,
+                        "kind": e.kind,
+                        "key": e.key,
+                        "label": e.label,
+                        "stance": e.stance,
+                        "credited_place_id": e.credited_place_id,
+                        "valid_from": _iso(e.valid_from),
+                        "valid_until": _iso(e.valid_until),
+                        "text": e.text,
                     }
-                    for f in facts[n.note_id]
+                    for e in labels[n.note_id]
                 ]
             out.write(json.dumps(row, ensure_ascii=False) + "\n")
 
 
 def read_corpus_jsonl(path: str | Path, places: Sequence[PlaceRecord]) -> Corpus:
-    """Read a real (or exported) corpus; facts are grouped across lines, memories rebuilt.
+    """Read a real (or exported) corpus; the facts that hold are distilled from its labels by the evidence rule.
 
     Args:
         path: a UTF-8 JSON Lines file, one note per line; blank lines are skipped.
@@ -104,7 +124,7 @@ def read_corpus_jsonl(path: str | Path, places: Sequence[PlaceRecord]) -> Corpus
     known = {p.place_id for p in places}
     notes: list[NoteRecord] = []
     comments: list[CommentRecord] = []
-    grouped: dict[tuple, list[str]] = {}
+    labels: list[LabelRecord] = []
     note_ids: set[str] = set()
     comment_ids: set[str] = set()
     with open(path, encoding="utf-8") as lines:
@@ -112,7 +132,7 @@ def read_corpus_jsonl(path: str | Path, places: Sequence[PlaceRecord]) -> Corpus
             if not line.strip():
                 continue
             try:
-                note, note_comments, note_facts = _parse_line(line, known)
+                note, note_comments, note_labels = _parse_line(line, known)
                 _claim(note_ids, note.note_id, "note_id")
                 for c in note_comments:
                     _claim(comment_ids, c.comment_id, "comments[].comment_id")
@@ -120,13 +140,9 @@ def read_corpus_jsonl(path: str | Path, places: Sequence[PlaceRecord]) -> Corpus
                 raise ValueError(f"line {number}: {err}") from None
             notes.append(note)
             comments += note_comments
-            for fact_key in note_facts:
-                grouped.setdefault(fact_key, []).append(note.note_id)
-    facts = [
-        FactRecord(pid, kind, key, label, tuple(ids), vf, vu)
-        for (pid, kind, key, label, vf, vu), ids in grouped.items()
-    ]
-    return Corpus(facts=facts, notes=notes, comments=comments, memories=memories_from_facts(places, facts))
+            labels += note_labels
+    facts, memories = distil(places, notes, comments, labels)
+    return Corpus(facts=facts, notes=notes, comments=comments, memories=memories, labels=labels)
 
 
 def _claim(seen: set[str], value: str, name: str) -> None:
@@ -164,6 +180,7 @@ def _parse_line(line: str, known: set[str]):
         place_id=place_id,
         mentioned_place_ids=mentioned,
         kind=kind,
+        author=_text(row["author"], "author", 80),
         title=_text(row["title"], "title", 300),
         desc=_text(row["desc"], "desc", None, empty=True),
         time=when,
@@ -173,11 +190,13 @@ def _parse_line(line: str, known: set[str]):
         share_count=_count(row["share_count"], "share_count"),
         tag_list=_text(row["tag_list"], "tag_list", 500, empty=True),
     )
-    raw_facts = row.get("facts", [])
-    if not isinstance(raw_facts, list):
-        raise _Invalid("facts must be a list of fact objects")
+    raw_labels = row.get("labels", [])
+    if not isinstance(raw_labels, list):
+        raise _Invalid("labels must be a list of label objects")
     allowed = set(mentioned) | ({place_id} if place_id else set())
-    return note, note_comments, [_fact(f, i, known, allowed) for i, f in enumerate(raw_facts)]
+    comment_ids = {c.comment_id for c in note_comments}
+    note_labels = [_label(e, i, note_id, known, allowed, comment_ids) for i, e in enumerate(raw_labels)]
+    return note, note_comments, note_labels
 
 
 def _id(value: Any, name: str) -> str:
@@ -269,18 +288,22 @@ def _comment(value: Any, i: int, note_id: str) -> CommentRecord:
     return CommentRecord(
         comment_id=_id(row["comment_id"], f"{name}.comment_id"),
         note_id=note_id,
+        author=_text(row["author"], f"{name}.author", 80),
         time=_time(row["time"], f"{name}.time"),
         content=_text(row["content"], f"{name}.content", None),
         like_count=_count(row["like_count"], f"{name}.like_count"),
     )
 
 
-def _fact(value: Any, i: int, known: set[str], allowed: set[str]) -> tuple:
-    name = f"facts[{i}]"
-    row = _fields(value, name, _FACT_FIELDS)
-    for field in ("place_id", "kind", "key", "label"):
+def _label(value: Any, i: int, note_id: str, known: set[str], allowed: set[str], comment_ids: set[str]):
+    name = f"labels[{i}]"
+    row = _fields(value, name, _LABEL_FIELDS)
+    for field in _LABEL_REQUIRED:
         if field not in row:
-            raise _Invalid(f"{name}.{field} is missing (required: place_id, kind, key, label)")
+            raise _Invalid(f"{name}.{field} is missing (required: {', '.join(_LABEL_REQUIRED)})")
+    comment_id = row.get("comment_id")
+    if comment_id is not None and comment_id not in comment_ids:
+        raise _Invalid(f"{name}.comment_id {comment_id!r} is not one of this note's comments (or null for the note)")
     place_id = _place(row["place_id"], known, f"{name}.place_id")
     if place_id not in allowed:
         raise _Invalid(f"{name}.place_id {place_id!r} must be the note's place_id or one of its mentioned_place_ids")
@@ -289,12 +312,30 @@ def _fact(value: Any, i: int, known: set[str], allowed: set[str]) -> tuple:
     key = row["key"]
     if not isinstance(key, str) or len(key) > 80 or not _KEY.match(key):
         raise _Invalid(f"{name}.key must be snake_case (a-z, 0-9, '_'; at most 80 characters), got {key!r}")
-    label = _text(row["label"], f"{name}.label", 200)
+    if row["stance"] not in STANCES:
+        raise _Invalid(f"{name}.stance must be one of {', '.join(STANCES)}, got {row['stance']!r}")
+    credited = row.get("credited_place_id")
+    if (credited is not None) != (row["stance"] == CREDITS):
+        raise _Invalid(f"{name}.credited_place_id is given with stance {CREDITS!r}, and only with it")
+    if credited is not None:
+        credited = _place(credited, known, f"{name}.credited_place_id")
     valid_from = _date(row.get("valid_from"), f"{name}.valid_from")
     valid_until = _date(row.get("valid_until"), f"{name}.valid_until")
     if valid_from and valid_until and valid_from > valid_until:
         raise _Invalid(f"{name}.valid_from must not be after valid_until")
-    return place_id, row["kind"], key, label, valid_from, valid_until
+    return LabelRecord(
+        note_id=note_id,
+        comment_id=comment_id,
+        place_id=place_id,
+        kind=row["kind"],
+        key=key,
+        label=_text(row["label"], f"{name}.label", 200),
+        stance=row["stance"],
+        credited_place_id=credited,
+        valid_from=valid_from,
+        valid_until=valid_until,
+        text=_text(row.get("text", ""), f"{name}.text", 2000, empty=True),
+    )
 
 
 def _iso(day: date | None) -> str | None:

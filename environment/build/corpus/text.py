@@ -42,6 +42,29 @@ def label_day(day: date) -> str:
     return f"{_MON[day.month - 1]} {day.day}, {day.year}"
 
 
+_DAY = r"(?P<{m}>[A-Z][a-z]{{2}}) (?P<{d}>\d{{1,2}})"
+_LABEL_SPAN = re.compile(
+    r"\((?:"
+    + _DAY.format(m="m1", d="d1")
+    + r"(?:, (?P<y1>\d{4}))?(?:(?: - "
+    + _DAY.format(m="m2", d="d2")
+    + r")|-(?P<e>\d{1,2}))?, (?P<y2>\d{4}))\)$"
+)
+
+
+def parse_label_span(label: str) -> tuple[date, date] | None:
+    """The dates of a short-term label written by :func:`label_span` ("Event: X (Nov 20, 2026 - Mar 9, 2027)"),
+    or None when the label ends with no such span."""
+    m = _LABEL_SPAN.search(label)
+    if m is None:
+        return None
+    end_year = int(m["y2"])
+    start = date(int(m["y1"] or end_year), _MON.index(m["m1"]) + 1, int(m["d1"]))
+    if m["m2"]:
+        return start, date(end_year, _MON.index(m["m2"]) + 1, int(m["d2"]))
+    return start, date(end_year, start.month, int(m["e"])) if m["e"] else start
+
+
 def _spoken_day(day: date, rng: random.Random) -> str:
     style = rng.randrange(4)
     if style == 0:

@@ -47,8 +47,12 @@ RULES = """\
 - **place_search**: every word of `query_name` must occur in the place's name, alias or
   place_type (an empty `query_name` matches every place). `place_types` matches when ANY
   entry occurs in the `"Top|Sub"` place_type; `geo_tag` when ANY keyword occurs in the name,
-  alias or tag; `social_mem` (engine only) when ANY keyword occurs in `long_mem` or
-  `short_mem`. `min_rating`/`max_rating` must lie in 1..5, costs be >= 0, and min <= max.
+  alias or `tag` (OpenStreetMap keys plus the static attributes distilled from posts, each
+  worded as its posters word it: the same thing may read "Facility: Kids play corner" at one
+  place and "Family: Toy corner" at another); `social_mem` (engine only) when ANY keyword
+  occurs in the hidden `long_mem` or `short_mem`, which an agent learns only from notes and
+  comments (docs/corpus.md, "The evidence rule").
+  `min_rating`/`max_rating` must lie in 1..5, costs be >= 0, and min <= max.
   Order: name relevance (exact name, name prefix, name contains, other), then rating
   (highest first, unrated last), then name, then place_id.
 - **nearby_search**: `center` is a place_id (radius > 0 and <= 5000 m) or a route object
@@ -62,6 +66,8 @@ RULES = """\
   `"double quotes"` make a phrase; at most 32 terms. Order: relevance (`ts_rank`: the title
   weighs most, then text and tags, then comments), then `liked_count` (highest first), then
   note_id.
+  Notes and comments carry their `author` (the poster's handle): the evidence rule counts
+  how many different people back a fact.
 - **sample_place**: a pseudo-random sample that depends only on `seed` (same seed, same places).
 
 ## Routing
