@@ -605,7 +605,8 @@ MODE_WORDS: dict[str, tuple[str, ...]] = {
 
 # Errands: what a user wants to do instead of naming the kind of place ("withdraw cash" for a cash
 # machine). Each phrase names a noun and the other places a reader could accept for it (in Finland
-# painkillers and wine are sold only at pharmacies and Alko, but kiosks take parcels and banks pay out cash).
+# painkillers are sold only at pharmacies; Alko sells wine, and since 2024 so do supermarkets and grocery
+# stores, up to 8 %; kiosks take parcels and banks pay out cash).
 ERRANDS: dict[str, tuple[str, tuple[str, ...]]] = {
     "buy painkillers": ("pharmacy", ()),
     "pick up a prescription": ("pharmacy", ()),
@@ -618,7 +619,7 @@ ERRANDS: dict[str, tuple[str, tuple[str, ...]]] = {
     "get a haircut": ("hairdresser", ("Beauty Salon",)),
     "buy a new novel": ("bookshop", ("Second-hand Store", "Department Store", "Kiosk")),
     "work out": ("gym", ("Sports Centre", "Swimming Pool")),
-    "buy a bottle of wine": ("liquor_store", ()),
+    "buy a bottle of wine": ("liquor_store", ("Supermarket", "Grocery Store", "Convenience Store", "Drinks Shop")),
     "do my grocery shopping": ("supermarket", ("Grocery Store", "Convenience Store", "Department Store")),
     "buy a bunch of flowers": ("florist", ("Supermarket", "Convenience Store", "Kiosk", "Marketplace")),
     "buy fresh bread": ("bakery", ("Supermarket", "Grocery Store", "Coffee House", "Convenience Store")),

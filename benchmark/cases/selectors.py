@@ -11,6 +11,7 @@ from environment.selectors import PlacePoint, place_points
 
 from . import verify as verification
 from .document import CaseDocument, normalise_question
+from .lookalike_report import LookalikeReport, lookalike_report  # noqa: F401  (a read: the L2 look-alikes)
 from .verify import VerificationResult
 
 DOCUMENT_FIELDS = tuple(CaseDocument.model_fields)

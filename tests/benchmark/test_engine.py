@@ -182,7 +182,7 @@ def test_generate_cases_command_stores_drafts_and_validates(helsinki):
     )
     text = out.getvalue()
     assert "place_L0" in text and "routing_L0" in text and "Validated 3 cases; 0 failed" in text
-    stored = Case.objects.filter(case_id__startswith="helsinki-e2-s11-")
+    stored = Case.objects.filter(case_id__startswith="helsinki-e3-s11-")
     assert stored.count() == 3 and set(stored.values_list("status", flat=True)) == {"validated"}
     again = io.StringIO()
     call_command(

@@ -10,15 +10,19 @@ set limited to one sub-type, a filter matching the wrong text) shows up as a fai
 gold must win by the margins in :mod:`.margins`, stated rules must bind, and the question
 must say everything the query holds (names, nouns, numbers, times, travel mode).
 
-``audit_case(doc)`` returns the failures, one sentence each (empty when the case holds).
+``audit_case(doc)`` returns the failures, one sentence each (empty when the case holds);
+``case_lookalikes(doc)`` the look-alikes of each implicit-need gold of an L2 case (the places a
+solver without notes cannot tell apart from it), found by the same solvers.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from . import lookups, plans, search
 from .common import Reject
+from .evidence import Lookalikes, recording_lookalikes
 from .wording import wording_failures
 from .world import AuditWorld, audit_world
 
@@ -59,4 +63,33 @@ def audit_case(doc, *, world: AuditWorld | None = None) -> list[str]:
     return failures
 
 
-__all__ = ["audit_case", "audit_world", "AuditWorld", "Reject", "SOLVERS"]
+@dataclass(frozen=True)
+class CaseLookalikes:
+    """The look-alikes the verifier found for a case's implicit-need golds, and why it stopped if it did."""
+
+    found: tuple[Lookalikes, ...]
+    failure: str  # the independent check's failure ("" when the case holds)
+
+    @property
+    def fewest(self) -> int | None:
+        """The smallest number of look-alikes of any of the case's golds (None: the check never got there)."""
+        return min((len(f.lookalikes) for f in self.found), default=None)
+
+
+def case_lookalikes(doc, *, world: AuditWorld | None = None) -> CaseLookalikes:
+    """Run the case's solver, recording the look-alikes of each implicit-need gold it checks (see
+    :func:`.evidence.lookalikes_of`), whether or not the case then fails."""
+    query = (doc.uniqueness or {}).get("query")
+    if not isinstance(query, dict) or query.get("kind") not in SOLVERS:
+        return CaseLookalikes((), "the case states no query the independent verifier can solve")
+    world = world or audit_world(doc.city_name)
+    failure = ""
+    with recording_lookalikes() as found:
+        try:
+            SOLVERS[query["kind"]](world, query, doc.answer if isinstance(doc.answer, dict) else {})
+        except (Reject, LookupError) as exc:
+            failure = str(exc)
+    return CaseLookalikes(tuple(found), failure)
+
+
+__all__ = ["audit_case", "audit_world", "case_lookalikes", "AuditWorld", "CaseLookalikes", "Reject", "SOLVERS"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from benchmark.cases.lexicon import ACCEPT, errand_noun, noun_of
-from benchmark.cases.needs import need_of, visited_indoors
+from benchmark.cases.needs import need_of
 
 from . import margins
 from .world import AuditWorld, open_state
@@ -37,34 +37,44 @@ def noun_candidates(world: AuditWorld, noun_key: str, errand: str | None = None)
     return cache[noun_key, errand]
 
 
-def candidates(world: AuditWorld, noun: str | None, need: str | None, errand: str | None = None) -> dict[str, str]:
-    """{place_id: ACCEPT or MIGHT}: places of the noun (any place without one) holding the need."""
+def candidates(
+    world: AuditWorld, noun: str | None, need: str | None, errand: str | None = None, *, at: datetime | None = None
+) -> dict[str, str]:
+    """{place_id: ACCEPT or MIGHT}: places of the noun (any place without one) holding the need at ``at``."""
     pool = dict(noun_candidates(world, noun, errand)) if noun else {pid: ACCEPT for pid in world.places}
     if need:
-        holders = world.holders(need_of(need).satisfied_by)
+        holders = world.holders(need_of(need).satisfied_by, at)
         pool = {pid: v for pid, v in pool.items() if pid in holders}
     return pool
 
 
-def gold_fits(world: AuditWorld, place_id: str, noun: str | None, need: str | None) -> list[str]:
+def lookalikes(world: AuditWorld, noun: str | None, need: str, at: datetime | None = None) -> list[str]:
+    """Places a reader without notes could take for an answer: accepted for the noun (any place without one),
+    where the need fits, and that do not hold it at ``at``."""
+    spec = need_of(need)
+    pool = noun_candidates(world, noun) if noun else {pid: ACCEPT for pid in world.places}
+    holders = world.holders(spec.satisfied_by, at)
+    return sorted(
+        pid
+        for pid, verdict in pool.items()
+        if verdict == ACCEPT and pid not in holders and spec.fits(world.place(pid).record())
+    )
+
+
+def gold_fits(
+    world: AuditWorld, place_id: str, noun: str | None, need: str | None, at: datetime | None = None
+) -> list[str]:
     """Why the gold place is not a proper answer for the noun and the need (empty when it is)."""
     place = world.place(place_id)
     problems = []
     if noun and noun_of(noun).match(place.record()) != ACCEPT:
         problems.append(f"{place.name} ({place.place_type}) is not {noun_of(noun).article()}")
     if need:
-        spec = need_of(need)
-        if need not in world.facts.get(place_id, set()):
-            problems.append(f"{place.name} does not hold {need}")
-        if not noun and not _fits_need(spec, place.record()):
+        if need not in world.facts_at(at).get(place_id, set()):
+            problems.append(f"{place.name} does not hold {need} under the evidence rule")
+        if not need_of(need).fits(place.record()):
             problems.append(f"the need {need} does not fit {place.name} ({place.place_type})")
     return problems
-
-
-def _fits_need(spec, record: dict) -> bool:
-    if "*" in spec.fits and visited_indoors(record):
-        return True
-    return any(noun_of(k).match(record) == ACCEPT for k in spec.fits if k != "*")
 
 
 def rating_verdict(rating, minimum) -> str:

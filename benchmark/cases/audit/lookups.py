@@ -148,6 +148,13 @@ def open_on_arrival(world: AuditWorld, q: dict, answer) -> None:
             f"the place is {'open' if verdict == PASS else 'closed'} on arrival at "
             f"{arrival:%a %H:%M}; the answer says {answer.get('answer')!r}",
         )
+    stated = when(q.get("depart")) or datetime.fromisoformat(q["now"])
+    if open_verdict(world.place(q["place"]).opentime_week, stated) != (FAIL if verdict == PASS else PASS):
+        raise Reject(
+            "travel does not matter",
+            f"the place is already {'open' if verdict == PASS else 'closed'} (or may be) at the stated "
+            f"{stated:%a %H:%M}: the travel time does not decide the answer",
+        )
     _expect(answer, q["place"], world, value=False)
 
 
@@ -198,7 +205,11 @@ def budget(world: AuditWorld, q: dict, answer) -> None:
 
 
 def need_choice(world: AuditWorld, q: dict, answer) -> None:
+    """The one named option that holds the need; the others look like it and some have talk about it."""
     from benchmark.cases.needs import need_of
+
+    from .common import lookalikes
+    from .evidence import check_l2
 
     for pid in q["places"]:
         unique_name(world, pid)
@@ -212,6 +223,8 @@ def need_choice(world: AuditWorld, q: dict, answer) -> None:
     if problems:
         raise Reject("gold does not fit", "; ".join(problems))
     _expect(answer, chosen[0], world)
+    alike = set(lookalikes(world, q.get("noun"), q["need"])) & set(q["places"])
+    check_l2(world, gold=chosen[0], need=q["need"], lookalikes=alike)
 
 
 def _expect(answer, place_id: str, world: AuditWorld, *, value: bool = True) -> None:

@@ -24,10 +24,13 @@ from .common import (
     combine,
     cost_verdict,
     gold_fits,
+    lookalikes,
+    open_span_verdict,
     open_verdict,
     rating_verdict,
     when,
 )
+from .evidence import check_l2
 from .lookups import unique_name
 from .roads import cost_of
 from .world import AuditWorld
@@ -42,7 +45,7 @@ def route(world: AuditWorld, q: dict, answer) -> None:
 
 def detour(world: AuditWorld, q: dict, answer) -> None:
     """One stop on the way from start to end, chosen by the lowest total cost."""
-    start, end, vehicle, mode = q["start"], q["end"], q["vehicle"], q["mode"]
+    start, end, mode = q["start"], q["end"], q["mode"]
     for pid in (start, end):
         unique_name(world, pid)
     stop = q["stop"]
@@ -50,30 +53,18 @@ def detour(world: AuditWorld, q: dict, answer) -> None:
     if len(order) != 3 or order[0] != start or order[-1] != end:
         raise Reject("answer shape", "the answer is not start -> one stop -> end")
     gold = order[1]
-    problems = gold_fits(world, gold, stop.get("noun"), stop.get("need"))
+    depart = when(q.get("depart"))
+    if stop.get("need"):
+        _no_named_holder(world, [start, end], stop["need"], depart)
+    problems = gold_fits(world, gold, stop.get("noun"), stop.get("need"), depart)
     if problems:
         raise Reject("gold does not fit", "; ".join(problems))
     pool = {
         p: k
-        for p, k in candidates(world, stop.get("noun"), stop.get("need"), stop.get("errand")).items()
+        for p, k in candidates(world, stop.get("noun"), stop.get("need"), stop.get("errand"), at=depart).items()
         if p not in (start, end)
     }
-    there = world.roads.legs_from(start, list(pool), vehicle, mode)
-    back = world.roads.legs_from(end, list(pool), vehicle, mode, reverse=True)
-    depart = when(q.get("depart"))
-    rows = {}
-    for pid, kind in pool.items():
-        if pid not in there or pid not in back:
-            continue
-        place = world.place(pid)
-        arrival = depart + timedelta(seconds=there[pid][1]) if depart else None
-        verdict = combine(
-            rating_verdict(place.rating, stop.get("min_rating")),
-            cost_verdict(place.cost, stop.get("max_cost")),
-            open_verdict(place.opentime_week, arrival),
-        )
-        if verdict != FAIL:
-            rows[pid] = (kind, verdict, cost_of(there[pid], mode) + cost_of(back[pid], mode))
+    rows = _detour_rows(world, q, pool)
     if rows.get(gold, (None, None))[:2] != (ACCEPT, PASS):
         raise Reject("gold not surely valid", f"{world.place(gold).name} does not surely meet every stated condition")
     ranked = sorted(rows, key=lambda p: (rows[p][2], p))
@@ -91,7 +82,49 @@ def detour(world: AuditWorld, q: dict, answer) -> None:
             f"the runner-up stop {world.place(ranked[1]).name} ({ranked[1]}) costs "
             f"{rows[ranked[1]][2]:.0f}, within the margin of the gold's {best:.0f}",
         )
-    _check_totals(answer, [there[gold], back[gold]])
+    _check_totals(answer, [rows[gold][3], rows[gold][4]])
+    if stop.get("need"):
+        alike = {p: ACCEPT for p in lookalikes(world, stop.get("noun"), stop["need"], depart) if p not in (start, end)}
+        shown = {p: row for p, row in _detour_rows(world, q, alike).items() if row[1] == PASS}
+        measure = {p: row[2] for p, row in shown.items()} | {gold: best}
+        check_l2(world, gold=gold, need=stop["need"], lookalikes=shown, measure=measure, measure_name="cost")
+
+
+def _detour_rows(world: AuditWorld, q: dict, pool: dict[str, str]) -> dict[str, tuple]:
+    """{place_id: (kind, verdict, total cost, leg there, leg back)} of the stops of ``pool`` no stated condition
+    rules out (open on arrival, for the whole stay when the question states one)."""
+    start, end, vehicle, mode, stop = q["start"], q["end"], q["vehicle"], q["mode"], q["stop"]
+    there = world.roads.legs_from(start, list(pool), vehicle, mode)
+    back = world.roads.legs_from(end, list(pool), vehicle, mode, reverse=True)
+    depart = when(q.get("depart"))
+    rows = {}
+    for pid, kind in pool.items():
+        if pid not in there or pid not in back:
+            continue
+        place = world.place(pid)
+        arrival = depart + timedelta(seconds=there[pid][1]) if depart else None
+        verdict = combine(
+            rating_verdict(place.rating, stop.get("min_rating")),
+            cost_verdict(place.cost, stop.get("max_cost")),
+            open_span_verdict(place.opentime_week, arrival, stop.get("stay_min", 0)),
+        )
+        if verdict != FAIL:
+            rows[pid] = (kind, verdict, cost_of(there[pid], mode) + cost_of(back[pid], mode), there[pid], back[pid])
+    return rows
+
+
+def _no_named_holder(world: AuditWorld, named: list[str], need: str, at) -> None:
+    """A place the question names that already holds the need makes the extra stop needless."""
+    from benchmark.cases.needs import need_of
+
+    holders = world.holders(need_of(need).satisfied_by, at)
+    held = [p for p in named if p in holders]
+    if held:
+        raise Reject(
+            "named stop holds the need",
+            f"{world.place(held[0]).name} ({held[0]}), named in the question, already meets the need: "
+            "a plan without the extra stop meets everything",
+        )
 
 
 @dataclass
@@ -114,9 +147,15 @@ def trip(world: AuditWorld, q: dict, answer) -> None:
     if q.get("selection"):
         stops = _selection(world, q["selection"], exclude={start})
     fixed = [start, *stops, *([end] if end else [])]
+    at = when(q.get("depart"))
+    for x, y in q.get("before") or []:
+        if x == y:
+            raise Reject("self-referential rule", f"the visit-order rule names {x} twice (before itself)")
     pools = []
     for item in q.get("implied") or []:
-        pool = {p: k for p, k in candidates(world, item.get("noun"), item.get("need")).items() if p not in fixed}
+        if item.get("need"):
+            _no_named_holder(world, fixed, item["need"], at)
+        pool = {p: k for p, k in candidates(world, item.get("noun"), item.get("need"), at=at).items() if p not in fixed}
         if not pool:
             raise Reject("no candidate", f"no place meets the implied stop {item}")
         pools.append(pool)
@@ -128,7 +167,7 @@ def trip(world: AuditWorld, q: dict, answer) -> None:
     if gold is None:
         raise Reject("answer shape", f"the answer's order {list(gold_order)} is not a plan of this question")
     for item, pid in zip(q.get("implied") or [], gold.combo):
-        problems = gold_fits(world, pid, item.get("noun"), item.get("need"))
+        problems = gold_fits(world, pid, item.get("noun"), item.get("need"), at)
         if problems:
             raise Reject("gold does not fit", "; ".join(problems))
     if gold.verdict != PASS or gold.kind != ACCEPT:
@@ -159,6 +198,40 @@ def trip(world: AuditWorld, q: dict, answer) -> None:
                 f"against the gold's {gold.cost:.0f} (it must be cheaper by {margin:.0f})",
             )
     _check_totals(answer, [legs.get(a, b) for a, b in zip(gold.order, gold.order[1:])])
+    implied = q.get("implied") or []
+    if len(implied) == 1 and implied[0].get("need"):
+        _implied_rests_on_notes(world, q, implied[0], fixed, gold, start, end, stops, plans)
+
+
+LOOKALIKE_PLANS = 25  # the look-alikes nearest the trip whose best plans are costed
+
+
+def _implied_rests_on_notes(world, q, item, fixed, gold: _Plan, start, end, stops, plans) -> None:
+    """The L2 checks for the implied stop: a place that looks like a holder makes a cheaper plan, and the
+    holder is not the keyword leader."""
+    at = when(q.get("depart"))
+    near = sorted(
+        (p for p in lookalikes(world, item.get("noun"), item["need"], at) if p not in fixed),
+        key=lambda p: (world.distance_m(start, p) + world.distance_m(end or start, p), p),
+    )[:LOOKALIKE_PLANS]
+    pool = {p: ACCEPT for p in near}
+    legs = _Legs(world, q["vehicle"], q["mode"], fixed, [pool])
+    measure = {gold.combo[0]: gold.cost}
+    for pid in near:
+        try:
+            valid = [p for p in _plan(world, q, legs, start, end, stops, (pid,), [pool]) if p.verdict == PASS]
+        except Reject:  # unreachable
+            continue
+        if valid:
+            measure[pid] = min(p.cost for p in valid)
+    check_l2(
+        world,
+        gold=gold.combo[0],
+        need=item["need"],
+        lookalikes=[p for p in measure if p != gold.combo[0]],
+        measure=measure,
+        measure_name="the plan's cost",
+    )
 
 
 def _plan(world, q, legs, start, end, stops, combo, pools) -> list[_Plan]:

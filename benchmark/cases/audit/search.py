@@ -14,11 +14,13 @@ from .common import (
     combine,
     cost_verdict,
     gold_fits,
+    lookalikes,
     open_span_verdict,
     radius_verdict,
     rating_verdict,
     when,
 )
+from .evidence import check_l2
 from .lookups import unique_name
 from .roads import cost_of
 from .world import AuditWorld
@@ -33,10 +35,11 @@ def find(world: AuditWorld, q: dict, answer) -> None:
     center = q.get("center")
     if center:
         unique_name(world, center)
-    problems = gold_fits(world, gold, q.get("noun"), q.get("need"))
+    at = when(q.get("open_at"))
+    problems = gold_fits(world, gold, q.get("noun"), q.get("need"), at)
     if problems:
         raise Reject("gold does not fit", "; ".join(problems))
-    rows = _admissible(world, q, center)
+    rows = _admissible(world, q, center, candidates(world, q.get("noun"), q.get("need"), q.get("errand"), at=at))
     if gold not in rows or rows[gold] != (ACCEPT, PASS):
         raise Reject("gold not surely valid", f"{world.place(gold).name} does not surely meet every stated condition")
     rank = q["rank"]
@@ -46,15 +49,32 @@ def find(world: AuditWorld, q: dict, answer) -> None:
             raise Reject(
                 "rival meets the question", "other places may also meet the question: " + _names(world, rivals)
             )
-        return
-    # "nearest" read either way: the gold must win in a straight line and along the walking route.
-    readings = (
-        [dict(q, by="straight"), dict(q, by="route", vehicle="walking", mode="distance")]
-        if q.get("by") == "either"
-        else [q]
-    )
-    for reading in readings:
-        _rank(world, reading, center, gold, list(rows))
+    else:
+        # "nearest" read either way: the gold must win in a straight line and along the walking route.
+        readings = (
+            [dict(q, by="straight"), dict(q, by="route", vehicle="walking", mode="distance")]
+            if q.get("by") == "either"
+            else [q]
+        )
+        for reading in readings:
+            _rank(world, reading, center, gold, list(rows))
+    if q.get("need"):
+        _rests_on_notes(world, q, center, gold, rows, at)
+
+
+def _rests_on_notes(world: AuditWorld, q: dict, center: str | None, gold: str, rows: dict, at) -> None:
+    """The L2 checks (visible, notes-blind, decoys) over the places meeting every visible condition."""
+    alike = {pid: ACCEPT for pid in lookalikes(world, q.get("noun"), q["need"], at)}
+    visible = _admissible(world, q, center, alike)
+    shown = [p for p, (_, verdict) in visible.items() if verdict == PASS]
+    measure: dict[str, float] | None = None
+    name = ""
+    if q["rank"] == "nearest" or q.get("radius_m") is not None:
+        by = "route" if q.get("by") == "route" else "straight"
+        measure, name = _scores(world, dict(q, by=by), center, [gold, *shown]), "distance"
+    elif q.get("min_rating") is not None:
+        measure, name = {p: -(world.place(p).rating or 0.0) for p in [gold, *shown]}, "rating"
+    check_l2(world, gold=gold, need=q["need"], lookalikes=shown, measure=measure, measure_name=name)
 
 
 def _rank(world: AuditWorld, q: dict, center: str | None, gold: str, pids: list[str]) -> None:
@@ -84,11 +104,12 @@ def _rank(world: AuditWorld, q: dict, center: str | None, gold: str, pids: list[
             )
 
 
-def _admissible(world: AuditWorld, q: dict, center: str | None) -> dict[str, tuple[str, str]]:
-    """{place_id: (ACCEPT or MIGHT, PASS or UNSURE)} of every place no stated condition rules out."""
+def _admissible(world: AuditWorld, q: dict, center: str | None, pool: dict[str, str]) -> dict[str, tuple[str, str]]:
+    """{place_id: (ACCEPT or MIGHT, PASS or UNSURE)} of every place of ``pool`` no stated condition rules out."""
     moment = when(q.get("open_at"))
+    stay = max(q.get("open_for_min", 0), q.get("stay_min", 0))
     rows = {}
-    for pid, kind in candidates(world, q.get("noun"), q.get("need"), q.get("errand")).items():
+    for pid, kind in pool.items():
         if pid == center:
             continue
         place = world.place(pid)
@@ -96,7 +117,7 @@ def _admissible(world: AuditWorld, q: dict, center: str | None) -> dict[str, tup
             radius_verdict(world.distance_m(center, pid), q.get("radius_m")) if center else PASS,
             rating_verdict(place.rating, q.get("min_rating")),
             cost_verdict(place.cost, q.get("max_cost")),
-            open_span_verdict(place.opentime_week, moment, q.get("open_for_min", 0)),
+            open_span_verdict(place.opentime_week, moment, stay),
         )
         if verdict != FAIL:
             rows[pid] = (kind, verdict)

@@ -5,8 +5,9 @@ from __future__ import annotations
 from datetime import datetime
 
 from benchmark.cases.lexicon import MODE_WORDS, VEHICLE_WORDS, noun_of
+from benchmark.cases.phrasings import stay_minutes
 
-from .world import AuditWorld
+from .world import NOW, AuditWorld
 
 _PLACE_FIELDS = ("place", "origin", "via", "center", "start", "end")
 _LIST_FIELDS = ("places", "stops")
@@ -48,6 +49,45 @@ def wording_failures(world: AuditWorld, question: str, query: dict) -> list[str]
         failures.append(f"wording: the question does not say the travel mode ({vehicle})")
     if mode and query["kind"] in ("route", "detour", "trip") and not any(w in text for w in MODE_WORDS[mode]):
         failures.append(f"wording: the question does not say what to optimise ({mode})")
+    failures += _stay_failures(query)
+    failures += _date_failures(query, text)
+    if any("@0" in pair for pair in query.get("before") or []) and "extra stop" not in text:
+        failures.append(
+            "wording: a visit-order rule is about the implied stop but does not call it the extra stop "
+            "(a pronoun could be read as the named stop before it: a rule naming one place twice)"
+        )
+    return failures
+
+
+def _date_failures(query: dict, text: str) -> list[str]:
+    """A need that a dated state (short-term fact) settles holds only on some days, and notes announce such
+    states season after season: the question must say its day with the year."""
+    from benchmark.cases.needs import need_of
+    from environment.build.corpus.vocab import ALL_SPECS
+
+    needs = [part["need"] for part in _parts(query) if part.get("need")]
+    if not any(ALL_SPECS[need_of(n).key].kind == "short_term" for n in needs):
+        return []
+    moment = next((datetime.fromisoformat(v) for _, v in _moments(query)), NOW)
+    day = f"{moment.day} {moment:%B %Y}".casefold()
+    if day not in text:
+        return [f"wording: a dated state decides the need, but the question does not say the date ({day})"]
+    return []
+
+
+def _stay_failures(query: dict) -> list[str]:
+    """A phrasing that asks to stay ("read for hours") in a question with a moment: the place must be open for
+    the whole stay, so the query must carry it (``stay_min``) and the solver checks it."""
+    if not any(query.get(key) for key in ("depart", "open_at", "at", "now")):
+        return []
+    failures = []
+    for part in _parts(query):
+        asked = stay_minutes(part.get("phrase") or "")
+        if asked and max(part.get("stay_min") or 0, query.get("dwell_min") or 0, part.get("open_for_min") or 0) < asked:
+            failures.append(
+                f"stay not checked: the need's phrasing asks for about {asked} minutes there, but the case checks "
+                "the opening hours only on arrival"
+            )
     return failures
 
 

@@ -1,8 +1,11 @@
 """The city as the independent verifier reads it: every row of it, and its own distances.
 
-Nothing here calls a tool or the data engine. Places and their hidden facts are every row of
-the city, read through ``environment.selectors`` (no search, no ranking, no filter but the
-fact kinds); straight-line distances use the WGS84 ellipsoid (what PostGIS geography
+Nothing here calls a tool or the data engine. Places are every row of the city, read through
+``environment.selectors`` (no search, no ranking, no filter). Which facts a place holds is
+decided here, from the hidden evidence labels of every note and comment, by the evidence rule
+(``environment.evidence``) at the case's moment: not from the distilled memory the engine
+filters by. The notes' visible texts are read too, for the keyword counts a solver that does
+not read would make. Straight-line distances use the WGS84 ellipsoid (what PostGIS geography
 measures) through a local approximation that is exact to well under a centimetre at city
 scale; opening hours use the one opening-hours parser the benchmark grades with.
 """
@@ -16,8 +19,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
+from environment.evidence import Item, fact_verdict
 from environment.opening import is_open_at
-from environment.selectors import fact_keys, place_records
+from environment.selectors import NoteText, evidence_rows, note_texts, place_records
 from environment.text import fold
 from environment.tools.context import city_context
 
@@ -66,15 +70,33 @@ class Place:
         }
 
 
+NOW = datetime(2026, 12, 7, 12, 0)  # the benchmark's "today" (after every post): a case without a moment asks now
+
+
 class AuditWorld:
-    """Every place of one city version with its hidden facts, and its road network."""
+    """Every place of one city version, the evidence about its facts, the notes' texts and its road network.
+
+    ``evidence`` maps (place_id, fact key) to its labelled items; the facts a place holds at a moment
+    are what the evidence rule finds there. Hand-built worlds may give ``facts`` (place_id -> keys held
+    at any moment) instead."""
 
     def __init__(
-        self, *, city_name: str, city_version: str, places: list[Place], facts: Mapping[str, Set[str]], network
+        self,
+        *,
+        city_name: str,
+        city_version: str,
+        places: list[Place],
+        network,
+        facts: Mapping[str, Set[str]] | None = None,
+        evidence: Mapping[tuple[str, str], list[Item]] | None = None,
+        notes: tuple[NoteText, ...] = (),
     ):
         self.city_name, self.city_version = city_name, city_version
         self.places = {p.place_id: p for p in places}
-        self.facts = facts
+        self.evidence = dict(evidence or {})
+        self.notes = notes
+        self._given = facts
+        self._facts: dict[datetime, dict[str, frozenset[str]]] = {}
         self.network = network
         self.by_name: dict[str, list[str]] = {}
         for place in self.places.values():
@@ -85,11 +107,47 @@ class AuditWorld:
 
     @classmethod
     def load(cls, city_name: str) -> AuditWorld:
-        """The world of a built city: every place, and the static and long-term facts (the ground truth)."""
+        """The world of a built city: every place, every evidence label with its item's author and time, and
+        every note's text."""
         ctx = city_context(city_name)
         places = [Place(*record) for record in place_records(city_id=ctx.city_id)]
-        facts = fact_keys(city_id=ctx.city_id, kinds=("static", "long_term"))
-        return cls(city_name=city_name, city_version=ctx.city_version, places=places, facts=facts, network=ctx.network)
+        evidence: dict[tuple[str, str], list[Item]] = {}
+        for row in evidence_rows(city_id=ctx.city_id):
+            ref = f"{row.note_id}/{row.comment_id}" if row.comment_id else row.note_id
+            item = Item(_naive(row.time), row.author, row.stance, row.valid_from, row.valid_until, ref)
+            evidence.setdefault((row.place_id, row.key), []).append(item)
+        notes = tuple(note_texts(city_id=ctx.city_id))
+        return cls(
+            city_name=city_name,
+            city_version=ctx.city_version,
+            places=places,
+            network=ctx.network,
+            evidence=evidence,
+            notes=notes,
+        )
+
+    # -- facts --------------------------------------------------------------------------------
+    def facts_at(self, at: datetime | None = None) -> dict[str, frozenset[str]]:
+        """place_id -> the fact keys the evidence rule finds held at ``at`` (default: now)."""
+        if self._given is not None:
+            return {pid: frozenset(keys) for pid, keys in self._given.items()}
+        at = _naive(at or NOW)
+        with self._lock:
+            if at not in self._facts:
+                found: dict[str, set[str]] = {}
+                for (pid, key), items in self.evidence.items():
+                    if fact_verdict(items, at).holds:
+                        found.setdefault(pid, set()).add(key)
+                self._facts[at] = {pid: frozenset(keys) for pid, keys in found.items()}
+            return self._facts[at]
+
+    @property
+    def facts(self) -> dict[str, frozenset[str]]:
+        return self.facts_at(None)
+
+    def verdict(self, place_id: str, key: str, at: datetime | None = None):
+        """The evidence rule's verdict on one fact at one place (its counted items, its last reset, why)."""
+        return fact_verdict(self.evidence.get((place_id, key), []), _naive(at or NOW))
 
     # -- lookups ---------------------------------------------------------------------------
     def place(self, place_id: str) -> Place:
@@ -98,10 +156,10 @@ class AuditWorld:
         except KeyError:
             raise LookupError(f"place {place_id} does not exist in {self.city_name}") from None
 
-    def holders(self, keys: tuple[str, ...]) -> set[str]:
-        """Places holding any of the fact keys (the ground truth, not the engine's text filters)."""
+    def holders(self, keys: tuple[str, ...], at: datetime | None = None) -> set[str]:
+        """Places holding any of the fact keys at ``at`` under the evidence rule (not the engine's text filters)."""
         wanted = set(keys)
-        return {pid for pid, facts in self.facts.items() if facts & wanted}
+        return {pid for pid, facts in self.facts_at(at).items() if facts & wanted}
 
     def named(self, name: str) -> list[str]:
         """Every place whose name or an alias is ``name`` (folded)."""
@@ -119,6 +177,11 @@ class AuditWorld:
 
                 self._roads = Roads(self.network)
             return self._roads
+
+
+def _naive(when: datetime) -> datetime:
+    """Moments compare as UTC wall clock: the case's moments are naive, the notes' times are UTC."""
+    return when.replace(tzinfo=None) if when.tzinfo else when
 
 
 def open_state(hours: str, when: datetime, margin_min: int) -> bool | None:

@@ -9,11 +9,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from benchmark.cases.lexicon import ACCEPT, Noun, nouns_for, top_of
-from benchmark.cases.needs import NEEDS, need_of, visited_indoors
-from environment.build.corpus.vocab import ALL_SPECS
+from benchmark.cases.needs import NEEDS, need_of, nouns_for_need
+from benchmark.cases.phrasings import fitting_phrases
+from environment.build.corpus.kinds import kind_of
+from environment.build.corpus.text import parse_label_span
+from environment.build.corpus.vocab import ALL_SPECS, STATIC_KEY_OF_LABEL
+from environment.selectors import fact_note_ids
 from environment.text import fold
 
-from .intents import fitting_phrases
+from .moments import WEEK_END, WEEK_START, query_moment, spoken_date
 from .session import Discard, EngineSession
 
 SAMPLE_SIZE = 50
@@ -255,9 +259,23 @@ _LABEL_SPLIT = re.compile(r";\s*")
 
 
 def facts_of(place: dict) -> set[str]:
-    """Static and long-term fact keys of a place, read from its distilled fields (engine records)."""
-    labels = set(_LABEL_SPLIT.split(place.get("tag") or "")) | set(_LABEL_SPLIT.split(place.get("long_mem") or ""))
-    return {spec.key for spec in ALL_SPECS.values() if spec.kind != "short_term" and spec.label in labels}
+    """The fact keys a place holds as its engine record shows them: static tags (in any of their wordings)
+    in ``tag``, impressions in ``long_mem``, and the dated states of ``short_mem`` that hold through the
+    whole week the cases are set in."""
+    keys = {STATIC_KEY_OF_LABEL[t] for t in _LABEL_SPLIT.split(place.get("tag") or "") if t in STATIC_KEY_OF_LABEL}
+    keys |= {_LONG_KEY_OF_LABEL[t] for t in _LABEL_SPLIT.split(place.get("long_mem") or "") if t in _LONG_KEY_OF_LABEL}
+    for label in _LABEL_SPLIT.split(place.get("short_mem") or ""):
+        span = parse_label_span(label)
+        if span is None:
+            continue
+        key = _SHORT_KEY_OF_HEAD.get(label[: label.rfind(" (")])
+        if key and span[0] <= WEEK_START.date() and WEEK_END.date() <= span[1]:
+            keys.add(key)
+    return keys
+
+
+_LONG_KEY_OF_LABEL = {s.label: s.key for s in ALL_SPECS.values() if s.kind == "long_term"}
+_SHORT_KEY_OF_HEAD = {s.label.split(" ({span})")[0]: s.key for s in ALL_SPECS.values() if "({span})" in s.label}
 
 
 def has_need(place: dict, key: str) -> bool:
@@ -266,47 +284,69 @@ def has_need(place: dict, key: str) -> bool:
 
 
 def needs_of(place: dict, *, trips: bool = False, vehicle: str | None = None) -> list[str]:
-    """The needs whose own fact the place holds and whose phrasing fits the place's kind."""
+    """The needs whose own fact the place holds (so it fits the place's kind)."""
     out = []
     for key in sorted(facts_of(place) & set(NEEDS)):
         need = NEEDS[key]
         if (trips and not need.trips) or (vehicle and vehicle not in need.vehicles):
             continue
-        if nouns_fitting(place, key) or ("*" in need.fits and visited_indoors(place)):
+        if need.fits(place):
             out.append(key)
     return out
 
 
+def shows_need(place: dict, key: str) -> bool:
+    """Whether the place's visible record (name, alias, tag) shows a fact that meets the need: its label or one
+    of its evidence words (then a reader could tell it from the others without a note)."""
+    text = fold(" ".join(str(place.get(f) or "") for f in ("name", "alias", "tag")))
+    for fact in need_of(key).satisfied_by:
+        spec = ALL_SPECS[fact]
+        if any(fold(w) in text for w in (*spec.evidence, label_value(fact))):
+            return True
+    return False
+
+
 def nouns_fitting(place: dict, key: str) -> list[Noun]:
-    """The nouns that accept the place and that the need's phrasing fits."""
-    fits = need_of(key).fits
-    return [n for n in nouns_for(place) if n.key in fits]
+    """The nouns that accept the place and that a question may name with the need."""
+    allowed = {n.key for n in nouns_for_need(key)}
+    return [n for n in nouns_for(place) if n.key in allowed]
 
 
-def want_phrase(rng: random.Random, key: str, place: dict, *, kind: str = "wants", timed: bool = False) -> str:
-    """A phrasing of the need that fits the place (no food words for a shop) and the question's moment."""
+def want_phrase(session: EngineSession, rng: random.Random, key: str, place: dict, *, timed: bool = False) -> str:
+    """A phrasing of the need from the session's bank that fits the place (no food words for a shop) and the
+    question's moment (no time of day, no stay, when the question sets one)."""
     serves_food = top_of(place) in ("Food & Beverages", "Accommodation")
-    options = fitting_phrases(key, kind, serves_food=serves_food, is_shop=top_of(place) in SHOP_TOPS, timed=timed)
+    kind = kind_of(str(place.get("place_type") or ""))
+    is_shop = top_of(place) in SHOP_TOPS
+    options = fitting_phrases(key, session.bank, kind=kind, serves_food=serves_food, is_shop=is_shop, timed=timed)
     if not options:
         raise Discard(f"no phrasing of {key} fits {place['place_type']}")
     return rng.choice(options)
 
 
+def dated_question(question: str, query: dict) -> str:
+    """The question, saying which day it is when a dated state (a short-term fact) decides it: notes
+    announce such states for a season, so a reader must know which season the question is in."""
+    if not any(ALL_SPECS[need].kind == "short_term" for need in query_needs(query)):
+        return question
+    return f"It's {spoken_date(query_moment(query))}. {question}"
+
+
+def query_needs(query: dict) -> list[str]:
+    """The implicit needs a query asks for (its own, its stop's, its implied stops')."""
+    parts = [query, query.get("stop") or {}, *(query.get("implied") or [])]
+    return [part["need"] for part in parts if isinstance(part, dict) and part.get("need")]
+
+
 def label_value(key: str) -> str:
-    """The part of a fact's label after the colon ("Corgi cafe"), used as a geo_tag / social_mem keyword."""
-    return ALL_SPECS[key].label.split(":", 1)[-1].strip()
+    """The part of a fact's label after the colon, without a dated state's span ("Winter terrace with
+    heaters"), used as a social_mem keyword."""
+    return ALL_SPECS[key].label.split(":", 1)[-1].split(" ({span})")[0].strip()
 
 
 def need_filters(key: str) -> list[dict]:
-    """Engine filters that find the holders of a need's facts: geo_tag for static tags, social_mem otherwise."""
-    static = [label_value(k) for k in need_of(key).satisfied_by if ALL_SPECS[k].kind == "static"]
-    dynamic = [label_value(k) for k in need_of(key).satisfied_by if ALL_SPECS[k].kind != "static"]
-    return ([{"geo_tag": static}] if static else []) + ([{"social_mem": dynamic}] if dynamic else [])
-
-
-def tag_citation(key: str) -> str:
-    """The attribute key an answer cites for a fact: "tag:<label>" for static tags, "" otherwise."""
-    return f"tag:{label_value(key)}" if ALL_SPECS[key].kind == "static" else ""
+    """Engine filters that find the holders of a need's facts: social_mem over the hidden distilled fields."""
+    return [{"social_mem": [label_value(k) for k in need_of(key).satisfied_by]}]
 
 
 def fact_constraint(place: dict, key: str) -> dict:
@@ -332,36 +372,34 @@ def _quote(text: str) -> str:
     return f'"{text}"' if " " in text or "-" in text else text
 
 
-def supporting_notes(session: EngineSession, place: dict, key: str, limit: int = 3) -> list[str]:
-    """Note ids (engine search_notes, full text) that name the place and state the fact."""
-    spec = ALL_SPECS[key]
-    found = session.engine("search_notes", keyword=evidence_keyword(place, key))
-    name = fold(place["name"])
-    note_ids = []
-    for note in found["results"]:
-        text = fold(" ".join([note["title"], note["desc"], *(c["content"] for c in note["comments"])]))
-        # An evidence word alone can come from unrelated chatter; a note supports the fact when it
-        # carries one of the ways people phrase it.
-        if name in text and any(fold(p) in text for p in spec.phrases + spec.comments):
-            note_ids.append(note["note_id"])
-    if not note_ids:
-        raise Discard(f"no note names {place['name']!r} with evidence of {key}")
-    return sorted(note_ids)[:limit]
+def talked_about(session: EngineSession, place: dict, key: str) -> int:
+    """How many notes naming the place also hold the fact's words (engine search_notes: visible text only)."""
+    return session.engine("search_notes", keyword=evidence_keyword(place, key))["total_matched"]
+
+
+def supporting_notes(session: EngineSession, place: dict, key: str, limit: int = 4) -> list[str]:
+    """The notes whose items back the fact under the evidence rule (what it was distilled from) and that the
+    agent's search for the place's name and the fact's words lists: at least two when the rule counted two."""
+    counted = sorted(fact_note_ids(city_id=session.context.city_id, place_id=place["place_id"], key=key))
+    if not counted:
+        raise Discard(f"no note backs {key} at {place['name']!r} under the evidence rule")
+    listed = {n["note_id"] for n in session.engine("search_notes", keyword=evidence_keyword(place, key))["results"]}
+    found = [n for n in counted if n in listed]
+    if len(found) < min(2, len(counted)):
+        raise Discard(f"the notes backing {key} at {place['name']!r} do not come up in a search for it")
+    return found[:limit]
 
 
 def read_notes(session: EngineSession, place: dict, key: str, note_ids: list[str]) -> None:
-    """The agent's reference reading: search_notes with the same keyword, note_detail of each cited note,
-    and for a static tag the place's record (place_detail), where the tag is visible."""
+    """The agent's reference reading: search_notes with the place's name and the fact's words, then
+    note_detail of each cited note."""
     found = session.agent("search_notes", keyword=evidence_keyword(place, key))
     listed = {n["note_id"] for n in found["results"]}
     if not set(note_ids) <= listed:
         raise Discard("agent search_notes does not list the cited notes")
     for note_id in note_ids:
         session.agent("note_detail", note_id=note_id)
-    if ALL_SPECS[key].kind == "static":  # static tags are on the place record too: the agent confirms it there
-        session.agent("place_detail", place_id=place["place_id"])
 
 
-def evidence_ref(key: str, note_ids: list[str], extra_keys: tuple[str, ...] = ()) -> dict:
-    keys = [k for k in (tag_citation(key), *extra_keys) if k]
-    return {"attribute_key": ",".join(keys), "note_id": ",".join(note_ids)}
+def evidence_ref(note_ids: list[str], extra_keys: tuple[str, ...] = ()) -> dict:
+    return {"attribute_key": ",".join(extra_keys), "note_id": ",".join(note_ids)}

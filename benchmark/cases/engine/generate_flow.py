@@ -46,11 +46,13 @@ def generate_and_store(
     paraphraser=None,
     release: str | None = None,
     workers: int = 1,
+    split: str = "public",
 ) -> str:
     """Generate, store, optionally validate and freeze as ``release``; returns the printed summary.
 
     With ``release``, an existing release of that name means there is nothing to do (make
-    demo relies on this), and the generated cases are validated and then frozen.
+    demo relies on this), and the generated cases are validated and then frozen. ``split`` (public or
+    hidden) picks the wording banks and is the split of the release frozen.
     """
     from tqdm import tqdm
 
@@ -73,6 +75,7 @@ def generate_and_store(
         on_case=lambda _d: bar.update(1),
         paraphraser=paraphraser,
         workers=workers,
+        split=split,
     )
     bar.close()
     generated_s = time.perf_counter() - started
@@ -80,7 +83,7 @@ def generate_and_store(
     lines = [
         _report_table(reports),
         f"Generated {len(documents)} cases in {generated_s:.1f} s "
-        f"(city {context.city_name} {context.city_version[:12]}, seed {seed}); stored: "
+        f"(city {context.city_name} {context.city_version[:12]}, seed {seed}, {split} wording); stored: "
         + f"created {stored['created']}, updated {stored['updated']}, unchanged {stored['unchanged']}, "
         f"kept {stored['kept']} (reviewed; {stored['kept_differing']} differ from this generation)",
     ]
@@ -107,7 +110,7 @@ def generate_and_store(
 
         frozen = release_freeze(
             name=release,
-            split=Release.PUBLIC,
+            split=Release.HIDDEN if split == "hidden" else Release.PUBLIC,
             description=f"Data engine seed {seed}",
             cases=Case.objects.filter(case_id__in=[d.case_id for d in documents], status=Case.VALIDATED),
         )

@@ -10,6 +10,22 @@ from functools import lru_cache
 from environment.opening import is_open_at, parse_hours
 
 WEEK_START = datetime(2026, 12, 7)  # a Monday; no public holiday that week in Finland
+WEEK_END = WEEK_START + timedelta(days=6, hours=23, minutes=59)  # the Sunday's last minute
+NOW = WEEK_START + timedelta(hours=12)  # a question that sets no moment asks about now: the Monday at noon
+QUERY_MOMENTS = ("depart", "open_at", "at", "now")  # the query fields that hold a question's moment
+
+
+def query_moment(query: dict) -> datetime:
+    """The moment a question is about: the one it states, else :data:`NOW`."""
+    stated = next((query[k] for k in QUERY_MOMENTS if query.get(k)), None)
+    return datetime.fromisoformat(stated) if stated else NOW
+
+
+def spoken_date(when: datetime) -> str:
+    """'Monday 7 December 2026'."""
+    return f"{when:%A} {when.day} {when:%B %Y}"
+
+
 STABLE_MIN = 10  # the engine asks for the verifier's slack: a state must hold 10 minutes either side
 
 

@@ -15,6 +15,7 @@ from collections import Counter
 from datetime import datetime
 
 from benchmark.cases.lexicon import indefinite
+from benchmark.cases.phrasings import BANKS, PUBLIC
 
 VEHICLE_ADVERB = {"walking": ("on foot",), "cycling": ("by bike", "by bicycle"), "driving": ("by car",)}
 VEHICLE_GERUND = {"walking": "walking", "cycling": "cycling", "driving": "driving"}
@@ -27,20 +28,37 @@ MODE_GOAL = {
 }
 
 
-class Phrasebook:
-    """Balanced choice of skeletons: per bank, the least-used skeleton first, ties by the random stream."""
+def in_split(items: tuple[str, ...], split: str) -> list[int]:
+    """The positions of a bank's skeletons (or rule sentences) that a release split writes from: public
+    releases the even ones, hidden releases the odd ones, so the two never share a question's wording."""
+    if split not in BANKS:
+        raise ValueError(f"unknown split {split!r}; allowed: {', '.join(BANKS)}")
+    return list(range(BANKS.index(split), len(items), 2))
 
-    def __init__(self) -> None:
+
+def split_choice(rng: random.Random, items: tuple[str, ...], split: str) -> str:
+    """One of ``items`` from the split's half."""
+    return items[rng.choice(in_split(items, split))]
+
+
+class Phrasebook:
+    """Balanced choice of skeletons: per bank, the least-used skeleton of the split's half first, ties by the
+    random stream."""
+
+    def __init__(self, split: str = PUBLIC) -> None:
+        in_split((), split)  # checks the name
+        self.split = split
         self.used: Counter = Counter()
         self.tried: Counter = Counter()
 
     def pick(self, rng: random.Random, bank: str, skeletons: tuple[str, ...]) -> tuple[str, str]:
-        """(skeleton id, skeleton) from ``bank``."""
-        if not skeletons:
-            raise ValueError(f"question bank {bank!r} is empty")
-        counts = [self.used[f"{bank}#{i}"] for i in range(len(skeletons))]
-        low = min(counts)
-        index = rng.choice([i for i, c in enumerate(counts) if c == low])
+        """(skeleton id, skeleton) from ``bank``; the id keeps the skeleton's position in the whole bank."""
+        positions = in_split(skeletons, self.split)
+        if not positions:
+            raise ValueError(f"question bank {bank!r} has no skeleton for the {self.split} split")
+        counts = {i: self.used[f"{bank}#{i}"] for i in positions}
+        low = min(counts.values())
+        index = rng.choice([i for i, c in counts.items() if c == low])
         return f"{bank}#{index}", skeletons[index]
 
     def variant(self, rng: random.Random, name: str, weights: dict[str, float]) -> str:

@@ -10,16 +10,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from benchmark.cases.document import TABLE4, CaseDocument, RequiredEvidence, case_type, normalise_question
+from benchmark.cases.phrasings import HIDDEN, PUBLIC
 from benchmark.cases.verify import verify_case
 from environment.tools.context import ToolContext
 from judging.vocabulary import CELLS, Category, Level
 
-from .common import Draft
+from .common import Draft, dated_question
 from .question_phrasing import Phrasebook
 from .recipes import load_recipes
 from .session import Discard, EngineSession
 
-ENGINE_VERSION = "2.0"
+ENGINE_VERSION = "3.0"
 MAX_ATTEMPTS_PER_CASE = 40
 
 
@@ -46,19 +47,21 @@ def generate_cases(
     on_case: Callable[[CaseDocument], None] | None = None,
     paraphraser: Callable[[str], str] | None = None,
     workers: int = 1,
+    split: str = PUBLIC,
 ) -> tuple[list[CaseDocument], list[CellReport]]:
     """Write cases for every cell (default: the paper's table 4, 667 cases) with the engine toolset.
 
     Every case is verified as it is written (verify.py); one that fails is discarded and
     another attempt takes its place, so what comes out passes verification. Cells are
     independent (each has its own random streams, skeleton counts and lookups), so with
-    ``workers`` > 1 they are written in that many forked processes, with the same result.
+    ``workers`` > 1 they are written in that many forked processes, with the same result. ``split``
+    picks the wording banks (public or hidden: disjoint skeletons and need phrasings).
     """
     counts = counts if counts is not None else TABLE4
     if workers > 1 and paraphraser is None and sum(1 for c in CELLS if counts.get(c)) > 1 and not _in_transaction():
-        results = _in_processes(context, seed, counts, workers)
+        results = _in_processes(context, seed, counts, workers, split)
     else:
-        results = [_generate_cell(context, seed, cell, counts.get(cell, 0), paraphraser) for cell in CELLS]
+        results = [_generate_cell(context, seed, cell, counts.get(cell, 0), paraphraser, split) for cell in CELLS]
     documents, reports = [], []
     for cell_documents, report in results:
         reports.append(report)
@@ -70,14 +73,19 @@ def generate_cases(
 
 
 def _generate_cell(
-    context: ToolContext, seed: int, cell: tuple[str, str], target: int, paraphraser: Callable[[str], str] | None = None
+    context: ToolContext,
+    seed: int,
+    cell: tuple[str, str],
+    target: int,
+    paraphraser: Callable[[str], str] | None = None,
+    split: str = PUBLIC,
 ) -> tuple[list[CaseDocument], CellReport]:
     recipes = load_recipes()
     report = CellReport(cell, target)
     documents: list[CaseDocument] = []
     signatures: set[str] = set()
     questions: set[str] = set()
-    phrasebook = Phrasebook()
+    phrasebook = Phrasebook(split)
     memo: dict = {}  # per cell, so a cell's cases do not depend on which other cells were generated
     started = time.perf_counter()
     while report.made < report.target and report.attempts < report.target * MAX_ATTEMPTS_PER_CASE:
@@ -89,11 +97,12 @@ def _generate_cell(
         except Discard as exc:
             report.discards[str(exc).split(":")[0]] += 1
             continue
+        draft.question = dated_question(draft.question, draft.query)
         question = normalise_question(draft.question)
         if draft.signature in signatures or question in questions:
             report.discards["duplicate of an earlier case"] += 1
             continue
-        document = _document(context, seed, cell, report.made + 1, report.attempts - 1, draft, session)
+        document = _document(context, seed, cell, report.made + 1, report.attempts - 1, draft, session, split)
         verdict = verify_case(document, replay=False)  # the paths were just made; validation replays them
         if not verdict.ok:  # e.g. a rival the engine's capped searches missed, found by the verifier
             report.discards["failed verification: " + _reason(verdict.failures[0])] += 1
@@ -128,7 +137,7 @@ def _in_transaction() -> bool:
     return connection.in_atomic_block
 
 
-def _in_processes(context: ToolContext, seed: int, counts: dict, workers: int) -> list:
+def _in_processes(context: ToolContext, seed: int, counts: dict, workers: int, split: str) -> list:
     import multiprocessing
 
     from django.db import connections
@@ -137,18 +146,18 @@ def _in_processes(context: ToolContext, seed: int, counts: dict, workers: int) -
     connections.close_all()  # each forked worker opens its own database connection
     cells = sorted(CELLS, key=lambda c: _SLOWEST_FIRST.index(c) if c in _SLOWEST_FIRST else len(_SLOWEST_FIRST))
     with multiprocessing.get_context("fork").Pool(workers) as pool:
-        jobs = [(context.city_name, seed, c, counts.get(c, 0)) for c in cells]
+        jobs = [(context.city_name, seed, c, counts.get(c, 0), split) for c in cells]
         done = dict(zip(cells, pool.starmap(_cell_in_worker, jobs, chunksize=1)))
     return [done[cell] for cell in CELLS]
 
 
-def _cell_in_worker(city_name: str, seed: int, cell: tuple[str, str], target: int):
+def _cell_in_worker(city_name: str, seed: int, cell: tuple[str, str], target: int, split: str):
     from django.db import connections
 
     from environment.tools.context import city_context
 
     try:  # the city's road network was built before the fork: the new context finds it in the process cache
-        return _generate_cell(city_context(city_name), seed, cell, target)
+        return _generate_cell(city_context(city_name), seed, cell, target, split=split)
     finally:
         connections.close_all()
 
@@ -197,7 +206,7 @@ def _names_seen(session: EngineSession, answer) -> set[str]:
     return looked_up | set(answer_names(answer))
 
 
-def _document(context, seed, cell, number, attempt, draft: Draft, session: EngineSession) -> CaseDocument:
+def _document(context, seed, cell, number, attempt, draft: Draft, session: EngineSession, split: str) -> CaseDocument:
     category, level = cell
     kind = case_type(category, level)
     return CaseDocument(
@@ -206,7 +215,9 @@ def _document(context, seed, cell, number, attempt, draft: Draft, session: Engin
         answer=draft.answer,
         # The engine's major version is part of the id: cases an older engine wrote (and curators
         # reviewed) keep their ids and are never mistaken for, or overwritten by, this engine's.
-        case_id=f"{context.city_name}-e{ENGINE_VERSION.split('.')[0]}-s{seed}-{kind}-{number:03d}",
+        # A hidden release's cases (the hidden wording banks) carry "h" after the seed.
+        case_id=f"{context.city_name}-e{ENGINE_VERSION.split('.')[0]}-s{seed}{'h' if split == HIDDEN else ''}-"
+        f"{kind}-{number:03d}",
         category=category,
         level=level,
         reference_path=session.reference_path,
@@ -220,6 +231,7 @@ def _document(context, seed, cell, number, attempt, draft: Draft, session: Engin
             "seed": seed,
             "attempt": attempt,
             "recipe": kind,
+            "split": split,
             "skeletons": list(session.skeletons),
             "variants": [v.split(":", 1)[1] for v in session.variants],
             "city_name": context.city_name,

@@ -33,6 +33,11 @@ class EngineSession:
     skeletons: list[str] = field(default_factory=list)  # the skeleton ids this attempt's question used
     variants: list[str] = field(default_factory=list)  # the recipe variants this attempt wrote
 
+    @property
+    def bank(self) -> str:
+        """The wording bank of the release being written: "public" or "hidden"."""
+        return self.phrasebook.split
+
     def variant(self, rng: random.Random, name: str, weights: dict[str, float]) -> str:
         """Which variant of a recipe this attempt writes (balanced over kept cases, see Phrasebook.variant)."""
         chosen = self.phrasebook.variant(rng, name, weights)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 
-from benchmark.cases.needs import need_of
 from environment.opening import hours_are_valid
 from judging.vocabulary import Category, Level
 
@@ -22,7 +21,6 @@ from ..common import (
     read_notes,
     sample,
     supporting_notes,
-    tag_citation,
     want_phrase,
 )
 from ..moments import moments_when, stable_state
@@ -56,7 +54,7 @@ def nearby_l2(session, rng: random.Random) -> Draft:
             continue
         key = rng.choice(keys)
         nouns = nouns_fitting(gold, key)
-        noun = None if timed or not nouns or ("*" in need_of(key).fits and rng.random() < 0.5) else rng.choice(nouns)
+        noun = None if timed or not nouns or rng.random() < 0.35 else rng.choice(nouns)
         around = session.engine("nearby_search", center=gold["place_id"], radius_meters=350)["results"]
         anchors = [r for r in around if r["distance_m"] >= 40]
         rng.shuffle(anchors)
@@ -97,7 +95,7 @@ def _case(session, rng, anchor, gold, key, noun, radius, timed) -> Draft:
     # The need must change the answer: without it, the nearest place would do.
     if nearby["results"] and nearby["results"][0]["place_id"] == gold["place_id"]:
         raise Discard("the gold is the nearest place anyway: the need does not matter")
-    want = want_phrase(rng, key, gold, timed=timed)
+    want = want_phrase(session, rng, key, gold, timed=timed)
     note_ids = supporting_notes(session, gold, key)
     find_by_name(session, anchor["name"])
     session.agent(
@@ -119,7 +117,7 @@ def _case(session, rng, anchor, gold, key, noun, radius, timed) -> Draft:
         "place_id": gold["place_id"],
         "reason": "Social media notes confirm it offers what the user implicitly needs"
         + (", and it is open then." if when else "."),
-        "ref": evidence_ref(key, note_ids, extra),
+        "ref": evidence_ref(note_ids, extra),
         "implicit_logic": "True",
     }
     session.agent("submit_answer", result=answer)
@@ -155,7 +153,7 @@ def _case(session, rng, anchor, gold, key, noun, radius, timed) -> Draft:
         },
         note_ids=note_ids,
         constraints=constraints,
-        attributes=[{"place_id": gold["place_id"], "key": k} for k in (tag_citation(key), *extra) if k],
+        attributes=[{"place_id": gold["place_id"], "key": k} for k in extra],
         signature=f"nearneed:{gold['place_id']}:{key}",
     )
 

@@ -108,17 +108,16 @@ def _trip_pair(session, rng, dest_need=lambda p: True) -> tuple[dict, dict, str]
     return origin, dest, vehicle
 
 
-def _departures(hours: str, travel_s: float, *, want_open: bool, want_change: bool, lead_s: float = 0.0) -> list:
-    """Departures (5-minute marks, 07:00-23:00) after which arrival finds the wanted state, and where the state
-    at the clock time the user states (``lead_s`` before leaving) differs from it or not, as wanted."""
+def _departures(hours: str, travel_s: float, *, want_open: bool, lead_s: float = 0.0) -> list:
+    """Departures (5-minute marks, 07:00-23:00) after which arrival surely finds the wanted state, and where the
+    state at the clock time the user states (``lead_s`` before leaving) is surely the other one."""
     found = []
     for day in range(7):
         for minutes in range(7 * 60, 23 * 60, 5):
             depart = WEEK_START + timedelta(days=day, minutes=minutes)
             arrival = depart + timedelta(seconds=travel_s)
-            said = is_open_at(hours, depart - timedelta(seconds=lead_s))
-            changes = said is not want_open
-            if stable_state(hours, arrival) is want_open and said is not None and changes == want_change:
+            said = stable_state(hours, depart - timedelta(seconds=lead_s))
+            if stable_state(hours, arrival) is want_open and said is (not want_open):
                 found.append(depart)
     return found
 
@@ -145,10 +144,9 @@ def _open_arrival(session, rng) -> Draft:
     )
     if not 240 <= travel <= 3600:
         raise Discard("the trip is too short for the travel time to matter, or too long")
-    want_open, want_change = rng.random() < 0.5, rng.random() < 0.6
-    options = _departures(
-        dest["opentime_week"], travel, want_open=want_open, want_change=want_change, lead_s=delay * 60
-    )
+    # The travel must decide the answer: the state at the time the question states is the other one.
+    want_open = rng.random() < 0.5
+    options = _departures(dest["opentime_week"], travel, want_open=want_open, lead_s=delay * 60)
     if not options:
         raise Discard("no departure gives the wanted opening state on arrival")
     depart = rng.choice(options)

@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from benchmark.cases.lexicon import ERRANDS, errand_noun
+from benchmark.cases.needs import need_of
 from environment.opening import hours_are_valid
 from judging.vocabulary import Category, Level
 
@@ -31,7 +32,6 @@ from ..common import (
     ref,
     sample,
     supporting_notes,
-    tag_citation,
     want_phrase,
 )
 from ..moments import moments_when, stable_state
@@ -388,7 +388,7 @@ def _need_case(session, rng, a, b, vehicle, mode, center, noun, key, holders, ti
         depart, gold = None, clear_winner(stops, mode)
     if noun is not None and not accepted(noun, gold.place):
         raise Discard("the best stop is only arguably of the noun")
-    if not nouns_fitting(gold.place, key) and "*" not in _fits(key):
+    if not need_of(key).fits(gold.place):
         raise Discard("the need does not fit the best stop")
     if gold.place["distance_m"] > 300:
         raise Discard("the best stop is too far off the route to be on the way")
@@ -398,7 +398,7 @@ def _need_case(session, rng, a, b, vehicle, mode, center, noun, key, holders, ti
     closest = [r for r in closest if noun is None or noun.match(r)]
     if not closest or closest[0]["place_id"] == gold.place["place_id"]:
         raise Discard("the stop nearest the route meets the need anyway: the need does not matter")
-    want = want_phrase(rng, key, gold.place, timed=timed)
+    want = want_phrase(session, rng, key, gold.place, timed=timed)
     note_ids = supporting_notes(session, gold.place, key)
     totals = reference_detour(
         session, a, b, gold, stops, vehicle, mode, center, types=noun.types() if noun else None, details=timed
@@ -408,7 +408,7 @@ def _need_case(session, rng, a, b, vehicle, mode, center, noun, key, holders, ti
     waypoint = ref(
         gold.place,
         "Social media notes show it offers what the user implicitly wants; it keeps the whole trip cheapest.",
-        ref=evidence_ref(key, note_ids, extra),
+        ref=evidence_ref(note_ids, extra),
         implicit_logic="True",
     )
     answer = route_answer(a, b, [waypoint], [a, gold.place, b], vehicle, mode, totals)
@@ -443,13 +443,7 @@ def _need_case(session, rng, a, b, vehicle, mode, center, noun, key, holders, ti
         query=query,
         note_ids=note_ids,
         constraints=constraints,
-        attributes=[{"place_id": gold.place["place_id"], "key": k} for k in (tag_citation(key), *extra) if k],
+        attributes=[{"place_id": gold.place["place_id"], "key": k} for k in extra],
         signature=f"vianeed:{a['place_id']}:{b['place_id']}:{key}",
         notes={"runner_up": [s.place["place_id"] for s in stops[1:3]]},
     )
-
-
-def _fits(key: str) -> tuple[str, ...]:
-    from benchmark.cases.needs import need_of
-
-    return need_of(key).fits

@@ -25,7 +25,7 @@ from ..common import (
     visitable,
 )
 from ..moments import day_place, moments_when, openings, stable_state
-from ..question_phrasing import join_names, moment_slots, travel_slots
+from ..question_phrasing import join_names, moment_slots, split_choice, travel_slots
 from ..session import Discard
 from ..wording import trip as words
 from .registry import recipe
@@ -179,8 +179,8 @@ def totals_along(legs: dict, ids: list[str]) -> dict:
     }
 
 
-def rule_words(rng, x: dict, y: dict) -> str:
-    return rng.choice(words.ORDER_RULES).format(x=x["name"], y=y["name"], X=x["name"])
+def rule_words(rng, x: dict, y: dict, bank: str) -> str:
+    return split_choice(rng, words.ORDER_RULES, bank).format(x=x["name"], y=y["name"], X=x["name"])
 
 
 def _named_trip(session, rng) -> Draft:
@@ -200,7 +200,7 @@ def _named_trip(session, rng) -> Draft:
         x, y = rng.choice(pairs)
         judge_order(plans, (x["place_id"], y["place_id"]))
         query["before"] = constraints["before"] = [[x["place_id"], y["place_id"]]]
-        rule = rule_words(rng, x, y)
+        rule = rule_words(rng, x, y, session.bank)
     elif variant == "timed":
         if not all(hours_are_valid(p["opentime_week"] or "") for p in places[1:]):
             raise Discard("a stop has no opening hours to plan a timed trip with")

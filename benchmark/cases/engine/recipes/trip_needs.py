@@ -28,11 +28,10 @@ from ..common import (
     read_notes,
     ref,
     supporting_notes,
-    tag_citation,
     want_phrase,
 )
 from ..question_phrasing import a as with_article
-from ..question_phrasing import join_names, moment_slots, travel_slots
+from ..question_phrasing import join_names, moment_slots, split_choice, travel_slots
 from ..session import Discard
 from ..wording import trip as words
 from .registry import recipe
@@ -67,10 +66,10 @@ def trip_l2(session, rng: random.Random) -> Draft:
     rng.shuffle(pairs)
     pairs.sort(key=lambda pk: ALL_SPECS[pk[1]].weight)  # rarer facts first: fewer holders, clearer winners
     for seed, key in pairs[:3]:
+        if any(has_need(p, key) for p in places):  # a named stop that holds it makes the extra stop needless
+            continue
         nouns = nouns_fitting(seed, key)
         noun = rng.choice(nouns) if nouns and rng.random() < 0.3 else None
-        if noun is None and not nouns and "*" not in _fits(key):
-            continue
         holders = _holders(session, start, end, noun, key, taken, named)
         if not holders:
             continue
@@ -80,12 +79,6 @@ def trip_l2(session, rng: random.Random) -> Draft:
         except Discard:
             continue
     raise Discard("no implied stop gives a plan that clearly wins under a binding rule")
-
-
-def _fits(key: str):
-    from benchmark.cases.needs import need_of
-
-    return need_of(key).fits
 
 
 def _holders(session, start, end, noun, key, taken, named=()) -> list[dict]:
@@ -120,7 +113,7 @@ def _case(session, rng, vehicle, mode, start, end, named, noun, key, holders, ti
         constraints.update(start_time=iso, dwell_minutes=dwell)
         slots = {"dwell": dwell, **moment_slots(depart)}
     else:
-        gold, query["before"], rule = _ruling_order(rng, plans, named, mode)
+        gold, query["before"], rule = _ruling_order(rng, plans, named, mode, session.bank)
     holder = _holder(gold)
     if noun is not None and not noun.match(holder) == "accept":
         raise Discard("the best holder is only arguably of the noun")
@@ -128,7 +121,7 @@ def _case(session, rng, vehicle, mode, start, end, named, noun, key, holders, ti
         constraints["before"] = [
             [holder["place_id"] if x == "@0" else x, holder["place_id"] if y == "@0" else y] for x, y in query["before"]
         ]
-    want = want_phrase(rng, key, holder, timed=timed)
+    want = want_phrase(session, rng, key, holder, timed=timed)
     note_ids = supporting_notes(session, holder, key)
     for place in [start, *named, end]:
         find_by_name(session, place["name"])
@@ -147,7 +140,7 @@ def _case(session, rng, vehicle, mode, start, end, named, noun, key, holders, ti
         ref(
             holder,
             "Social media notes show it offers what the user implicitly wants.",
-            ref=evidence_ref(key, note_ids, extra),
+            ref=evidence_ref(note_ids, extra),
             implicit_logic="True",
         )
     )
@@ -190,8 +183,7 @@ def _case(session, rng, vehicle, mode, start, end, named, noun, key, holders, ti
         },
         note_ids=note_ids,
         constraints={"vehicle": vehicle, "mode": mode, "fact": fact_constraint(holder, key), **constraints},
-        attributes=([{"place_id": p["place_id"], "key": "opentime_week"} for p in stops[1:]] if timed else [])
-        + [{"place_id": holder["place_id"], "key": k} for k in (tag_citation(key),) if k],
+        attributes=[{"place_id": p["place_id"], "key": "opentime_week"} for p in stops[1:]] if timed else [],
         signature="tripneed:" + ":".join(sorted(p["place_id"] for p in [start, *named, end])) + f":{key}",
         notes={"unconstrained_best": min(plans, key=lambda p: (p.cost, p.ids)).ids, "holders_considered": len(holders)},
     )
@@ -202,7 +194,7 @@ def _holder(plan: Plan) -> dict:
     return plan.holder
 
 
-def _ruling_order(rng, plans: list[Plan], named: list[dict], mode: str):
+def _ruling_order(rng, plans: list[Plan], named: list[dict], mode: str, bank: str):
     """A visit-order rule (about the implied stop, "@0", or between named stops) that the plan ignoring it
     breaks, with a clear winner among the plans that keep it."""
     free = min(plans, key=lambda p: (p.cost, p.ids))
@@ -212,13 +204,13 @@ def _ruling_order(rng, plans: list[Plan], named: list[dict], mode: str):
     for place in named:
         pid = place["place_id"]
         if ids.index(holder_id) > ids.index(pid):
-            options.append((("@0", pid), rng.choice(words.IMPLIED_BEFORE).format(y=place["name"])))
+            options.append((("@0", pid), split_choice(rng, words.IMPLIED_BEFORE, bank).format(y=place["name"])))
         else:
-            options.append(((pid, "@0"), rng.choice(words.IMPLIED_AFTER).format(x=place["name"])))
+            options.append(((pid, "@0"), split_choice(rng, words.IMPLIED_AFTER, bank).format(x=place["name"])))
     for first in named:
         for second in named:
             if first is not second and ids.index(first["place_id"]) > ids.index(second["place_id"]):
-                options.append(((first["place_id"], second["place_id"]), rule_words(rng, first, second)))
+                options.append(((first["place_id"], second["place_id"]), rule_words(rng, first, second, bank)))
     rng.shuffle(options)
     for (x, y), words_ in options:
         for plan in plans:

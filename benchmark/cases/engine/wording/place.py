@@ -125,34 +125,13 @@ BUDGET = (
     "Going by average spend per person: {people_a} of us have {plan_a} at {a}, then only {people_b} stay on for {plan_b} at {b}. Does {budget} EUR cover it?",
 )
 
-NEED_FIND = (
-    "Which {noun} in town is the place to {want}?",
-    "I want to {want}. Is there {a_noun} in the area where I can do that?",
-    "Where should I go if I want to {want}? I'm thinking of {a_noun}.",
-    "Can you find me {a_noun} where I can {want}?",
-    "I'd love to {want}. Which {noun} would you send me to?",
-    "Looking for {a_noun}: somewhere I can {want}. Any idea which one?",
-)
-
-NEED_FIND_OPEN = (
-    "It's {time} on {date} and I want to {want}. Which {noun} is open now where I can do that?",
-    "On {date} at {time} I'd like to {want}. Which {noun} can I go to that will be open?",
-    "I'm free at {time} on {date} and want to {want}. Find me {a_noun} that's open then.",
-    "At {time} on {date}, which open {noun} lets me {want}?",
-)
-
-NEED_FIND_RATED = (
-    "I want to {want}, and only at {a_noun} rated {x} or better. Which one?",
-    "Which {noun} with a rating of at least {x} is the place to {want}?",
-    "Find me a well-reviewed {noun} (at least {x} stars) where I can {want}.",
-    "I'd like to {want}; the {noun} has to be rated {x} or higher. Where should I go?",
-)
-
 NEED_CHOICE = (
-    "I {need}. Which of {options} should I go to?",
-    "Help me choose between {options}: I {need}.",
-    "Which is the better pick for me, {options}? I {need}.",
-    "I {need}, so which of these {nouns} fits: {options}?",
-    "Of {options}, which one suits me best? I {need}.",
-    "Quick decision needed: {options}. I {need}.",
+    "I want to {want}. Which of {options} should I go to?",
+    "Help me choose between {options}: I'd like to {want}.",
+    "Which is the best pick for me, {options}? I want to {want}.",
+    "I'd like to {want}, so which of these {nouns} fits: {options}?",
+    "Of {options}, which one suits me best? I want to {want}.",
+    "Quick decision needed: {options}. I'd like to {want}.",
+    "I'm torn between {options}. Which one lets me {want}?",
+    "Where can I {want}: {options}?",
 )

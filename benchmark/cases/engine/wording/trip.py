@@ -53,8 +53,20 @@ ORDER_RULES = (
     "{X} has to come before {y}, because I'm collecting something there.",
     "I can only go to {y} after I've been to {x}.",
 )
-IMPLIED_BEFORE = ("I want to do that before I go to {y}.", "I'd like to do that before my stop at {y}.")
-IMPLIED_AFTER = ("I'd rather do that only after I've been to {x}.", "That should come after my stop at {x}.")
+# A rule about the implied stop names it as "the extra stop" (never "that", which a reader could tie to the
+# named stop the sentence before: "I must call at X. That should come after my stop at X.").
+IMPLIED_BEFORE = (
+    "The extra stop has to come before {y}.",
+    "I'd like to make the extra stop before I go to {y}.",
+    "The extra stop should come earlier than {y}.",
+    "I want the extra stop done before my visit to {y}.",
+)
+IMPLIED_AFTER = (
+    "The extra stop has to come after {x}.",
+    "I'd rather make the extra stop only after I've been to {x}.",
+    "The extra stop should come later than {x}.",
+    "I want to visit {x} before the extra stop.",
+)
 
 NEED_TIMED = (
     "I'm leaving {s} at {time} on {date} and heading to {e} {by}. On the way I want to {want}, and I also need to "

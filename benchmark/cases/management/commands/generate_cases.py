@@ -31,6 +31,14 @@ class Command(BaseCommand):
             help="Processes writing cells at once (default: 2, or 1 on a one-core machine); the "
             "cases are the same whatever the number.",
         )
+        parser.add_argument(
+            "--split",
+            choices=("public", "hidden"),
+            default="public",
+            help="Wording banks: public (default) or hidden. The two share no question skeleton and no need "
+            "phrasing; with --release, the release is frozen with this split. Give a hidden release its own "
+            "--seed, so its golds differ too.",
+        )
         parser.add_argument("--no-progress", action="store_true")
         parser.add_argument(
             "--paraphrase-model",
@@ -66,6 +74,7 @@ class Command(BaseCommand):
                 paraphraser=paraphraser,
                 release=opts["release"],
                 workers=opts["workers"],
+                split=opts["split"],
             )
         except (CityNotBuilt, ValueError, ValidationError) as exc:
             raise CommandError(str(exc)) from None

@@ -1,0 +1,246 @@
+"""L2 checks: the gold rests on the notes, not on a visible field or on counting keyword hits.
+
+For a case that asks for an implicit need, with the places the question allows (its pool):
+
+* **visible**: no agent-visible field of the gold (name, alias, type, address, hours, tag with
+  its static attributes) shows the need's words or its label;
+* **notes-blind**: at least :data:`MIN_LOOKALIKES` look-alikes (:func:`lookalikes_of`): places
+  that a solver without notes cannot tell from the gold. Each is a place the need fits (same
+  noun, where named), meets every visible condition of the question, does not hold the need,
+  and shows the need in its visible fields exactly when the gold does; and the gold is not the
+  best of them by the visible measure the question ranks by (nearest, cheapest detour or plan,
+  rating);
+* **decoys**: at least :data:`MIN_DECOYS` of those look-alikes have notes or comments about
+  the need that the evidence rule does not count (denied, ended, credited elsewhere, asked,
+  hearsay, one voice, an advert); the gold does not lead the keyword count among them (the
+  best-ranked ten when the question ranks), counted plainly or with negated sentences and
+  questions counted against a place; and when the question ranks, a look-alike ranked above
+  the gold has a positive count (a counter that takes the best-ranked place its notes back
+  would not find the gold either).
+
+The keyword counts are this module's own reading of the notes' visible text: a note speaks of
+the places whose full name its title or text holds, and each sentence of its text, and each
+comment, that holds one of the need's evidence words is a hit for each of them; counted net,
+a hit that holds a negation word or asks a question counts against them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from functools import cache
+
+from benchmark.cases.needs import need_of
+from environment.build.corpus.vocab import ALL_SPECS
+from environment.text import fold
+
+from .common import Reject
+from .world import AuditWorld
+
+MIN_LOOKALIKES, MIN_DECOYS = 3, 2
+COUNTED_LOOKALIKES = 10  # with a ranking, the keyword count looks at the best-ranked look-alikes
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+_NEGATION = re.compile(r"\b(no|not|never|none|without|nothing|nobody|neither|nor|cannot|nowhere|zero)\b|n't\b")
+
+
+@cache
+def need_words(need: str) -> tuple[str, ...]:
+    """The folded evidence words of every fact that meets the need."""
+    words = {fold(w) for key in need_of(need).satisfied_by for w in ALL_SPECS[key].evidence}
+    return tuple(sorted(words))
+
+
+@cache
+def _pattern(words: tuple[str, ...]) -> re.Pattern:
+    """Whole words (a plural s allowed); words of five letters or more also as a prefix ("pastr", "engrav")."""
+    parts = [re.escape(w) + (r"" if len(w) >= 5 else r"(?:s|es)?(?![a-z])") for w in words]
+    return re.compile(r"(?<![a-z])(?:" + "|".join(parts) + ")")
+
+
+def shows(text: str, need: str) -> bool:
+    return bool(_pattern(need_words(need)).search(fold(text)))
+
+
+def visible_failure(world: AuditWorld, place_id: str, need: str) -> str | None:
+    """Which visible field of the place shows the need's words, or None."""
+    place = world.place(place_id)
+    label = fold(ALL_SPECS[need].label.split(":", 1)[-1].strip())
+    for field in ("name", "alias", "place_type", "address", "opentime_week", "tag"):
+        text = fold(str(getattr(place, field) or ""))
+        if shows(text, need) or label in text:
+            return field
+    return None
+
+
+# ------------------------------------------------------------------ keyword counts
+
+
+class KeywordCounts:
+    """Keyword hits per place as a solver that counts (and does not read) would get them."""
+
+    def __init__(self, world: AuditWorld):
+        self.world = world
+        self.texts = [
+            (fold(n.title + " " + n.desc), [*_SENTENCE.split(fold(n.desc)), *(fold(c) for c in n.comments)])
+            for n in world.notes
+        ]
+        self._naming: dict[str, list[int]] = {}
+
+    def notes_naming(self, place_id: str) -> list[int]:
+        if place_id not in self._naming:
+            name = fold(self.world.place(place_id).name).strip()
+            pattern = re.compile(r"(?<![a-z0-9])" + re.escape(name) + r"(?![a-z0-9])") if len(name) >= 3 else None
+            self._naming[place_id] = [
+                i for i, (head, _) in enumerate(self.texts) if pattern and name in head and pattern.search(head)
+            ]
+        return self._naming[place_id]
+
+    def hits(self, place_id: str, need: str) -> tuple[int, int]:
+        """(plain hits, hits with a negated sentence counted -1) for the need's words at the place."""
+        pattern = _pattern(need_words(need))
+        plain = net = 0
+        for i in self.notes_naming(place_id):
+            for text in self.texts[i][1]:
+                if pattern.search(text):
+                    plain += 1
+                    net += -1 if _NEGATION.search(text) or text.rstrip().endswith("?") else 1
+        return plain, net
+
+
+def keyword_counts(world: AuditWorld) -> KeywordCounts:
+    counts = world.__dict__.get("_keyword_counts")
+    if counts is None:
+        counts = world.__dict__["_keyword_counts"] = KeywordCounts(world)
+    return counts
+
+
+# ------------------------------------------------------------------ the checks
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What the L2 checks found for one case (shown on the case page and counted in the release report)."""
+
+    lookalikes: tuple[str, ...]
+    decoys: tuple[str, ...]
+    gold_hits: tuple[int, int]
+    leader: str  # the rival with the most plain hits
+    leader_hits: tuple[int, int]
+
+    def to_dict(self) -> dict:
+        return {
+            "lookalikes": list(self.lookalikes),
+            "decoys": list(self.decoys),
+            "gold_hits": list(self.gold_hits),
+            "leader": self.leader,
+            "leader_hits": list(self.leader_hits),
+        }
+
+
+@dataclass(frozen=True)
+class Lookalikes:
+    """The look-alikes of one L2 gold: what :func:`check_l2` was given and what it kept."""
+
+    gold: str
+    need: str
+    lookalikes: tuple[str, ...]
+    visible: str | None  # the gold's visible field that shows the need, if any
+
+
+_RECORDERS: ContextVar[list[Lookalikes] | None] = ContextVar("lookalike_recorders", default=None)
+
+
+@contextmanager
+def recording_lookalikes() -> Iterator[list[Lookalikes]]:
+    """Collect the look-alikes every :func:`check_l2` call inside the block computes (before its checks
+    can reject the case), so a report can list them for cases that fail too."""
+    found: list[Lookalikes] = []
+    token = _RECORDERS.set(found)
+    try:
+        yield found
+    finally:
+        _RECORDERS.reset(token)
+
+
+def lookalikes_of(world: AuditWorld, gold: str, need: str, candidates: Iterable[str]) -> tuple[str, ...]:
+    """The places a solver without notes cannot tell apart from the gold: of ``candidates`` (places the
+    need fits that meet every visible condition of the question and do not hold the need), those whose
+    visible fields show the need exactly when the gold's do. A gold whose tag shows the need (a case a
+    visible tag settles) has as look-alikes only the non-holders whose tags show it too."""
+    shown = visible_failure(world, gold, need) is not None
+    return tuple(sorted(p for p in set(candidates) - {gold} if (visible_failure(world, p, need) is not None) == shown))
+
+
+def has_talk(world: AuditWorld, place_id: str, need: str) -> bool:
+    """Whether notes or comments about the place touch the need's facts (it does not hold it: none counts)."""
+    return any(world.evidence.get((place_id, key)) for key in need_of(need).satisfied_by)
+
+
+def check_l2(
+    world: AuditWorld,
+    *,
+    gold: str,
+    need: str,
+    lookalikes: Iterable[str],
+    measure: dict[str, float] | None = None,
+    measure_name: str = "",
+) -> Evidence:
+    """Reject unless the gold rests on the notes. ``lookalikes``: the places the question allows that the
+    need fits and that do not hold it; ``measure``: the question's visible ranking (lower is better) over
+    the gold and the look-alikes."""
+    field = visible_failure(world, gold, need)
+    alike = list(lookalikes_of(world, gold, need, lookalikes))
+    recorders = _RECORDERS.get()
+    if recorders is not None:
+        recorders.append(Lookalikes(gold, need, tuple(alike), field))
+    if field:
+        raise Reject("visible gold", f"the gold's {field} shows what the need is about: no note is needed")
+    if len(alike) < MIN_LOOKALIKES:
+        raise Reject(
+            "notes-blind",
+            f"only {len(alike)} places look like the gold without reading notes (at least {MIN_LOOKALIKES} must)",
+        )
+    if measure is not None:
+        beaten = [p for p in alike if p in measure and measure[p] <= measure[gold]]
+        if not beaten:
+            raise Reject(
+                "notes-blind",
+                f"the gold is the best of its look-alikes by {measure_name}: no note is needed to pick it",
+            )
+    decoys = [p for p in alike if has_talk(world, p, need)]
+    if len(decoys) < MIN_DECOYS:
+        raise Reject(
+            "decoys",
+            f"only {len(decoys)} look-alikes have notes about the need that do not count (at least {MIN_DECOYS})",
+        )
+    counts = keyword_counts(world)
+    gold_hits = counts.hits(gold, need)
+    counted = alike
+    if measure is not None:  # the look-alikes a counter would weigh against the gold: the best-ranked ones
+        counted = sorted((p for p in alike if p in measure), key=lambda p: (measure[p], p))[:COUNTED_LOOKALIKES]
+    others = {p: counts.hits(p, need) for p in counted}
+
+    def beats(p: str) -> bool:  # as many hits, and more net or (a tie) better ranked: a counter picks it
+        plain, net = others[p]
+        better = measure is not None and p in measure and measure[p] < measure[gold]
+        return plain >= gold_hits[0] and net >= gold_hits[1] and (net > gold_hits[1] or better)
+
+    leader = max(others, key=lambda p: (others[p][1], others[p][0], p))
+    if not any(beats(p) for p in others):
+        raise Reject(
+            "decoys",
+            f"the gold leads the keyword count ({gold_hits[0]} hits, {gold_hits[1]} net of negations and questions; "
+            f"the best look-alike {others[leader][0]} and {others[leader][1]}): counting hits would find it",
+        )
+    if measure is not None and not any(
+        measure[p] < measure[gold] and others[p][1] >= 1 for p in others if p in measure
+    ):
+        raise Reject(
+            "decoys",
+            f"no look-alike that beats the gold by {measure_name} has a positive keyword count: a counter that "
+            "takes the best-ranked place its notes back would find the gold",
+        )
+    return Evidence(tuple(alike), tuple(decoys), gold_hits, leader, others[leader])

@@ -1,0 +1,342 @@
+"""Need phrasings: how a user hints at a hidden social fact without naming it (level L2).
+
+For every need (:mod:`benchmark.cases.needs`) ``PHRASINGS`` holds twelve infinitive verb
+phrases that fit after "I want to ..." or "I'd like to ..." (lower-case start, no final
+punctuation), e.g. the corgi cafe's "pet some stubby-legged Welsh herding pups while I sip a
+coffee". No phrasing contains the fact's label, its key read as words, or any of its
+evidence words: the fact has to be inferred (``tests/benchmark/test_intents.py``).
+
+A phrasing that fits only some of the kinds the fact fits starts with them in brackets
+("[gear_shop fashion_shop] pick up new hiking boots with my collie at my side"); it is used only
+for a place of one of those kinds.
+
+**Two banks.** The phrasings alternate between the public bank (even positions) and the
+hidden bank (odd positions), six each: public releases are written from the first, hidden
+releases from the second, so an agent fitted to the public questions does not carry over.
+"""
+
+from __future__ import annotations
+
+import re
+
+PUBLIC, HIDDEN = "public", "hidden"
+BANKS = (PUBLIC, HIDDEN)
+
+PHRASINGS: dict[str, tuple[str, ...]] = {
+    "quiet_for_studying": (
+        "revise for my exams somewhere hushed for the whole afternoon",
+        "finish a thesis chapter without chatter distracting me",
+        "cram for tomorrow's test in a place where nobody raises their voice",
+        "read through my lecture notes somewhere hushed where I can actually concentrate",
+        "write my essay in peace with my laptop and a pot of tea",
+        "prepare for a job interview somewhere I can hear myself think",
+        "do some focused revision where people keep their voices down",
+        "work through a pile of textbooks with no loud music or clattering around me",
+        "get stuck into my coursework over a cappuccino without noisy crowds around me",
+        "find a peaceful corner to memorise vocabulary for my language exam",
+        "concentrate on my dissertation without being distracted by loud groups",
+        "learn my lines for a play somewhere nobody is blasting music",
+    ),
+    "great_latte_art": (
+        "sip a cappuccino with a pretty rosetta poured into the foam",
+        "get a milky espresso with a little heart drawn in the microfoam",
+        "admire a swan poured into the milk of my coffee before I drink it",
+        "watch someone pour a fern pattern into my cappuccino",
+        "photograph a perfect milk-foam swan on my coffee for Instagram",
+        "get a cappuccino with a tulip so neat it's a shame to drink it",
+        "order a milky espresso topped with a little foam bear",
+        "treat my girlfriend to a cappuccino with a foamy rose poured on top",
+        "see skilled pouring turn steamed milk into tiny works of art",
+        "pick up a few milk-pouring tricks from someone who can draw a phoenix in a mocha",
+        "get a cortado with foam patterns sharp enough to post online",
+        "compare how neatly different cafes pour hearts into their milky coffees",
+    ),
+    "fresh_pastries": (
+        "have a warm, flaky viennoiserie straight out of the oven",
+        "grab a buttery morning bun still warm from baking",
+        "eat flaky, buttery treats made on site that morning",
+        "get a pain au chocolat that's still warm and shatters into crumbs at the first mouthful",
+        "pick up a box of still-warm Danishes to take to the office",
+        "smell butter and dough coming out of the ovens as I walk in",
+        "treat my visiting sister to flaky French-style treats made on the premises",
+        "tear into a warm almond twist that's only just come out of the oven",
+        "choose from a tray of glossy, just-out-of-the-oven viennoiseries",
+        "bite into flaky, buttery layers that were rolled and shaped in the back room just before I arrived",
+        "have a crisp, golden apple turnover that hasn't been sitting in a display case",
+        "bag something crackly, buttery and still warm from the baker's tray",
+    ),
+    "huge_cinnamon_buns": (
+        "eat a cardamom-and-cinnamon pastry the size of my face",
+        "try a giant Finnish 'slapped ear' pastry warm from the oven",
+        "have an enormous cinnamon-sugar swirl with my coffee",
+        "tear into a giant cardamom-spiced swirl that's bigger than my hand",
+        "share one enormous sugary spiral pastry between the two of us because it's that big",
+        "treat my visiting friend to a Finnish spiced pastry the size of a side plate",
+        "get a massive, sticky spiced swirl dusted with pearl sugar",
+        "try the classic Finnish cardamom pastry in a really oversized version",
+        "bite into a gigantic buttery spiral of dough, sugar and warm spice",
+        "fill up on a single colossal sweet pastry instead of a proper lunch",
+        "photograph a comically large spiced pastry for my food blog before devouring it",
+        "order a spice-swirled pastry so big I'll need a box to take half of it home",
+    ),
+    "great_cocktails": (
+        "sip a perfectly balanced negroni or something inventive shaken to order",
+        "have a few well-made mixed drinks with smoked garnishes",
+        "try a signature gin creation from someone who has mastered the shaker",
+        "order an expertly stirred dry martini with a twist",
+        "taste a house creation mixing sea buckthorn and aquavit",
+        "watch someone behind the bar shake up a foamy whisky sour with real egg white",
+        "take my friend out for an inventive, beautifully garnished mixed drink",
+        "let the staff behind the bar invent something off-menu based on my taste",
+        "treat myself to a smoky mezcal creation served over a crystal-clear ice block",
+        "enjoy a properly balanced old fashioned from someone who really knows their spirits",
+        "celebrate a promotion with a round of creative shaken drinks",
+        "work through a list of signature concoctions, each with its own story",
+    ),
+    "generous_portions": (
+        "eat until I'm properly stuffed after a long hike",
+        "get a heaping plate that will keep me going for the whole day",
+        "have a hearty meal with more food than I can finish",
+        "get a plate so big I'll need a doggy bag to take the rest home",
+        "fill up my hungry teenage sons without ordering three mains each",
+        "get real value for money with a mountain of chips next to my burger",
+        "feed two people from one order to save a bit of money",
+        "refuel after a long bike ride with a meal that actually fills me up",
+        "order one main and leave properly full, no sides needed",
+        "have a burger so massive I can barely get my hands around it",
+        "take my always-starving rugby mates somewhere they won't leave hungry",
+        "tuck into a heaped bowl of pasta that could feed a small family",
+    ),
+    "salmon_soup": (
+        "warm up with a creamy Finnish fish chowder and rye bread",
+        "eat a bowl of creamy salmon-and-potato stew with dill",
+        "have a bowl of dill-scented creamy fish broth like a Finnish grandmother makes",
+        "have a steaming bowl of pink fish and potato chowder with dill and dark rye",
+        "try the classic Finnish fish broth with cream, leeks and chunks of potato",
+        "warm my frozen hands around a bowl of Nordic fish chowder after a walk by the harbour",
+        "fill up on a hearty, dill-topped fish and potato stew for a cheap lunch",
+        "order a rich bowl of Finnish fish chowder, the kind with pink chunks and cream",
+        "take my visiting parents for a bowl of that famous Finnish pink-fish chowder",
+        "tuck into a milky fish and potato broth with a slab of buttered rye",
+        "slurp a bowl of Finnish-style fish chowder with cream and fresh dill",
+        "get a proper taste of Finnish home cooking with a cream-based fish stew",
+    ),
+    "live_jazz_fridays": (
+        "hear a saxophone and double-bass trio improvise on a Friday night",
+        "listen to swing and bebop played live on Friday evening",
+        "end the week with a live combo playing standards in the corner",
+        "hear a trumpeter and a drummer improvise swing standards a few feet from my chair",
+        "listen to a quartet play Miles Davis and Coltrane tunes while I have dinner",
+        "catch a smoky bebop session with a cocktail in hand",
+        "unwind after work to a piano trio playing Ella Fitzgerald standards",
+        "take my dad, a big Dizzy Gillespie fan, to hear some improvised horn solos in person",
+        "snap my fingers along to a walking bass line and brushed drums",
+        "hear a singer croon Gershwin numbers backed by a small combo on stage",
+        "soak up some scat singing and sax solos with my partner over a bottle of red",
+        "celebrate payday with cocktails and a swinging house band",
+    ),
+    "lake_sunset_spot": (
+        "watch the sky turn orange as the sun goes down over the water",
+        "catch the last light of the day from a good spot",
+        "[bar restaurant hotel] see the sun sink below the horizon with a drink in hand",
+        "photograph the sky going pink and purple as the sun dips below the horizon",
+        "propose to my girlfriend just as the sky turns pink at dusk",
+        "[restaurant hotel] have dinner while the sun slips down behind the islands",
+        "take moody silhouette photos against a glowing orange sky at dusk",
+        "[park] sit on the grass with a friend and watch the last rays of the day paint the clouds",
+        "[park] see the sun melt into the horizon from a bench by the shore",
+        "[hotel] end a long sightseeing day watching the sky blaze red from a hotel balcony",
+        "catch that warm, soft light photographers love just before the sun disappears",
+        "[bar restaurant hotel] toast the end of the day with a cocktail as the sun goes down over the bay",
+    ),
+    "great_view": (
+        "look out over the whole harbour and the islands from where I sit",
+        "see the city's rooftops and church domes spread out below me",
+        "[restaurant hotel bar cafe] have dinner looking out across the water to the islands",
+        "take in the skyline with my visiting parents",
+        "[museum park] show my friend the harbour and the ferries from up high",
+        "snap photos of the cathedral's green dome from a spot with a clear outlook",
+        "[cafe restaurant bar hotel] gaze across the rooftops to the sea while I have a coffee",
+        "see how far the city stretches on a clear day",
+        "[cafe restaurant bar hotel] sit by a window that looks out over the water",
+        "[park museum] climb up somewhere to see the whole of downtown at once",
+        "impress my date with the sight of the harbour lights",
+        "watch the ferries cross the bay from my seat",
+    ),
+    "red_squirrels": (
+        "feed hazelnuts to the little russet tree critters with tufted ears",
+        "spot some bushy-tailed ginger rodents darting up the pine trees",
+        "watch little red-furred tree climbers nibble on nuts",
+        "watch little red acrobats with bushy tails leap between the pine branches",
+        "hold out a hazelnut and see if a rusty-coloured tree climber dares to grab it",
+        "show my kids the ear-tufted critters that bury nuts in the moss",
+        "photograph a ginger-furred nut hoarder up close with my zoom lens",
+        "sit on a bench and watch orange-furred tree-dwellers chase each other round a trunk",
+        "bring a bag of peanuts for the cheeky russet climbers that come right up to you",
+        "make my toddler giggle at fluffy-tailed critters burying acorns in the grass",
+        "count how many tufted red furballs I can spot scampering up a single spruce",
+        "have a tame little forest rodent with a bushy tail take seeds from my palm",
+    ),
+    "phone_repair_while_you_wait": (
+        "get my cracked phone screen replaced on the spot",
+        "have my broken phone sorted while I grab a coffee nearby",
+        "get a new battery put in my phone and walk out with it the same hour",
+        "get my smashed screen swapped and leave with the handset in under forty minutes",
+        "have a fresh battery fitted in my mobile on the spot",
+        "get my cracked display replaced right there at the counter",
+        "stand by and watch a technician replace my broken charging port",
+        "have my dropped mobile brought back to life in one visit",
+        "get the shattered back glass on my mobile sorted before my bus leaves",
+        "get a water-damaged handset sorted without leaving it with them for days",
+        "pop in with a mobile that refuses to charge and leave with it working again",
+        "have my tablet's cracked glass swapped so I can take it straight home",
+    ),
+    "english_speaking_staff": (
+        "get things explained to me clearly even though I don't speak a word of Finnish",
+        "[pharmacy clinic] describe my symptoms to someone who understands me without a translator app",
+        "[bank] open an account with staff who can walk a newcomer through the forms in a language I follow",
+        "[beauty] explain exactly what haircut I want without miming it",
+        "be served by someone at ease with foreigners who only know a few words of Finnish",
+        "[hotel] stay somewhere the front desk chats easily with international guests",
+        "[optician] have my eye test without struggling through instructions in Finnish",
+        "sort out my errand as a newly arrived expat with no Finnish or Swedish",
+        "[pharmacy] get advice on cold medicine without a language barrier",
+        "[public] deal with some paperwork where the clerks happily switch languages for newcomers",
+        "bring my visiting parents, who speak no Finnish, somewhere they can ask questions themselves",
+        "[beauty] have a relaxed chat with whoever does my nails, though my Finnish is hopeless",
+    ),
+    "winter_terrace_heaters": (
+        "sit outdoors in the cold with a mulled wine and still stay toasty",
+        "have my coffee outside in the frosty air without freezing",
+        "enjoy a glögi in the open air, warmed by glowing lamps overhead",
+        "have drinks outside in the freezing air with something warm glowing over our table",
+        "sit outside with a hot chocolate and stay warm while the frost bites",
+        "[bar restaurant hotel] have a beer outdoors below zero, with warmth from above",
+        "get some crisp fresh air outside over a hot drink without my fingers going numb",
+        "snuggle up under a fleece and sip something hot outdoors",
+        "[restaurant hotel] eat outside in the snow, kept warm by glowing lamps",
+        "take my visiting friend to sit outdoors in the freezing air the Finnish way, but warmly",
+        "have a cosy outdoor drink even though it's minus five",
+        "people-watch from an outside table on a cold day without shivering",
+    ),
+}
+
+
+_KINDS = re.compile(r"^\[([a-z_ ]+)\] ")
+
+
+def phrasing_kinds(phrasing: str) -> tuple[str, tuple[str, ...]]:
+    """(the phrasing's text, the place kinds it is limited to; empty: every kind the fact fits)."""
+    found = _KINDS.match(phrasing)
+    return (phrasing[found.end() :], tuple(found.group(1).split())) if found else (phrasing, ())
+
+
+def bank_phrasings(key: str, bank: str) -> tuple[str, ...]:
+    """The phrasings of a need in one bank (public: even positions, hidden: odd), with their kind marks."""
+    if bank not in BANKS:
+        raise ValueError(f"unknown phrasing bank {bank!r}; allowed: {', '.join(BANKS)}")
+    return PHRASINGS[key][BANKS.index(bank) :: 2]
+
+
+# A phrasing that mentions food or drink only fits a place that serves them, one about shopping only a
+# shop; one that names a day or a time of day, or a stay ("for hours"), only a question that sets no moment.
+FOOD_WORDS = (
+    "eat",
+    "meal",
+    "dinner",
+    "lunch",
+    "bite",
+    "breakfast",
+    "brunch",
+    "coffee",
+    "latte",
+    "cappuccino",
+    "espresso",
+    "drink",
+    "cake",
+    "tea",
+    "pint",
+    "beer",
+    "wine",
+    "sip",
+    "plate",
+    "menu",
+    "dish",
+    "food",
+    "chocolate",
+    "negroni",
+    "snack",
+    "sandwich",
+    "table",
+    "pastry",
+    "ale",
+    "stout",
+    "cocktail",
+)
+SHOP_WORDS = ("shop", "buy", "browse", "shelf", "purchase", "bookstore")
+TIME_WORDS = (
+    "morning",
+    "evening",
+    "night",
+    "tonight",
+    "tomorrow",
+    "today",
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+    "weekend",
+    "january",
+    "february",
+    "november",
+    "winter",
+    "afternoon",
+    "midday",
+    "noon",
+    "o'clock",
+    "week",
+    "hour",
+    "midnight",
+)
+# A stay the place must be open for: the phrase and the minutes it asks (checked, when a question sets
+# a moment, for the whole stay and not only on arrival).
+STAYS = (
+    ("for hours", 120),
+    ("a few hours", 120),
+    ("all afternoon", 180),
+    ("the whole afternoon", 180),
+    ("for the afternoon", 180),
+    ("the whole day", 360),
+    ("all day", 360),
+    ("for an hour", 60),
+    ("an hour", 60),
+)
+
+
+def mentions(phrase: str, words: tuple[str, ...]) -> bool:
+    low = phrase.lower()
+    return any(re.search(rf"\b{re.escape(w.strip())}s?\b", low) for w in words)
+
+
+def stay_minutes(phrase: str) -> int:
+    """How long a phrasing says the user will stay (0 when it says nothing of a stay)."""
+    low = phrase.lower()
+    return max((minutes for words, minutes in STAYS if words in low), default=0)
+
+
+def fitting_phrases(
+    key: str, bank: str, *, kind: str, serves_food: bool, is_shop: bool, timed: bool
+) -> tuple[str, ...]:
+    """The phrasings (text only) of a need in ``bank`` that fit a place of ``kind`` and the question's moment."""
+    out = []
+    for phrasing in bank_phrasings(key, bank):
+        text, kinds = phrasing_kinds(phrasing)
+        if kinds and kind not in kinds:
+            continue
+        fits = (serves_food or not mentions(text, FOOD_WORDS)) and (is_shop or not mentions(text, SHOP_WORDS))
+        if fits and not (timed and (mentions(text, TIME_WORDS) or stay_minutes(text))):
+            out.append(text)
+    return tuple(out)

@@ -1,0 +1,219 @@
+"""The verifier's L2 checks on hand-built worlds with labelled notes: the defects a review found, rebuilt and refused.
+
+Each world is the 5 x 5 street grid of tests/factories.py with a few cafés around an office,
+evidence labels (who said what about a fact, when, in which stance) and the notes' visible
+texts. The evidence rule decides who holds the need; the checks refuse a gold that a field
+shows, one that no look-alike hides, one that counting keyword hits would find, a named stop
+that already holds the need, a stay the case does not check, a rule that names one place twice.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from benchmark.cases.audit import SOLVERS
+from benchmark.cases.audit.common import Reject
+from benchmark.cases.audit.wording import wording_failures
+from benchmark.cases.audit.world import AuditWorld, Place
+from environment.evidence import ENDED, HEARSAY, NEGATES, SUPPORTS, Item
+from environment.routing import RoadNetwork
+from environment.selectors import NoteText
+from tests.factories import grid_roads, node_coord
+
+CAFE, OFFICE = "Food & Beverages|Coffee House", "Business|Office"
+NEED = "great_latte_art"
+PLACES = [
+    ("N1", "Toimisto Keskus", OFFICE, 2, 2),
+    ("N2", "Kahvila Kulta", CAFE, 0, 2),  # the gold, 220 m north
+    ("N3", "Kahvila Kolmas", CAFE, 1, 2),  # nearer: its barista with the latte art left
+    ("N4", "Kahvila Neljäs", CAFE, 2, 3),  # one enthusiast
+    ("N5", "Kahvila Viides", CAFE, 3, 2),  # rumours
+    ("N6", "Kahvila Kuudes", CAFE, 2, 1),  # supported, then denied
+]
+
+
+def _t(year: int, month: int = 6) -> datetime:
+    return datetime(year, month, 1)
+
+
+EVIDENCE = {
+    ("N2", NEED): [Item(_t(2024), "aino", SUPPORTS), Item(_t(2025), "mikko", SUPPORTS)],
+    ("N3", NEED): [
+        Item(_t(2023), "liisa", SUPPORTS),
+        Item(_t(2023, 9), "pekka", SUPPORTS),
+        Item(_t(2025), "sanna", ENDED),
+    ],
+    ("N4", NEED): [Item(_t(2024), "otto", SUPPORTS), Item(_t(2025), "otto", SUPPORTS)],
+    ("N5", NEED): [Item(_t(2024), "ville", HEARSAY), Item(_t(2025), "emma", HEARSAY)],
+    ("N6", NEED): [
+        Item(_t(2023), "anna", SUPPORTS),
+        Item(_t(2023, 8), "kalle", SUPPORTS),
+        Item(_t(2025), "timo", NEGATES),
+    ],
+}
+NOTES = (
+    NoteText("g1", "Kahvila Kulta", "Finally tried Kahvila Kulta. A perfect swan in the latte art.", ()),
+    NoteText("g2", "Kahvila Kulta again", "Kahvila Kulta is lovely. The barista drew a tulip on my flat white.", ()),
+    NoteText(
+        "k1",
+        "Kahvila Kolmas",
+        "Kahvila Kolmas has a barista who pours latte art. The flat white is great.",
+        ("Heads up: the barista with the latte art moved to Turku in the spring.",),
+    ),
+    NoteText("n1", "Kahvila Neljäs", "Kahvila Neljäs: latte art on every cup, love it.", ("The latte art is real",)),
+    NoteText("v1", "Kahvila Viides", "Apparently Kahvila Viides does latte art, heard rumours.", ()),
+)
+
+
+def world(*, evidence=None, tags=None, places=PLACES, notes=NOTES) -> AuditWorld:
+    built = []
+    for pid, name, place_type, i, j in places:
+        lon, lat = node_coord(i, j)
+        tag = (tags or {}).get(pid, "")
+        built.append(Place(pid, name, "", place_type, "Testikatu 1, 00100 Helsinki", "", 4.2, 12, tag, lon, lat))
+    network = RoadNetwork.build(grid_roads(), [(p.place_id, p.lon, p.lat) for p in built])
+    return AuditWorld(
+        city_name="fixture",
+        city_version="v1",
+        places=built,
+        network=network,
+        evidence=EVIDENCE if evidence is None else evidence,
+        notes=notes,
+    )
+
+
+QUERY = {"kind": "find", "center": "N1", "noun": "cafe", "need": NEED, "rank": "only", "radius_m": 400}
+
+
+def solve(w: AuditWorld, query: dict, answer: dict) -> str | None:
+    try:
+        SOLVERS[query["kind"]](w, query, answer)
+    except Reject as exc:
+        return exc.kind
+    return None
+
+
+def gold(w: AuditWorld) -> dict:
+    return {"name": w.place("N2").name, "place_id": "N2"}
+
+
+def test_a_gold_that_rests_on_the_notes_is_accepted():
+    w = world()
+    assert w.holders((NEED,)) == {"N2"}  # ended, one voice, rumours, denied: none holds it
+    assert solve(w, QUERY, gold(w)) is None
+
+
+def test_a_gold_whose_record_shows_the_need_is_refused():
+    w = world(tags={"N2": "Coffee: Great latte art"})
+    assert solve(w, QUERY, gold(w)) == "visible gold"
+
+
+def test_a_rival_holds_the_need_unless_a_later_note_denies_it():
+    supported = dict(EVIDENCE)
+    supported[("N6", NEED)] = EVIDENCE[("N6", NEED)][:2]  # the denial taken away
+    assert solve(world(evidence=supported), QUERY, gold(world())) == "rival meets the question"
+
+
+def test_a_fact_that_ended_no_longer_holds_but_did_before():
+    w = world()
+    assert "N3" not in w.holders((NEED,)) and "N3" in w.holders((NEED,), at=datetime(2024, 1, 1))
+    kept = dict(EVIDENCE)
+    kept[("N3", NEED)] = EVIDENCE[("N3", NEED)][:2]  # no report that it ended
+    assert solve(world(evidence=kept), QUERY, gold(w)) == "rival meets the question"
+
+
+def test_too_few_look_alikes_is_notes_blind():
+    few = [p for p in PLACES if p[0] in ("N1", "N2", "N3", "N4")]
+    assert solve(world(places=few), QUERY, gold(world())) == "notes-blind"
+
+
+def test_a_gold_nearest_of_its_look_alikes_is_notes_blind():
+    w = world(places=[(*p[:3], 2, 2) if p[0] == "N2" else p for p in PLACES])  # the gold next to the office
+    assert solve(w, QUERY, gold(w)) == "notes-blind"
+
+
+def test_without_decoy_talk_or_with_the_gold_leading_the_count_decoys_fail():
+    quiet = {key: items for key, items in EVIDENCE.items() if key[0] == "N2"} | {("N6", NEED): EVIDENCE[("N6", NEED)]}
+    assert solve(world(evidence=quiet), QUERY, gold(world())) == "decoys"
+    loud = (*NOTES, *(NoteText(f"x{i}", "Kahvila Kulta", "Kahvila Kulta does latte art.", ()) for i in range(5)))
+    assert solve(world(notes=loud), QUERY, gold(world())) == "decoys"
+
+
+def test_a_named_stop_that_holds_the_need_makes_the_extra_stop_needless():
+    w = world()
+    query = {
+        "kind": "detour",
+        "start": "N2",
+        "end": "N1",
+        "vehicle": "walking",
+        "mode": "distance",
+        "stop": {"noun": None, "need": NEED},
+    }
+    answer = {"optimal_order": [{"place_id": "N2"}, {"place_id": "N3"}, {"place_id": "N1"}]}
+    assert solve(w, query, answer) == "named stop holds the need"
+    trip = {
+        "kind": "trip",
+        "start": "N1",
+        "end": "N5",
+        "stops": ["N2"],
+        "vehicle": "walking",
+        "mode": "distance",
+        "implied": [{"noun": None, "need": NEED}],
+    }
+    order = {"optimal_order": [{"place_id": p} for p in ("N1", "N2", "N4", "N5")]}
+    assert solve(w, trip, order) == "named stop holds the need"
+
+
+def test_a_rule_naming_one_place_twice_is_refused():
+    trip = {
+        "kind": "trip",
+        "start": "N1",
+        "end": "N5",
+        "stops": ["N3", "N4"],
+        "vehicle": "walking",
+        "mode": "distance",
+        "before": [["N3", "N3"]],
+    }
+    order = {"optimal_order": [{"place_id": p} for p in ("N1", "N3", "N4", "N5")]}
+    assert solve(world(), trip, order) == "self-referential rule"
+    # "I must call at X. That should come after my stop at X.": a rule about the extra stop must name it.
+    query = {**trip, "before": [["N3", "@0"]], "implied": [{"need": NEED, "phrase": "see a swan in my milk foam"}]}
+    text = "From Toimisto Keskus to Kahvila Viides I must call at Kahvila Kolmas. That should come after my stop at"
+    failures = wording_failures(world(), text + " Kahvila Kolmas.", query)
+    assert any("extra stop" in f for f in failures)
+    assert not any("extra stop" in f for f in wording_failures(world(), text.replace("That", "The extra stop"), query))
+
+
+def test_a_stay_the_question_asks_for_must_be_checked_for_the_whole_stay():
+    phrase = "admire the milk-foam swans for a few hours"
+    query = {**QUERY, "open_at": "2026-12-08T15:00", "phrase": phrase}
+    question = f"It's 15:00 on Tuesday 8 December and I want to {phrase}. Which café within 400 m of Toimisto Keskus?"
+    assert any(f.startswith("stay not checked") for f in wording_failures(world(), question, query))
+    assert not any(f.startswith("stay") for f in wording_failures(world(), question, {**query, "stay_min": 120}))
+
+
+TERRACE = "winter_terrace_heaters"
+
+
+def test_a_dated_state_holds_only_on_its_days_and_the_question_must_say_the_date():
+    this_season, last_season = (date(2026, 11, 20), date(2027, 3, 9)), (date(2025, 11, 20), date(2026, 3, 9))
+    evidence = {
+        ("N2", TERRACE): [
+            Item(datetime(2026, 11, 10), "aino", SUPPORTS, *this_season),
+            Item(datetime(2026, 11, 12), "mikko", SUPPORTS, *this_season),
+        ],
+        ("N3", TERRACE): [
+            Item(datetime(2025, 11, 10), "liisa", SUPPORTS, *last_season),
+            Item(datetime(2025, 11, 14), "pekka", SUPPORTS, *last_season),
+        ],
+    }
+    w = world(evidence=evidence)
+    assert w.holders((TERRACE,), at=datetime(2026, 12, 8, 12)) == {"N2"}  # the week the cases are set in
+    assert w.holders((TERRACE,), at=datetime(2026, 1, 8, 12)) == {"N3"}  # last winter
+    assert w.holders((TERRACE,), at=datetime(2026, 6, 1)) == set()
+    assert w.holders((TERRACE,)) == {"N2"}  # a question with no moment asks about now (2026-12-07)
+    query = {**QUERY, "need": TERRACE, "phrase": "sip something hot outdoors"}
+    question = "I want to sip something hot outdoors. Which café within 400 m of Toimisto Keskus?"
+    assert any("does not say the date" in f for f in wording_failures(w, question, query))
+    dated = f"It's Monday 7 December 2026. {question}"
+    assert not any("date" in f for f in wording_failures(w, dated, query))
