@@ -17,6 +17,7 @@ from datetime import date, datetime
 from typing import NamedTuple
 
 from django.db import connection
+from django.db.models import Q
 
 from environment.models import City, Note, Place, SocialFact
 
@@ -149,9 +150,15 @@ def fact_keys(*, city_id: int, kinds: Iterable[str]) -> dict[str, frozenset[str]
     return {place_id: frozenset(keys) for place_id, keys in found.items()}
 
 
-def fact_exists(*, city_id: int, place_id: str, key: str) -> bool:
-    """Whether the place holds a hidden fact with ``key`` (of any kind)."""
-    return SocialFact.objects.filter(place__city_id=city_id, place__place_id=place_id, key=key).exists()
+def fact_exists(*, city_id: int, place_id: str, key: str, on: date | None = None) -> bool:
+    """Whether the place holds a hidden fact with ``key`` (of any kind); with ``on``, a dated state only when
+    its dates include that day (last winter's terrace does not meet this winter's need)."""
+    rows = SocialFact.objects.filter(place__city_id=city_id, place__place_id=place_id, key=key)
+    if on is not None:
+        rows = rows.filter(
+            Q(valid_from__isnull=True) | Q(valid_from__lte=on), Q(valid_until__isnull=True) | Q(valid_until__gte=on)
+        )
+    return rows.exists()
 
 
 def fact_note_ids(*, city_id: int, place_id: str, key: str) -> frozenset[str]:

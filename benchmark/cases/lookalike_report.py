@@ -43,9 +43,11 @@ class LookalikeReport:
     minimum: int = MIN_LOOKALIKES
 
     def short(self) -> list[LookalikeRow]:
-        """The rows of cases a solver without notes could settle: fewer look-alikes than the minimum, a gold
-        a visible field gives away, or an L2 case whose look-alikes the verifier never reached."""
-        return [r for r in self.rows if r.count is None or r.count < self.minimum or r.problem.startswith("visible")]
+        """The rows of cases a solver without notes could settle, or that the verifier refused: fewer
+        look-alikes than the minimum, a gold a visible field gives away, a check that failed after the
+        look-alikes were found (the gold is the best of them, counting keyword hits finds it), or an L2 case
+        whose look-alikes the verifier never reached."""
+        return [r for r in self.rows if r.count is None or r.count < self.minimum or r.problem]
 
     def table(self) -> str:
         """Per L2 cell: cases, how many a long-term and a short-term fact settle, and look-alikes per case."""
@@ -55,7 +57,7 @@ class LookalikeReport:
         ]
         for cell in sorted({r.cell for r in self.rows}):
             rows = [r for r in self.rows if r.cell == cell]
-            kinds = [r.fact_kind for r in rows]
+            kinds = [r.fact_kind for r in rows if r.count is not None]
             long, short = kinds.count("long_term"), kinds.count("short_term")
             counts = [r.count for r in rows if r.count is not None]
             lines.append(
@@ -80,7 +82,8 @@ def lookalike_report(*, documents: Iterable[CaseDocument], world: AuditWorld | N
         result = case_lookalikes(doc, world=city)
         cell = doc.type
         if not result.found:
-            rows.append(LookalikeRow(doc.case_id, cell, "-", "-", "-", "-", (), (), None, result.failure or "no need"))
+            problem = result.failure or "the verifier checked no implicit need"
+            rows.append(LookalikeRow(doc.case_id, cell, "-", "-", "-", "-", (), (), None, problem))
             continue
         for found in result.found:
             gold = city.places.get(found.gold)
@@ -95,7 +98,7 @@ def lookalike_report(*, documents: Iterable[CaseDocument], world: AuditWorld | N
                     lookalikes=found.lookalikes,
                     lookalike_names=tuple(city.place(p).name for p in found.lookalikes),
                     count=len(found.lookalikes),
-                    problem=f"visible: the gold's {found.visible} shows the need" if found.visible else "",
+                    problem=f"visible: the gold's {found.visible} shows the need" if found.visible else result.failure,
                 )
             )
     return LookalikeReport(tuple(rows))

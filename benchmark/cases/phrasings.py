@@ -2,13 +2,13 @@
 
 For every need (:mod:`benchmark.cases.needs`) ``PHRASINGS`` holds twelve infinitive verb
 phrases that fit after "I want to ..." or "I'd like to ..." (lower-case start, no final
-punctuation), e.g. the corgi cafe's "pet some stubby-legged Welsh herding pups while I sip a
-coffee". No phrasing contains the fact's label, its key read as words, or any of its
-evidence words: the fact has to be inferred (``tests/benchmark/test_intents.py``).
+punctuation), e.g. for quiet enough to study "revise for my exams somewhere hushed for the whole
+afternoon". No phrasing contains the fact's label, its key read as words, or any of its
+evidence words: the fact has to be inferred (``tests/benchmark/test_phrasings.py``).
 
 A phrasing that fits only some of the kinds the fact fits starts with them in brackets
-("[gear_shop fashion_shop] pick up new hiking boots with my collie at my side"); it is used only
-for a place of one of those kinds.
+("[beauty] explain exactly what haircut I want without miming it"); it is used only for a place
+of one of those kinds.
 
 **Two banks.** The phrasings alternate between the public bank (even positions) and the
 hidden bank (odd positions), six each: public releases are written from the first, hidden

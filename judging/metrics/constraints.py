@@ -15,7 +15,7 @@ SC from rules = checks passed / checks made.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Protocol
 
 from environment.opening import is_open_at
@@ -33,8 +33,8 @@ class ConstraintWorld(World, Protocol):
     def leg(self, a: str, b: str, vehicle: str, mode: str) -> tuple[float, float] | None:
         """(distance_m, time_s) of the routing tool's route from a to b, or None when there is none."""
 
-    def has_fact(self, place_id: str, key: str) -> bool:
-        """Whether the place holds the hidden social fact ``key``."""
+    def has_fact(self, place_id: str, key: str, on: date | None = None) -> bool:
+        """Whether the place holds the hidden social fact ``key`` (a dated state: on the day ``on``)."""
 
 
 def targets(predicted: PredictedAnswer) -> list[str]:
@@ -104,7 +104,8 @@ def constraint_checks(case: CaseSpec, predicted: PredictedAnswer, world: Constra
     fact = c.get("fact")
     if fact and case.level == Level.L2:
         keys = fact.get("keys") or [fact["key"]]
-        holders = [pid for pid in chosen if any(world.has_fact(pid, key) for key in keys)]
+        on = date.fromisoformat(fact["on"]) if fact.get("on") else None
+        holders = [pid for pid in chosen if any(world.has_fact(pid, key, on) for key in keys)]
         add("implicit need", bool(holders), f"chosen {chosen}; holding {' or '.join(keys)}: {holders}")
     return checks
 

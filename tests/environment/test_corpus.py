@@ -269,6 +269,7 @@ def test_text_never_quotes_a_label_or_key(city):
     for note in corpus.notes:
         text = texts[note.note_id]
         assert "_" not in text.replace("_official", "")  # vocabulary keys are snake_case; handles are not text
+        assert "{" not in text  # no phrase left with a slot unfilled (a dated state's {dates})
         assert not any(label in text for label in labels.get(note.place_id, ()))
 
 
@@ -292,8 +293,10 @@ def test_each_place_gets_fitting_facts_of_three_kinds(city):
     assert any(f.valid_until < date(2026, 1, 1) for f in short)  # some are already over
     assert any(f.valid_from > date(2026, 12, 13) for f in short)  # some are announced for later
     # and some hold in the week the cases are set in (2026-12-07 to 12-13), the winter terraces among them
-    live = [f for f in short if f.valid_from <= date(2026, 12, 7) and date(2026, 12, 13) <= f.valid_until]
+    live = [f for f in short if f.valid_from <= date(2026, 12, 13) and date(2026, 12, 7) <= f.valid_until]
     assert len([f for f in live if f.key == "winter_terrace_heaters"]) >= 10
+    # but no closure or special hours: the cases' opening hours are the posted ones
+    assert not [f for f in live if f.key in ("closed_renovation", "temporary_hours", "summer_break")]
 
 
 def test_places_without_a_fitting_kind_hold_no_social_fact(small_corpus, small_places):

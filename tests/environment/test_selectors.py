@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
 import pytest
 from django.contrib.gis.geos import Point
@@ -149,7 +149,13 @@ def bookstore_facts(grid_ctx):
         place=place, kind=SocialFact.STATIC, key="test_reading_corner", label="Reading corner", note_ids=notes[:2]
     )
     SocialFact.objects.create(
-        place=place, kind=SocialFact.SHORT_TERM, key="test_author_visit", label="Author visit", note_ids=notes[2:3]
+        place=place,
+        kind=SocialFact.SHORT_TERM,
+        key="test_author_visit",
+        label="Author visit",
+        note_ids=notes[2:3],
+        valid_from=date(2026, 12, 1),
+        valid_until=date(2026, 12, 10),
     )
     SocialFact.objects.create(
         place=place, kind=SocialFact.LONG_TERM, key="test_reading_corner", label="Again", note_ids=notes[1:4]
@@ -173,6 +179,16 @@ def test_fact_exists_for_any_kind_at_that_place_only(grid_ctx, bookstore_facts):
     assert selectors.fact_exists(city_id=grid_ctx.city_id, place_id="N3", key="test_author_visit")
     assert not selectors.fact_exists(city_id=grid_ctx.city_id, place_id="N4", key="test_author_visit")
     assert not selectors.fact_exists(city_id=grid_ctx.city_id, place_id="N3", key="no_such_key")
+
+
+def test_a_dated_state_exists_only_on_its_days(grid_ctx, bookstore_facts):
+    on = {"city_id": grid_ctx.city_id, "place_id": "N3", "key": "test_author_visit"}
+    assert selectors.fact_exists(**on, on=date(2026, 12, 7)) and selectors.fact_exists(**on, on=date(2026, 12, 10))
+    assert not selectors.fact_exists(**on, on=date(2026, 12, 11)) and not selectors.fact_exists(
+        **on, on=date(2025, 12, 7)
+    )
+    lasting = {"city_id": grid_ctx.city_id, "place_id": "N3", "key": "test_reading_corner"}
+    assert selectors.fact_exists(**lasting, on=date(2019, 1, 1))  # a fact without dates holds on any day
 
 
 def test_fact_note_ids_join_the_notes_of_every_fact_with_the_key(grid_ctx, bookstore_facts):

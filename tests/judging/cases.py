@@ -191,7 +191,7 @@ TRIP_L2 = {
                 "Savoy-teatteri",
                 SAVOY,
                 implicit_logic="True",
-                ref={"attribute_key": "tag:English-speaking staff", "note_id": NOTE_C},
+                ref={"attribute_key": "tag:Free umbrella borrowing", "note_id": NOTE_C},
             ),
         ],
         "optimal_order": [

@@ -1,5 +1,7 @@
 """Rule checks behind SC: opening hours on arrival, visit order, thresholds, mode, the implicit need."""
 
+from datetime import date
+
 from judging.answers import normalise_answer
 from judging.metrics.constraints import constraint_checks, semantic_constraint_rules
 from judging.types import CaseSpec
@@ -33,7 +35,7 @@ class TripWorld(FakeWorld):
     def leg(self, a, b, vehicle, mode):
         return (800.0, 600.0)
 
-    def has_fact(self, place_id, key):
+    def has_fact(self, place_id, key, on=None):
         return (place_id, key) in self.facts
 
 
@@ -126,6 +128,18 @@ def test_thresholds_and_the_implicit_need_of_the_chosen_place():
         "place type",
         "implicit need",
     }
+
+
+def test_the_implicit_need_is_checked_on_the_day_the_question_is_about():
+    class SeasonWorld(TripWorld):
+        def has_fact(self, place_id, key, on=None):  # BAR had its heated terrace last winter only
+            return place_id == "BAR" and key == "winter_terrace_heaters" and (on is None or on < date(2026, 3, 10))
+
+    fact = {"place_id": "BAR", "key": "winter_terrace_heaters"}
+    case = CaseSpec(case_id="w", category="nearby_discovery", level="L2", answer={}, constraints={"fact": fact})
+    this_winter = CaseSpec(**{**case.model_dump(), "constraints": {"fact": {**fact, "on": "2026-12-07"}}})
+    assert semantic_constraint_rules(case, normalise_answer({"place_id": "BAR"}), SeasonWorld()).value == 1.0
+    assert semantic_constraint_rules(this_winter, normalise_answer({"place_id": "BAR"}), SeasonWorld()).value == 0.0
 
 
 def test_no_constraint_and_no_answer():

@@ -29,7 +29,7 @@ class World(FakeWorld):
     def leg(self, a, b, vehicle, mode):
         return self.legs.get((a, b))
 
-    def has_fact(self, place_id, key):
+    def has_fact(self, place_id, key, on=None):
         return (place_id, key) in self.facts
 
 

@@ -82,7 +82,14 @@ def case_lookalikes(doc, *, world: AuditWorld | None = None) -> CaseLookalikes:
     query = (doc.uniqueness or {}).get("query")
     if not isinstance(query, dict) or query.get("kind") not in SOLVERS:
         return CaseLookalikes((), "the case states no query the independent verifier can solve")
-    world = world or audit_world(doc.city_name)
+    try:
+        world = world or audit_world(doc.city_name)
+    except LookupError as exc:
+        return CaseLookalikes((), str(exc))
+    if world.city_version != doc.city_version:
+        return CaseLookalikes(
+            (), f"the case was written for city version {doc.city_version[:12]}, not {world.city_version[:12]}"
+        )
     failure = ""
     with recording_lookalikes() as found:
         try:

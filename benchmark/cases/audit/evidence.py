@@ -64,13 +64,24 @@ def shows(text: str, need: str) -> bool:
     return bool(_pattern(need_words(need)).search(fold(text)))
 
 
+@cache
+def need_labels(need: str) -> tuple[str, ...]:
+    """The folded label values (after the colon, without a dated state's span) of every wording of every fact
+    that meets the need: "terrace on the roof" as well as "rooftop terrace"."""
+    labels = {
+        fold(label.split(":", 1)[-1].split(" ({")[0].strip())
+        for key in need_of(need).satisfied_by
+        for label in ALL_SPECS[key].labels
+    }
+    return tuple(sorted(labels))
+
+
 def visible_failure(world: AuditWorld, place_id: str, need: str) -> str | None:
-    """Which visible field of the place shows the need's words, or None."""
+    """Which visible field of the place shows the need's words or a label of a fact that meets it, or None."""
     place = world.place(place_id)
-    label = fold(ALL_SPECS[need].label.split(":", 1)[-1].strip())
     for field in ("name", "alias", "place_type", "address", "opentime_week", "tag"):
         text = fold(str(getattr(place, field) or ""))
-        if shows(text, need) or label in text:
+        if shows(text, need) or any(label in text for label in need_labels(need)):
             return field
     return None
 

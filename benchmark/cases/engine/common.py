@@ -284,13 +284,14 @@ def has_need(place: dict, key: str) -> bool:
 
 
 def needs_of(place: dict, *, trips: bool = False, vehicle: str | None = None) -> list[str]:
-    """The needs whose own fact the place holds (so it fits the place's kind)."""
+    """The needs whose own fact the place holds (so it fits the place's kind) and that its record does not show
+    (a gold a visible field gives away needs no note)."""
     out = []
     for key in sorted(facts_of(place) & set(NEEDS)):
         need = NEEDS[key]
         if (trips and not need.trips) or (vehicle and vehicle not in need.vehicles):
             continue
-        if need.fits(place):
+        if need.fits(place) and not shows_need(place, key):
             out.append(key)
     return out
 
@@ -301,7 +302,8 @@ def shows_need(place: dict, key: str) -> bool:
     text = fold(" ".join(str(place.get(f) or "") for f in ("name", "alias", "tag")))
     for fact in need_of(key).satisfied_by:
         spec = ALL_SPECS[fact]
-        if any(fold(w) in text for w in (*spec.evidence, label_value(fact))):
+        values = [label.split(":", 1)[-1].split(" ({")[0].strip() for label in spec.labels]
+        if any(fold(w) in text for w in (*spec.evidence, *values)):
             return True
     return False
 
@@ -345,8 +347,12 @@ def label_value(key: str) -> str:
 
 
 def need_filters(key: str) -> list[dict]:
-    """Engine filters that find the holders of a need's facts: social_mem over the hidden distilled fields."""
-    return [{"social_mem": [label_value(k) for k in need_of(key).satisfied_by]}]
+    """Engine filters that find the holders of a need's facts: social_mem over the hidden memories, and geo_tag
+    with every wording of a static tag that meets the need too (a rooftop terrace for a view)."""
+    facts = [ALL_SPECS[k] for k in need_of(key).satisfied_by]
+    memories = [label_value(spec.key) for spec in facts if spec.kind != "static"]
+    tags = [label.split(":", 1)[-1].strip() for spec in facts if spec.kind == "static" for label in spec.labels]
+    return [{"social_mem": memories}] + ([{"geo_tag": tags}] if tags else [])
 
 
 def fact_constraint(place: dict, key: str) -> dict:

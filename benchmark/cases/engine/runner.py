@@ -15,7 +15,8 @@ from benchmark.cases.verify import verify_case
 from environment.tools.context import ToolContext
 from judging.vocabulary import CELLS, Category, Level
 
-from .common import Draft, dated_question
+from .common import Draft, dated_question, label_value
+from .moments import query_moment
 from .question_phrasing import Phrasebook
 from .recipes import load_recipes
 from .session import Discard, EngineSession
@@ -98,6 +99,11 @@ def _generate_cell(
             report.discards[str(exc).split(":")[0]] += 1
             continue
         draft.question = dated_question(draft.question, draft.query)
+        if draft.constraints.get("fact"):  # the grader checks the need on the day the question is about
+            draft.constraints["fact"] = {
+                **draft.constraints["fact"],
+                "on": query_moment(draft.query).date().isoformat(),
+            }
         question = normalise_question(draft.question)
         if draft.signature in signatures or question in questions:
             report.discards["duplicate of an earlier case"] += 1
@@ -180,7 +186,7 @@ def _paraphrased(document: CaseDocument, draft: Draft, session: EngineSession, p
     forbidden = []
     if fact:
         spec = ALL_SPECS[fact["key"]]
-        forbidden = [spec.label.split(":", 1)[-1].strip(), *spec.evidence]
+        forbidden = [label_value(fact["key"]), *spec.evidence]
     try:
         text = paraphraser(document.question)
     except Exception as exc:  # a failing model must not stop generation; the original question stays

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from datetime import date
 from functools import lru_cache
 
 from environment import selectors
@@ -45,8 +46,8 @@ class CityWorld:
         except (RoutingError, ValueError):
             return None
 
-    def has_fact(self, place_id: str, key: str) -> bool:
-        return selectors.fact_exists(city_id=self.context.city_id, place_id=place_id, key=key)
+    def has_fact(self, place_id: str, key: str, on: date | None = None) -> bool:
+        return selectors.fact_exists(city_id=self.context.city_id, place_id=place_id, key=key, on=on)
 
     def resolve_name(self, name: str) -> str | None:
         """The place_id of the one place with this name (case- and accent-insensitive), else None."""

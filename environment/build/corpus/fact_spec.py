@@ -55,6 +55,12 @@ class FactSpec:
         return kind in self.kinds and (not self.subs or sub in self.subs)
 
     @property
+    def plain_label(self) -> str:
+        """The label without a dated state's slot ("Event: Winter terrace with heaters"): what a label says of
+        talk about a dated state that gives it no dates."""
+        return self.label.replace(" ({span})", "").replace(" until {until}", "")
+
+    @property
     def labels(self) -> tuple[str, ...]:
         """Every label the fact may carry on a place: its own first, then the other wordings."""
         return (self.label, *self.wordings)

@@ -40,6 +40,9 @@ AS_OF = datetime(2026, 12, 6, tzinfo=UTC)  # the corpus's "now": every post is o
 # Dated states run from 2025 into early 2027: some are over, some hold in the week the cases are set in
 # (2026-12-07 to 12-13), some are announced for later.
 SHORT_TERM_FROM, SHORT_TERM_TO = date(2025, 1, 1), date(2027, 3, 31)
+CASE_WEEK = (date(2026, 12, 7), date(2026, 12, 13))  # the week the benchmark's cases are set in
+# Dated states that change opening hours stay out of that week: the cases' hours are the posted ones.
+HOURS_STATES = frozenset({"closed_renovation", "temporary_hours", "summer_break"})
 IN_NOTE = 0.55  # share of evidence items written as a note of their own (the rest are comments)
 NEAR_DECOY, FAR_DECOY = 0.6, 0.06  # chance of a decoy about a fact held nearby / not held nearby
 _CELL_LAT, _CELL_LON = 0.004, 0.008  # about 450 m x 445 m in Helsinki: "nearby" is the 3 x 3 cells around
@@ -106,11 +109,15 @@ def _event_dates(spec: FactSpec, rng: random.Random) -> tuple[date, date]:
     if month is not None:
         years = [y for y in (2025, 2026) if date(y, month, a) + timedelta(days=b - 1) <= SHORT_TERM_TO]
         start = date(rng.choice(years), month, a)
-        return start, start + timedelta(days=b - 1)
-    length = rng.randint(a, b)
-    span = (SHORT_TERM_TO - SHORT_TERM_FROM).days - length
-    start = SHORT_TERM_FROM + timedelta(days=rng.randint(0, span))
-    return start, start + timedelta(days=length - 1)
+        end = start + timedelta(days=b - 1)
+    else:
+        length = rng.randint(a, b)
+        span = (SHORT_TERM_TO - SHORT_TERM_FROM).days - length
+        start = SHORT_TERM_FROM + timedelta(days=rng.randint(0, span))
+        end = start + timedelta(days=length - 1)
+    if spec.key in HOURS_STATES and start <= CASE_WEEK[1] and CASE_WEEK[0] <= end:  # ends before the week instead
+        start, end = CASE_WEEK[0] - timedelta(days=1 + (end - start).days), CASE_WEEK[0] - timedelta(days=1)
+    return start, end
 
 
 def held_facts(rng: random.Random, place: PlaceRecord) -> list[HeldFact]:
@@ -166,7 +173,7 @@ class _Planner:
                 return who
 
     def add(self, held: HeldFact | FactSpec, stance: str, author: str, when: datetime, **extra) -> None:
-        spec, label = (held.spec, held.label) if isinstance(held, HeldFact) else (held, held.label)
+        spec, label = (held.spec, held.label) if isinstance(held, HeldFact) else (held, held.plain_label)
         in_note = extra.pop("in_note", self.rng.random() < IN_NOTE)
         self.plan.items.append(Item(spec, label, stance, author, when, in_note, **extra))
 

@@ -172,8 +172,9 @@ def _when(rng: random.Random) -> str:
 def supports(rng: random.Random, spec: FactSpec) -> str:
     """A first-hand report that the place has it."""
     verdict = _verdict(rng, spec)
-    if not spec.things or rng.random() < 0.3:
-        phrase = rng.choice(spec.phrases).rstrip(".!")
+    undated = [p for p in spec.phrases if "{" not in p]  # a dated state's phrases need its dates: not here
+    if undated and (not spec.things or rng.random() < 0.3):
+        phrase = rng.choice(undated).rstrip(".!")
         frame = rng.randrange(3)
         if frame == 0:
             return f"{_when(rng)}, {_low(phrase)} – {verdict}."

@@ -3,8 +3,9 @@
 The paper's static attributes are distilled from posts, so the same thing reaches different
 places' records in the words their posters used ("Facility: Kids play corner" at one café,
 "Family: Toy corner" at another, "Kids: Play area" at a third). A table of exact labels
-therefore does not find every holder; ``geo_tag`` still matches any word of them. A place
-gets one wording per fact, drawn from its own random stream (:func:`.plan.held_facts`).
+therefore does not find every holder; ``geo_tag`` still matches any word of them. A fact's
+holders get its wordings in turn, by place_id (:func:`.plan.spread_wordings`), so one held by
+three places or more shows in all of them.
 
 ``ALTERNATIVES`` holds, for every static fact, the wordings besides its spec's ``label``;
 :func:`labels_of` gives all of them, the spec's own first.
