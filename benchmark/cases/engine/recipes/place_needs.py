@@ -75,8 +75,11 @@ def _need_choice(session, rng) -> Draft:
     others = others[:CHOICE_OTHERS]
     if len(others) < CHOICE_OTHERS:
         raise Discard("not enough other places of the noun without the need")
-    options = [place, *others]
-    rng.shuffle(options)
+    # The gold's place among the options is balanced over the cell (a variant), so naming the first, or any
+    # fixed, option finds it no more often than chance.
+    rng.shuffle(others)
+    at = int(session.variant(rng, "place_L2.gold_at", {str(i): 1.0 for i in range(CHOICE_OTHERS + 1)}))
+    options = [*others[:at], place, *others[at:]]
     want = want_phrase(session, rng, key, place)
     note_ids = supporting_notes(session, place, key)
     for option in options:
