@@ -1,19 +1,20 @@
 """The evidence rule: whether a hidden social fact holds at a place at a given time.
 
 Every note and comment carries hidden labels (``EvidenceLabel``): the place it speaks of,
-the fact it touches, its stance, and the item's author and time. One rule over those labels
-decides whether a fact holds, and the corpus distiller, the case verifier and the case page
-all apply this function:
+the fact it touches, its stance, and the dates a dated state names. One rule over those
+labels decides whether a fact holds, using only what an agent can read of each item (its
+text, so its stance, and its date; no author, as the paper's table 10 shows none), and the
+corpus distiller, the case generator and verifier and the grader all apply this function:
 
-    A fact holds at a place at time T when the items about it dated at or before T that
-    SUPPORT it, and are dated after the last item that NEGATES it or reports that it ENDED,
-    come from at least two different authors. A support that states dates (a dated state)
-    counts only on the days it names. Questions (ASKS), hearsay, comparisons that CREDIT
-    another place, promoted posts and spam never count, for or against.
+    A fact holds at a place at time T when at least two notes or comments dated at or
+    before T SUPPORT it, dated after the last one that NEGATES it or reports that it ENDED.
+    A support that states dates (a dated state) counts only on the days it names.
+    Questions (ASKS), HEARSAY, comparisons that CREDIT another place, promoted posts (PROMO)
+    and SPAM never count, for or against.
 
-So the last word wins, and a claim needs two independent voices: one enthusiastic regular
-who posts twice is not enough, an old "they have it" is undone by a later "they took it
-out", and a lot of talk about a thing (questions, rumours, adverts) is not evidence of it.
+So the last word wins, and a claim needs two first-hand reports: a single mention is not
+enough, an old "they have it" is undone by a later "they took it out", and a lot of talk
+about a thing (questions, rumours, adverts) is not evidence of it.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ SUPPORTS, NEGATES, ENDED = "supports", "negates", "ended"
 CREDITS, ASKS, HEARSAY, PROMO, SPAM = "credits", "asks", "hearsay", "promo", "spam"
 STANCES = (SUPPORTS, NEGATES, ENDED, CREDITS, ASKS, HEARSAY, PROMO, SPAM)
 RESETS = frozenset({NEGATES, ENDED})
-MIN_AUTHORS = 2
+MIN_SUPPORTS = 2
 
 # Why an item does not count, in words a curator reads on the case page.
 NOT_COUNTED = {
@@ -45,7 +46,6 @@ class Item:
     """One labelled note or comment about one fact at one place."""
 
     time: datetime
-    author: str
     stance: str
     valid_from: date | None = None
     valid_until: date | None = None
@@ -68,16 +68,16 @@ def fact_verdict(items: Iterable[Item], at: datetime) -> Verdict:
     counted = tuple(
         i for i in seen if i.stance == SUPPORTS and (reset is None or i.time > reset.time) and _in_dates(i, at.date())
     )
-    authors = sorted({i.author for i in counted})
-    holds = len(authors) >= MIN_AUTHORS
+    holds = len(counted) >= MIN_SUPPORTS
     if holds:
-        why = f"supported by {len(authors)} authors ({', '.join(authors)})"
+        refs = ", ".join(i.ref for i in counted if i.ref) or "unnamed"
+        why = f"supported by {len(counted)} notes or comments ({refs})"
         if reset is not None:
             why += f" after the last item that {NOT_COUNTED[reset.stance]} ({reset.time:%Y-%m-%d})"
     elif reset is not None and not counted:
         why = f"the last word ({reset.time:%Y-%m-%d}) {NOT_COUNTED[reset.stance]}, and no support came after it"
     elif counted:
-        why = f"only {len(authors)} author supports it ({authors[0]}); the rule asks for {MIN_AUTHORS}"
+        why = f"only one note or comment supports it ({counted[0].ref or 'unnamed'}); the rule asks for {MIN_SUPPORTS}"
     else:
         why = "no note or comment supports it"
     return Verdict(holds=holds, counted=counted, reset=reset, why=why)

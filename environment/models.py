@@ -105,7 +105,6 @@ class Note(models.Model):
     kind = models.CharField(
         max_length=20, help_text="Hidden noise label: about, multi, chatter, duplicate, outdated, promo, spam."
     )
-    author = models.CharField(max_length=80, blank=True, db_default="", help_text="The poster's handle (visible).")
     title = models.CharField(max_length=300)
     desc = models.TextField()
     time = models.DateTimeField()
@@ -127,7 +126,6 @@ class Note(models.Model):
 class Comment(models.Model):
     note = models.ForeignKey(Note, on_delete=models.CASCADE, related_name="comments")
     comment_id = models.CharField(max_length=40)
-    author = models.CharField(max_length=80, blank=True, db_default="")
     time = models.DateTimeField()
     content = models.TextField()
     like_count = models.IntegerField()
@@ -157,8 +155,8 @@ class SocialFact(models.Model):
 class EvidenceLabel(models.Model):
     """Hidden: what one note (``comment`` null) or comment says about one fact at one place.
 
-    The evidence rule (``environment.evidence``) reads these, with the item's author and time,
-    to decide whether a fact holds; agents never see them.
+    The evidence rule (``environment.evidence``) reads these, with the item's time, to decide whether a
+    fact holds; agents never see them.
     """
 
     STANCES = [(s, s) for s in ("supports", "negates", "ended", "credits", "asks", "hearsay", "promo", "spam")]

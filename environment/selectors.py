@@ -19,6 +19,7 @@ from typing import NamedTuple
 from django.db import connection
 from django.db.models import Q
 
+from environment.evidence import Item, fact_holds
 from environment.models import City, Note, Place, SocialFact
 
 PLACE_FIELDS = ("place_id", "name", "place_type", "address", "opentime_week", "rating", "cost", "tag", "alias")
@@ -169,7 +170,7 @@ def fact_note_ids(*, city_id: int, place_id: str, key: str) -> frozenset[str]:
 
 @dataclass(frozen=True)
 class EvidenceRow:
-    """One hidden evidence label with its item's author and time (``comment_id`` empty: the note's text)."""
+    """One hidden evidence label with its item's time (``comment_id`` empty: the note's text)."""
 
     place_id: str
     kind: str
@@ -178,17 +179,21 @@ class EvidenceRow:
     stance: str
     note_id: str
     comment_id: str
-    author: str
     time: datetime
     credited_place_id: str
     valid_from: date | None
     valid_until: date | None
     text: str
 
+    def item(self) -> Item:
+        """The row as the evidence rule reads it, its ref note_id[/comment_id]."""
+        ref = f"{self.note_id}/{self.comment_id}" if self.comment_id else self.note_id
+        return Item(self.time, self.stance, self.valid_from, self.valid_until, ref)
+
 
 _EVIDENCE_SQL = """
 SELECT p.place_id, e.kind, e.key, e.label, e.stance, n.note_id, coalesce(c.comment_id, ''),
-       coalesce(c.author, n.author), coalesce(c.time, n.time), coalesce(cp.place_id, ''),
+       coalesce(c.time, n.time), coalesce(cp.place_id, ''),
        e.valid_from, e.valid_until, e.text
 FROM environment_evidencelabel e
 JOIN environment_place p ON p.id = e.place_id
@@ -204,7 +209,7 @@ def evidence_rows(
     *, city_id: int, place_ids: Iterable[str] | None = None, keys: Iterable[str] | None = None
 ) -> list[EvidenceRow]:
     """The hidden evidence labels of the city (of ``place_ids`` and ``keys`` when given), with each
-    item's author and time, by place, fact and time. Labels of a credits item belong to the place
+    item's time, by place, fact and time. Labels of a credits item belong to the place
     the item speaks of; ``credited_place_id`` names the place it credits."""
     where = ""
     params: list = [city_id]
@@ -217,6 +222,13 @@ def evidence_rows(
     with connection.cursor() as cursor:
         cursor.execute(_EVIDENCE_SQL.format(where=where), params)
         return [EvidenceRow(*row) for row in cursor.fetchall()]
+
+
+def fact_held(*, city_id: int, place_id: str, key: str, at: datetime) -> bool:
+    """Whether the evidence rule (``environment.evidence``) finds the fact ``key`` held at the place at ``at``
+    (an aware datetime), from the hidden labels of every note and comment about it."""
+    rows = evidence_rows(city_id=city_id, place_ids=[place_id], keys=[key])
+    return fact_holds([row.item() for row in rows], at)
 
 
 @dataclass(frozen=True)
@@ -240,6 +252,41 @@ def note_texts(*, city_id: int) -> list[NoteText]:
             [city_id],
         )
         return [NoteText(note_id, title, desc, tuple(comments)) for note_id, title, desc, comments in cursor.fetchall()]
+
+
+@dataclass(frozen=True)
+class CorpusCounts:
+    """What the corpus report reads of a built city besides its labels and places."""
+
+    note_kinds: dict[str, int]
+    notes_per_place: list[int]  # for each place with notes
+    comment_texts: list[str]
+    facts: dict[str, int]  # by kind
+    dated: list[tuple[str, date | None, date | None]]  # (key, valid_from, valid_until) of every dated state
+
+
+def corpus_counts(*, city_id: int) -> CorpusCounts:
+    """Note kinds, notes per place, every comment's text, facts by kind and the dated states of the city."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT kind, count(*) FROM environment_note WHERE city_id = %s GROUP BY kind", [city_id])
+        kinds = dict(cursor.fetchall())
+        cursor.execute(
+            "SELECT count(*) FROM environment_note WHERE city_id = %s AND place_id IS NOT NULL GROUP BY place_id",
+            [city_id],
+        )
+        per_place = [n for (n,) in cursor.fetchall()]
+        cursor.execute(
+            "SELECT c.content FROM environment_comment c JOIN environment_note n ON n.id = c.note_id "
+            "WHERE n.city_id = %s ORDER BY c.id",
+            [city_id],
+        )
+        comments = [text for (text,) in cursor.fetchall()]
+    facts = SocialFact.objects.filter(place__city_id=city_id)
+    by_kind: dict[str, int] = {}
+    for kind in facts.values_list("kind", flat=True):
+        by_kind[kind] = by_kind.get(kind, 0) + 1
+    dated = list(facts.filter(kind=SocialFact.SHORT_TERM).values_list("key", "valid_from", "valid_until"))
+    return CorpusCounts(kinds, per_place, comments, by_kind, dated)
 
 
 def note_ids_existing(*, city_id: int, note_ids: Iterable[str]) -> frozenset[str]:

@@ -185,7 +185,6 @@ def city_load(
                 "note_id",
                 "place_id",
                 "kind",
-                "author",
                 "title",
                 "desc",
                 "time",
@@ -201,7 +200,6 @@ def city_load(
                     n.note_id,
                     place_pk.get(n.place_id) if n.place_id else None,
                     n.kind,
-                    n.author,
                     n.title,
                     n.desc,
                     n.time,
@@ -222,8 +220,8 @@ def city_load(
         )
         copy_rows(
             "environment_comment",
-            ["note_id", "comment_id", "author", "time", "content", "like_count"],
-            ((note_pk[c.note_id], c.comment_id, c.author, c.time, c.content, c.like_count) for c in corpus.comments),
+            ["note_id", "comment_id", "time", "content", "like_count"],
+            ((note_pk[c.note_id], c.comment_id, c.time, c.content, c.like_count) for c in corpus.comments),
         )
         comment_pk = _id_map(
             "SELECT c.comment_id, c.id FROM environment_comment c JOIN environment_note n ON n.id = c.note_id "

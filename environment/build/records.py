@@ -72,7 +72,6 @@ class NoteRecord:
     place_id: str | None  # the place the note was written about (hidden); None for chatter
     mentioned_place_ids: tuple[str, ...]
     kind: str  # hidden noise label: "about", "multi", "chatter", "duplicate", "outdated", "promo", "spam"
-    author: str  # the poster's handle (visible)
     title: str
     desc: str
     time: datetime
@@ -87,7 +86,6 @@ class NoteRecord:
 class CommentRecord:
     comment_id: str
     note_id: str
-    author: str
     time: datetime
     content: str
     like_count: int
@@ -99,7 +97,7 @@ class LabelRecord:
 
     ``stance`` is one of :data:`environment.evidence.STANCES`; ``credited_place_id`` names the place a
     ``credits`` item gives the fact to; ``valid_from``/``valid_until`` are the dates a dated state names;
-    ``text`` is the sentence that says it. The item's author and time are the note's or comment's own.
+    ``text`` is the sentence that says it. The item's time is the note's or comment's own.
     """
 
     note_id: str

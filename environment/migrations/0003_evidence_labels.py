@@ -1,5 +1,5 @@
-"""Notes and comments name their author, and every note and comment that touches a fact carries hidden
-evidence labels (expand only: the new columns have database defaults, the new table is new)."""
+"""Every note and comment that touches a fact carries hidden evidence labels (expand only: a new table, and the
+note kinds' help text)."""
 
 import django.db.models.deletion
 from django.db import migrations, models
@@ -12,16 +12,6 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        migrations.AddField(
-            model_name='comment',
-            name='author',
-            field=models.CharField(blank=True, db_default='', max_length=80),
-        ),
-        migrations.AddField(
-            model_name='note',
-            name='author',
-            field=models.CharField(blank=True, db_default='', help_text="The poster's handle (visible).", max_length=80),
-        ),
         migrations.AlterField(
             model_name='note',
             name='kind',

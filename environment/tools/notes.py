@@ -18,11 +18,10 @@ from .spec import tool
 
 AGENT_CAP = 20
 ENGINE_CAP = 10
-LIGHT_FIELDS = ("note_id", "title", "author", "time", "liked_count", "collected_count", "comment_count")
+LIGHT_FIELDS = ("note_id", "title", "time", "liked_count", "collected_count", "comment_count")
 FULL_FIELDS = (
     "note_id",
     "title",
-    "author",
     "desc",
     "time",
     "liked_count",
@@ -52,20 +51,14 @@ def _comments(note_pks: list[int]) -> dict[int, list[dict]]:
         return {}
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT note_id, comment_id, author, time, content, like_count FROM environment_comment "
+            "SELECT note_id, comment_id, time, content, like_count FROM environment_comment "
             "WHERE note_id = ANY(%s) ORDER BY note_id, time, comment_id",
             [note_pks],
         )
         grouped: dict[int, list[dict]] = {pk: [] for pk in note_pks}
-        for note_pk, comment_id, author, time, content, likes in cursor.fetchall():
+        for note_pk, comment_id, time, content, likes in cursor.fetchall():
             grouped[note_pk].append(
-                {
-                    "comment_id": comment_id,
-                    "author": author,
-                    "time": _fmt_time(time),
-                    "content": content,
-                    "like_count": likes,
-                }
+                {"comment_id": comment_id, "time": _fmt_time(time), "content": content, "like_count": likes}
             )
     return grouped
 
@@ -126,7 +119,7 @@ def _search(ctx: ToolContext, keyword: str, fields, cap: int, with_comments: boo
 
 @tool("search_notes", toolsets=("agent",))
 def search_notes(ctx: ToolContext, keyword: Keyword) -> dict:
-    """Search social media posts by keyword logic and return a lightweight post list (note_id, title, author, time, counts)."""  # noqa: E501
+    """Search social media posts by keyword logic and return a lightweight post list (note_id, title, time, counts)."""
     return _search(ctx, keyword, LIGHT_FIELDS, AGENT_CAP, with_comments=False)
 
 

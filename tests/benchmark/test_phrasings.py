@@ -14,6 +14,8 @@ from benchmark.cases.phrasings import (
     PUBLIC,
     TIME_WORDS,
     bank_phrasings,
+    content_pairs,
+    evidence_reuse,
     fitting_phrases,
     mentions,
     phrasing_kinds,
@@ -98,3 +100,21 @@ def test_every_need_can_be_asked_of_some_noun_and_fits_only_its_kinds():
 def test_every_need_is_a_hidden_memory():
     """L2 is settled by what people wrote: a need is a long-term or short-term fact, never a visible tag."""
     assert {ALL_SPECS[key].kind for key in NEEDS} == {"long_term", "short_term"}
+
+
+def test_no_need_phrasing_reuses_the_wording_of_the_evidence_it_points_to():
+    """A question says "milk-foam swan", a note "latte art": building a release checks it, in either bank."""
+    for bank in BANKS:
+        assert evidence_reuse(bank) == []
+    assert ("still", "warm") in content_pairs("a bun still warm from the oven")  # what it would have caught
+
+
+def test_a_release_whose_phrasings_reuse_the_evidence_is_refused(monkeypatch):
+    import benchmark.cases.phrasings as phrasings
+    from benchmark.cases.engine.generate_flow import generate_and_store
+
+    reused = dict(PHRASINGS, great_view=("look out over a sweeping view of the harbour",) * 12)
+    monkeypatch.setattr(phrasings, "PHRASINGS", reused)
+    assert evidence_reuse(PUBLIC) and "great_view" in evidence_reuse(PUBLIC)[0]
+    with pytest.raises(ValueError, match="reuse the wording of the notes they point to"):
+        generate_and_store(city="helsinki", seed=0, count=1, cells=[], validate=False, progress=None)

@@ -9,7 +9,7 @@ import pytest
 from django.contrib.gis.geos import Point
 
 from environment import selectors
-from environment.models import City, Note, Place, SocialFact
+from environment.models import City, EvidenceLabel, Note, Place, SocialFact
 from environment.tools.gateway import call_tool
 from tests.factories import PLACE_SPECS, node_coord
 
@@ -189,6 +189,21 @@ def test_a_dated_state_exists_only_on_its_days(grid_ctx, bookstore_facts):
     )
     lasting = {"city_id": grid_ctx.city_id, "place_id": "N3", "key": "test_reading_corner"}
     assert selectors.fact_exists(**lasting, on=date(2019, 1, 1))  # a fact without dates holds on any day
+
+
+def test_fact_held_applies_the_evidence_rule_to_the_labels_at_a_moment(grid_ctx):
+    place = Place.objects.get(city_id=grid_ctx.city_id, place_id="N3")
+    notes = list(Note.objects.filter(city_id=grid_ctx.city_id).order_by("note_id")[:3])
+    season = {"valid_from": date(2026, 11, 20), "valid_until": date(2027, 3, 9)}
+    label = {"place": place, "kind": "short_term", "key": "test_heated_terrace", "label": "Event: Heated terrace"}
+    for note in notes[:2]:
+        EvidenceLabel.objects.create(note=note, stance="supports", text="Heaters out on the terrace", **label, **season)
+    held = {"city_id": grid_ctx.city_id, "place_id": "N3", "key": "test_heated_terrace"}
+    assert selectors.fact_held(**held, at=datetime(2026, 12, 8, 12, tzinfo=UTC))
+    assert not selectors.fact_held(**held, at=datetime(2027, 4, 1, 12, tzinfo=UTC))  # the season is over
+    assert not selectors.fact_held(**{**held, "place_id": "N4"}, at=datetime(2026, 12, 8, 12, tzinfo=UTC))
+    EvidenceLabel.objects.filter(note=notes[1]).update(stance="hearsay")  # one report and a rumour: not enough
+    assert not selectors.fact_held(**held, at=datetime(2026, 12, 8, 12, tzinfo=UTC))
 
 
 def test_fact_note_ids_join_the_notes_of_every_fact_with_the_key(grid_ctx, bookstore_facts):

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import threading
 from collections.abc import Mapping, Set
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
@@ -107,14 +107,13 @@ class AuditWorld:
 
     @classmethod
     def load(cls, city_name: str) -> AuditWorld:
-        """The world of a built city: every place, every evidence label with its item's author and time, and
+        """The world of a built city: every place, every evidence label with its item's time, and
         every note's text."""
         ctx = city_context(city_name)
         places = [Place(*record) for record in place_records(city_id=ctx.city_id)]
         evidence: dict[tuple[str, str], list[Item]] = {}
         for row in evidence_rows(city_id=ctx.city_id):
-            ref = f"{row.note_id}/{row.comment_id}" if row.comment_id else row.note_id
-            item = Item(_naive(row.time), row.author, row.stance, row.valid_from, row.valid_until, ref)
+            item = replace(row.item(), time=_naive(row.time))
             evidence.setdefault((row.place_id, row.key), []).append(item)
         notes = tuple(note_texts(city_id=ctx.city_id))
         return cls(

@@ -57,10 +57,17 @@ def generate_and_store(
     from tqdm import tqdm
 
     from benchmark.cases.models import Case, Release
+    from benchmark.cases.phrasings import evidence_reuse
     from environment.tools.context import city_context
 
     from .services import generated_cases_store
 
+    reused = evidence_reuse(split)
+    if reused:
+        raise ValueError(
+            f"the {split} bank's need phrasings reuse the wording of the notes they point to ({len(reused)}): "
+            + "; ".join(reused[:5])
+        )
     context = city_context(city)
     counts = cell_counts(count, cells)
     if release and Release.objects.filter(name=release).exists():

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from datetime import date
+from datetime import UTC, date, datetime
 from functools import lru_cache
 
 from environment import selectors
@@ -47,7 +47,12 @@ class CityWorld:
             return None
 
     def has_fact(self, place_id: str, key: str, on: date | None = None) -> bool:
-        return selectors.fact_exists(city_id=self.context.city_id, place_id=place_id, key=key, on=on)
+        """The evidence rule at noon (UTC) of the day the question is about; a case that states no day (written
+        before cases did) asks whether the place holds the fact at all."""
+        if on is None:
+            return selectors.fact_exists(city_id=self.context.city_id, place_id=place_id, key=key)
+        noon = datetime(on.year, on.month, on.day, 12, tzinfo=UTC)
+        return selectors.fact_held(city_id=self.context.city_id, place_id=place_id, key=key, at=noon)
 
     def resolve_name(self, name: str) -> str | None:
         """The place_id of the one place with this name (case- and accent-insensitive), else None."""

@@ -28,7 +28,6 @@ _NOTE_FIELDS = {
     "place_id",
     "mentioned_place_ids",
     "kind",
-    "author",
     "title",
     "desc",
     "time",
@@ -37,8 +36,8 @@ _NOTE_FIELDS = {
     "comments",
     "labels",
 }
-_REQUIRED = ("note_id", "author", "title", "desc", "time", *_COUNTS, "tag_list")
-_COMMENT_FIELDS = ("comment_id", "author", "time", "content", "like_count")
+_REQUIRED = ("note_id", "title", "desc", "time", *_COUNTS, "tag_list")
+_COMMENT_FIELDS = ("comment_id", "time", "content", "like_count")
 _LABEL_FIELDS = (
     "comment_id",
     "place_id",
@@ -73,7 +72,6 @@ def write_corpus_jsonl(corpus: Corpus, path: str | Path) -> None:
                 "place_id": n.place_id,
                 "mentioned_place_ids": list(n.mentioned_place_ids),
                 "kind": n.kind,
-                "author": n.author,
                 "title": n.title,
                 "desc": n.desc,
                 "time": n.time.isoformat(),
@@ -84,7 +82,6 @@ def write_corpus_jsonl(corpus: Corpus, path: str | Path) -> None:
                 "comments": [
                     {
                         "comment_id": c.comment_id,
-                        "author": c.author,
                         "time": c.time.isoformat(),
                         "content": c.content,
                         "like_count": c.like_count,
@@ -180,7 +177,6 @@ def _parse_line(line: str, known: set[str]):
         place_id=place_id,
         mentioned_place_ids=mentioned,
         kind=kind,
-        author=_text(row["author"], "author", 80),
         title=_text(row["title"], "title", 300),
         desc=_text(row["desc"], "desc", None, empty=True),
         time=when,
@@ -288,7 +284,6 @@ def _comment(value: Any, i: int, note_id: str) -> CommentRecord:
     return CommentRecord(
         comment_id=_id(row["comment_id"], f"{name}.comment_id"),
         note_id=note_id,
-        author=_text(row["author"], f"{name}.author", 80),
         time=_time(row["time"], f"{name}.time"),
         content=_text(row["content"], f"{name}.content", None),
         like_count=_count(row["like_count"], f"{name}.like_count"),

@@ -23,13 +23,12 @@ def label_items(
     notes: Sequence[NoteRecord], comments: Sequence[CommentRecord], labels: Sequence[LabelRecord]
 ) -> dict[tuple, list[tuple[Item, LabelRecord]]]:
     """(place_id, kind, key, label) -> the labelled items of that fact, each as an evidence Item and its label."""
-    when = {n.note_id: (n.time, n.author) for n in notes}
-    when.update({c.comment_id: (c.time, c.author) for c in comments})
+    when = {n.note_id: n.time for n in notes}
+    when.update({c.comment_id: c.time for c in comments})
     grouped: dict[tuple, list[tuple[Item, LabelRecord]]] = {}
     for label in labels:
         ref = label.comment_id or label.note_id
-        time, author = when[ref]
-        item = Item(time, author, label.stance, label.valid_from, label.valid_until, ref=ref)
+        item = Item(when[ref], label.stance, label.valid_from, label.valid_until, ref=ref)
         grouped.setdefault((label.place_id, label.kind, label.key, label.label), []).append((item, label))
     return grouped
 

@@ -4,11 +4,11 @@ Three passes over the places, each place drawing from its own random stream:
 
 1. :func:`held_facts`: the facts a place holds, weighted, among those that fit its kind.
 2. :func:`evidence_plan`: the evidence items of every place. A held fact is backed by two to
-   four different authors (sometimes after an old denial, sometimes with a question or a
-   rumour beside it). A fact the place does NOT hold may still be talked about, the way
+   four visitors (sometimes after an old denial, sometimes with a question or a rumour beside
+   it). A fact the place does NOT hold may still be talked about, the way
    people talk about a thing they saw elsewhere: more often when a place nearby that the
    fact fits holds it (so the places a question compares the gold with carry decoys). A
-   decoy is one of: a thing that ended, a single enthusiastic author, rumours, questions,
+   decoy is one of: a thing that ended, a single report, rumours, questions,
    a comparison crediting another place, a dated state now over, a denial, an advert or spam.
 3. The writer (:mod:`.writer`) turns the items into notes and comments.
 
@@ -30,7 +30,6 @@ from environment.evidence import ASKS, CREDITS, ENDED, HEARSAY, NEGATES, PROMO, 
 from ..records import PlaceRecord
 from .fact_spec import FactSpec
 from .kinds import kind_of, sub_of
-from .people import place_account, spam_account
 from .text import label_day, label_span
 from .vocab import LONG_TERM, SHORT_TERM, STATIC, fitting
 
@@ -165,7 +164,8 @@ class _Planner:
         self.used: set[str] = set()
 
     def author(self) -> str:
-        """An author not yet used at this place (so two items by design come from two people)."""
+        """A voice not yet used at this place, so two items by design read as two visitors' (voices are the
+        planner's own: notes and comments carry no author, and the rule counts items)."""
         while True:
             who = self.authors[self.rng.randrange(len(self.authors))]
             if who not in self.used:
@@ -188,6 +188,8 @@ class _Planner:
                 if when > WINDOW_END:  # announced for later: posted in the last weeks before the corpus's now
                     when = WINDOW_END - timedelta(days=rng.randint(1, 21), seconds=rng.randrange(7 * 3600))
                 self.add(held, SUPPORTS, self.author(), max(WINDOW_START, when), dates=(held.start, held.end))
+            if spec.deniable and rng.random() < 0.15:  # questions sit under holders as often as under rivals
+                self.add(held, rng.choice((ASKS, ASKS, HEARSAY)), self.author(), _time(rng), in_note=False)
             return
         first = WINDOW_START
         if spec.deniable and rng.random() < 0.12 or spec.contra and rng.random() < 0.15:
@@ -223,10 +225,8 @@ class _Planner:
             self.add(spec, ENDED, self.author(), _time(rng, last + timedelta(days=30)))
 
     def _single(self, spec: FactSpec) -> None:
-        who = self.author()
-        self.add(spec, SUPPORTS, who, _time(self.rng), in_note=True)
-        for _ in range(self.rng.choice((1, 1, 2))):
-            self.add(spec, SUPPORTS, who, _time(self.rng), in_note=False)
+        """One first-hand report and nothing else: the rule asks for two."""
+        self.add(spec, SUPPORTS, self.author(), _time(self.rng), in_note=self.rng.random() < 0.5)
 
     def _hearsay(self, spec: FactSpec) -> None:
         for _ in range(self.rng.choice((2, 3, 3))):
@@ -263,7 +263,7 @@ class _Planner:
             self.add(spec, NEGATES, self.author(), _time(self.rng))
 
     def _promo(self, spec: FactSpec) -> None:
-        account = place_account(self.plan.place.name)
+        account = f"{self.plan.place.place_id}:official"  # the place's own account
         when = _time(self.rng)
         self.add(spec, PROMO, account, when, in_note=True)
         if self.rng.random() < 0.6:
@@ -271,7 +271,7 @@ class _Planner:
 
     def _spam(self, spec: FactSpec) -> None:
         for _ in range(self.rng.choice((1, 2))):
-            self.add(spec, SPAM, spam_account(self.rng), _time(self.rng), in_note=self.rng.random() < 0.3)
+            self.add(spec, SPAM, f"spam:{self.rng.randrange(10**6)}", _time(self.rng), in_note=self.rng.random() < 0.3)
 
 
 def _cell(place: PlaceRecord) -> tuple[int, int]:

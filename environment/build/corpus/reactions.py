@@ -1,9 +1,11 @@
 """Comments that carry no evidence: reactions, questions about other things, chatter.
 
-Online, "saving this!" is posted a thousand times, so about a third of reactions are kept
-short and repeat; the rest are composed from a reaction and an add-on with its own details
-(who the commenter will bring, when, what they will have), which is how real threads read
-and keeps most comment texts distinct.
+Online, "saving this!" is posted a thousand times, so a quarter of reactions are kept short and
+repeat; the rest are composed from a reaction, an add-on with its own details (who the commenter
+will bring, when, from where) and sometimes a second thought about their plans, which is how
+real threads read and keeps most comment texts distinct. Reactions carry no evidence label:
+where one happens to use a fact's word ("my study group", "nice photos") it is noise spread
+over every place alike, which a reader ignores and a keyword counter does not.
 """
 
 from __future__ import annotations
@@ -92,6 +94,36 @@ _PLAIN = (
     "is it ok for a group of six?",
     "can you pay by card?",
 )
+_PLANS = (
+    "the ferry to Suomenlinna",
+    "a walk along the shore",
+    "the market hall",
+    "the tram museum",
+    "a concert at Musiikkitalo",
+    "the Ateneum",
+    "a stroll in Kaivopuisto",
+    "the flea market",
+    "the design district",
+    "a film at Kino Regina",
+    "the Oodi library",
+    "the harbour sauna boat",
+    "the Sibelius monument",
+    "the ice hockey game",
+    "the old market square",
+    "the zoo on Korkeasaari",
+)
+_SECOND = (
+    "then {plan} after",
+    "we'll combine it with {plan}",
+    "right after {plan}",
+    "{who} wants to do {plan} first",
+    "maybe before {plan}",
+    "and {plan} if the weather holds",
+    "since we're doing {plan} anyway",
+    "last time we only managed {plan}",
+    "it's on the way to {plan}",
+    "{who} suggested {plan} too",
+)
 _EMOJI = ("", "", "", "", " 😍", " 🙌", " ✨", " 👀", " 🥰", " 🙏", "!!", " 💯", " 😊", " 😂", " ❤️")
 _CHATTER_TAILS = (
     "anyone else?",
@@ -111,19 +143,26 @@ _CHATTER_TAILS = (
 
 def _fill(rng: random.Random, template: str) -> str:
     return template.format(
-        who=rng.choice(_WHO), when=rng.choice(_WHEN), since=rng.choice(_SINCE), town=rng.choice(_FROM)
+        who=rng.choice(_WHO),
+        when=rng.choice(_WHEN),
+        since=rng.choice(_SINCE),
+        town=rng.choice(_FROM),
+        plan=rng.choice(_PLANS),
     )
 
 
 def reaction(rng: random.Random) -> str:
-    """A reaction to a post: a bare one (these repeat, as online), or one with an add-on (these rarely do)."""
+    """A reaction to a post: a bare one (these repeat, as online), or one with an add-on and sometimes a second
+    thought (these rarely do)."""
     roll = rng.random()
-    if roll < 0.25:
+    if roll < 0.2:
         return rng.choice(COMMENTS_GENERIC) + rng.choice(_EMOJI)
-    if roll < 0.3:
+    if roll < 0.25:
         return rng.choice(_PLAIN) + rng.choice(_EMOJI)
     addon = _fill(rng, rng.choice(_ADDONS))
-    if roll < 0.7:
+    if rng.random() < 0.6:
+        addon = f"{addon}, {_fill(rng, rng.choice(_SECOND))}"
+    if roll < 0.65:
         return f"{rng.choice(COMMENTS_GENERIC)}, {addon}{rng.choice(_EMOJI)}"
     return f"{addon[:1].upper()}{addon[1:]}{rng.choice(_EMOJI)}"
 

@@ -217,9 +217,29 @@ def supports_comment(rng: random.Random, spec: FactSpec) -> str:
     return f"The {spec.bare} is real, {_low(_when(rng))} with {rng.choice(WITH)} we used it."
 
 
+SOURCE = (
+    "",
+    "",
+    "The staff told us: ",
+    "Saw it on their Instagram – ",
+    "There's a poster by the till: ",
+    "Spotted on the door {when_low}: ",
+    "{who} noticed the sign {when_low}: ",
+    "Straight from the owner when we chatted {when_low}: ",
+    "Their newsletter says it, ",
+    "Asked at the counter {when_low} and yes: ",
+    "Word from the barista: ",
+    "Read it on the board outside: ",
+)
+
+
 def announces(rng: random.Random, phrase: str) -> str:
-    """A dated state announced ahead (a short-term fact's own phrase, its dates already spoken)."""
-    return f"{rng.choice(HEADS_UP)}{phrase.rstrip('.!')}{rng.choice(SIGN_OFF)}"
+    """A dated state announced ahead (a short-term fact's own phrase, its dates already spoken), with how the
+    poster learned of it."""
+    source = rng.choice(SOURCE).format(when_low=_low(_when(rng)), who=_cap(rng.choice(WITH)))
+    body = phrase.rstrip(".!")
+    body = _low(body) if source else body
+    return f"{rng.choice(HEADS_UP) if not source else ''}{source}{body}{rng.choice(SIGN_OFF)}"
 
 
 def disagrees(rng: random.Random, contra: str) -> str:

@@ -23,7 +23,6 @@ from environment.evidence import ASKS, CREDITS, ENDED, HEARSAY, NEGATES, PROMO, 
 from ..records import CommentRecord, Corpus, LabelRecord, NoteRecord, PlaceRecord
 from . import stances
 from .memory import distil
-from .people import author_pool, spam_account
 from .plan import (
     WINDOW_END,
     WINDOW_START,
@@ -247,11 +246,9 @@ class _PlaceWriter:
             if draft.kind in ("about", "multi") and not draft.comments or len(draft.comments) < 3:
                 self._fill_comments(draft)
             thread = sorted(draft.comments, key=lambda c: (c[0], c[1], c[2]))
-            for j, (when, author, text, item) in enumerate(thread):
+            for j, (when, _voice, text, item) in enumerate(thread):
                 comment_id = _rednote_id(when, note_id, j)
-                comments.append(
-                    CommentRecord(comment_id, note_id, author, when, text, int(rng.lognormvariate(0.2, 1.4)))
-                )
+                comments.append(CommentRecord(comment_id, note_id, when, text, int(rng.lognormvariate(0.2, 1.4))))
                 if item is not None:
                     labels.append(_label(item, text, note_id, comment_id, pid))
             labels += [_label(item, text, note_id, None, pid) for item, text in draft.items]
@@ -264,7 +261,6 @@ class _PlaceWriter:
                     place_id=pid,
                     mentioned_place_ids=draft.mentioned or (pid,),
                     kind=draft.kind,
-                    author=draft.author,
                     title=draft.title,
                     desc=" ".join(draft.sentences),
                     time=draft.time,
@@ -284,8 +280,8 @@ class _PlaceWriter:
             when = min(draft.time + timedelta(minutes=1 + int(rng.expovariate(1 / 4000))), WINDOW_END)
             roll = rng.random()
             text = chatter_comment(rng) if roll < 0.12 else reaction(rng)
-            author = spam_account(rng) if roll > 0.985 else rng.choice(self.authors)
-            draft.comments.append((when, author, text, None))
+            voice = f"spam:{rng.randrange(10**6)}" if roll > 0.985 else rng.choice(self.authors)
+            draft.comments.append((when, voice, text, None))
 
 
 def _spoken(rng: random.Random, phrase: str, dates) -> str:
@@ -312,7 +308,7 @@ def _label(item: Item, text: str, note_id: str, comment_id: str | None, place_id
     )
 
 
-def _chatter(seed: int, i: int, authors) -> tuple[NoteRecord, list[CommentRecord]]:
+def _chatter(seed: int, i: int) -> tuple[NoteRecord, list[CommentRecord]]:
     rng = _rng(seed, "chatter", i)
     when = _random_time(rng)
     note_id = _rednote_id(when, seed, "chatter", i)
@@ -323,7 +319,6 @@ def _chatter(seed: int, i: int, authors) -> tuple[NoteRecord, list[CommentRecord
         CommentRecord(
             _rednote_id(t, note_id, j),
             note_id,
-            rng.choice(authors),
             t,
             chatter_comment(rng) if rng.random() < 0.6 else reaction(rng),
             int(rng.lognormvariate(0.2, 1.4)),
@@ -333,7 +328,7 @@ def _chatter(seed: int, i: int, authors) -> tuple[NoteRecord, list[CommentRecord
     liked, collected, shared = _engagement(rng)
     tags = ",".join(dict.fromkeys(rng.sample(P.CHATTER_TAGS, rng.randint(1, 3))))
     note = NoteRecord(
-        note_id, None, (), "chatter", rng.choice(authors), rng.choice(P.CHATTER_TITLES), desc, when,
+        note_id, None, (), "chatter", rng.choice(P.CHATTER_TITLES), desc, when,
         liked, collected, len(comments), shared, tags,
     )  # fmt: skip
     return note, comments
@@ -374,7 +369,9 @@ def generate_corpus(places: Sequence[PlaceRecord], seed: int) -> Corpus:
     ids = [p.place_id for p in places]
     if len(set(ids)) != len(ids):
         raise ValueError("place_id values must be unique")
-    authors = author_pool(_rng(seed, "authors"), max(500, AUTHORS_PER_PLACE * len(places)))
+    # Voices: who says what, inside the writer only (two supports of a held fact come from two visitors,
+    # a repost from the same one); notes and comments carry no author.
+    authors = tuple(f"v{i}" for i in range(max(500, AUTHORS_PER_PLACE * len(places))))
     held = {p.place_id: held_facts(_rng(seed, "facts", p.place_id), p) for p in places}
     spread_wordings(held)
     near = holders_nearby(places, held)
@@ -394,7 +391,7 @@ def generate_corpus(places: Sequence[PlaceRecord], seed: int) -> Corpus:
         comments += place_comments
         labels += place_labels
     for i in range(round(len(places) * CHATTER_PER_PLACE)):
-        note, note_comments = _chatter(seed, i, authors)
+        note, note_comments = _chatter(seed, i)
         notes.append(note)
         comments += note_comments
     if len({n.note_id for n in notes}) != len(notes):

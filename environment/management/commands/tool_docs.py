@@ -66,8 +66,6 @@ RULES = """\
   `"double quotes"` make a phrase; at most 32 terms. Order: relevance (`ts_rank`: the title
   weighs most, then text and tags, then comments), then `liked_count` (highest first), then
   note_id.
-  Notes and comments carry their `author` (the poster's handle): the evidence rule counts
-  how many different people back a fact.
 - **sample_place**: a pseudo-random sample that depends only on `seed` (same seed, same places).
 
 ## Routing
