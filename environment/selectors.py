@@ -239,6 +239,7 @@ class NoteText:
     title: str
     desc: str
     comments: tuple[str, ...]
+    time: datetime | None = None  # when it was posted (search_notes lists it)
 
 
 def note_texts(*, city_id: int) -> list[NoteText]:
@@ -246,12 +247,12 @@ def note_texts(*, city_id: int) -> list[NoteText]:
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT n.note_id, n.title, n.desc, coalesce(array_agg(c.content ORDER BY c.time, c.comment_id) "
-            "FILTER (WHERE c.id IS NOT NULL), '{}') FROM environment_note n "
+            "FILTER (WHERE c.id IS NOT NULL), '{}'), n.time FROM environment_note n "
             "LEFT JOIN environment_comment c ON c.note_id = n.id WHERE n.city_id = %s "
             "GROUP BY n.id ORDER BY n.note_id",
             [city_id],
         )
-        return [NoteText(note_id, title, desc, tuple(comments)) for note_id, title, desc, comments in cursor.fetchall()]
+        return [NoteText(note_id, title, desc, tuple(comments), time) for note_id, title, desc, comments, time in cursor]
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,9 @@ visible field, tags included, at least ``MIN_LOOKALIKES`` places must remain tha
 visible constraint of the question as well as the gold does, and a hidden memory (a long-term or
 short-term fact, which only the notes reveal) must tell them apart. The independent verifier
 computes the look-alikes (:func:`benchmark.cases.audit.case_lookalikes`); this module reports
-them per case and per cell, with the kind of fact that settles each case.
+them per case and per cell, with the kind of fact that settles each case, the look-alikes whose
+notes talk about the need without it counting (decoys), and what fixed rank rules would pick over
+each cell (:mod:`.rank_rules`).
 """
 
 from __future__ import annotations
@@ -15,10 +17,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from benchmark.cases.audit import AuditWorld, audit_world, case_lookalikes
-from benchmark.cases.audit.evidence import MIN_LOOKALIKES
+from benchmark.cases.audit.evidence import MIN_LOOKALIKES, Lookalikes, keyword_counts
+from benchmark.cases.audit.reading import TOOL_BUDGET, ReadingPath, reading_path
 from benchmark.cases.document import CaseDocument
 from benchmark.cases.needs import need_of
 from environment.build.corpus.vocab import ALL_SPECS
+
+from .rank_rules import CaseSignals, rules_table
 
 
 @dataclass(frozen=True)
@@ -35,6 +40,9 @@ class LookalikeRow:
     lookalike_names: tuple[str, ...]
     count: int | None
     problem: str = ""
+    decoys: int = 0
+    signals: CaseSignals | None = None
+    path: ReadingPath | None = None  # the reading path the verifier built for it (audit/reading.py)
 
 
 @dataclass(frozen=True)
@@ -70,6 +78,54 @@ class LookalikeReport:
             )
         return "\n".join(lines)
 
+    def evidence_table(self) -> str:
+        """Per L2 cell: look-alikes and decoys per case (minimum and median), and the reading paths' length
+        (median and longest, in tool calls; the budget is ``TOOL_BUDGET``)."""
+        lines = [
+            f"{'cell':<12} {'look-alikes min':>15} {'median':>6} {'decoys min':>10} {'median':>6} "
+            f"{'path median':>11} {'longest':>7}"
+        ]
+        for cell in sorted({r.cell for r in self.rows}):
+            rows = [r for r in self.rows if r.cell == cell and r.count is not None]
+            if rows:
+                alike, decoys = [r.count or 0 for r in rows], [r.decoys for r in rows]
+                paths = [r.path.length for r in rows if r.path is not None]
+                lines.append(
+                    f"{cell:<12} {min(alike):>15} {statistics.median(alike):>6g} "
+                    f"{min(decoys):>10} {statistics.median(decoys):>6g} "
+                    + (f"{statistics.median(paths):>11g} {max(paths):>7}" if paths else f"{'-':>11} {'-':>7}")
+                )
+        return "\n".join(lines)
+
+    def over_budget(self) -> list[LookalikeRow]:
+        """The rows whose reading path is longer than the agent's tool budget."""
+        return [r for r in self.rows if r.path is not None and r.path.length > TOOL_BUDGET]
+
+    def rank_table(self) -> str:
+        """What fixed rules that read no note would pick, per cell (:func:`.rank_rules.rules_table`)."""
+        cells: dict[str, list[CaseSignals]] = {}
+        for row in self.rows:
+            if row.signals is not None:
+                cells.setdefault(row.cell, []).append(row.signals)
+        return rules_table(cells)
+
+
+def _signals(world: AuditWorld, doc: CaseDocument, found: Lookalikes) -> CaseSignals:
+    """What a solver without notes sees of the gold and its look-alikes: the question's measure, rating, cost,
+    the order options are named in, and keyword hits of the need's words in the notes naming each place."""
+    places = (found.gold, *found.lookalikes)
+    counts = keyword_counts(world)
+    signals: dict[str, dict[str, float]] = {
+        "measure": dict(found.measure),
+        "rating": {p: r for p in places if (r := world.place(p).rating) is not None},
+        "cost": {p: float(c) for p in places if (c := world.place(p).cost) is not None},
+        "hits": {p: float(counts.hits(p, found.need)[0]) for p in places},
+    }
+    named = (doc.uniqueness or {}).get("query", {}).get("places") or []
+    if named:
+        signals["order"] = {p: float(i) for i, p in enumerate(named)}
+    return CaseSignals(found.gold, places, signals)
+
 
 def lookalike_report(*, documents: Iterable[CaseDocument], world: AuditWorld | None = None) -> LookalikeReport:
     """The look-alikes of every L2 case among ``documents`` (other levels have none to report), against the
@@ -99,6 +155,9 @@ def lookalike_report(*, documents: Iterable[CaseDocument], world: AuditWorld | N
                     lookalike_names=tuple(city.place(p).name for p in found.lookalikes),
                     count=len(found.lookalikes),
                     problem=f"visible: the gold's {found.visible} shows the need" if found.visible else result.failure,
+                    decoys=len(found.decoys),
+                    signals=_signals(city, doc, found),
+                    path=reading_path(city, (doc.uniqueness or {}).get("query") or {}, found),
                 )
             )
     return LookalikeReport(tuple(rows))

@@ -4,17 +4,23 @@ Each world is the 5 x 5 street grid of tests/factories.py with a few cafés arou
 evidence labels (who said what about a fact, when, in which stance) and the notes' visible
 texts. The evidence rule decides who holds the need; the checks refuse a gold that a field
 shows, one that no look-alike hides, one that counting keyword hits would find, a named stop
-that already holds the need, a stay the case does not check, a rule that names one place twice.
+that already holds the need, a stay the case does not check, a rule that names one place twice, a gold
+its own notes contradict.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date, datetime
+from types import SimpleNamespace
 
-from benchmark.cases.audit import SOLVERS
+from benchmark.cases.audit import SOLVERS, audit_case
 from benchmark.cases.audit.common import Reject
+from benchmark.cases.audit.evidence import check_l2, contradictions, recording_lookalikes
+from benchmark.cases.audit.reading import TOOL_BUDGET, places_to_read, reading_path
 from benchmark.cases.audit.wording import wording_failures
 from benchmark.cases.audit.world import AuditWorld, Place
+from benchmark.runs.config import DEFAULT_TOOL_BUDGET
 from environment.evidence import ENDED, HEARSAY, NEGATES, SUPPORTS, Item
 from environment.routing import RoadNetwork
 from environment.selectors import NoteText
@@ -122,6 +128,23 @@ def test_a_fact_that_ended_no_longer_holds_but_did_before():
     assert solve(world(evidence=kept), QUERY, gold(w)) == "rival meets the question"
 
 
+def test_a_gold_whose_own_notes_deny_the_need_after_its_supports_is_inconsistent():
+    buns = "huge_cinnamon_buns"  # met by fresh pastries too: a later "they stopped baking" contradicts it
+    supports = [Item(_t(2024), SUPPORTS, ref="g1"), Item(_t(2025), SUPPORTS, ref="g2")]
+    stopped = Item(_t(2025, 9), ENDED, ref="g3/c1")
+    w = world(evidence={("N2", buns): supports, ("N2", "fresh_pastries"): [stopped]})
+    assert contradictions(w, "N2", buns) == ["g3/c1 (2025-09-01) reports that it ended"]
+    try:
+        check_l2(w, gold="N2", need=buns, lookalikes=["N3", "N4", "N5", "N6"])
+    except Reject as exc:
+        assert exc.kind == "inconsistent gold" and "g3/c1" in exc.detail
+    else:
+        raise AssertionError("a gold its own notes contradict was accepted")
+    earlier = world(evidence={("N2", buns): supports, ("N2", "fresh_pastries"): [replace(stopped, time=_t(2023))]})
+    assert contradictions(earlier, "N2", buns) == []  # denied before the supports: the last word holds
+    assert contradictions(w, "N2", buns, at=_t(2025, 7)) == []  # the question's day comes before the denial
+
+
 def test_too_few_look_alikes_is_notes_blind():
     few = [p for p in PLACES if p[0] in ("N1", "N2", "N3", "N4")]
     assert solve(world(places=few), QUERY, gold(world())) == "notes-blind"
@@ -217,3 +240,38 @@ def test_a_dated_state_holds_only_on_its_days_and_the_question_must_say_the_date
     assert any("does not say the date" in f for f in wording_failures(w, question, query))
     dated = f"It's Monday 7 December 2026. {question}"
     assert not any("date" in f for f in wording_failures(w, dated, query))
+
+
+def test_the_reading_path_searches_the_places_ranked_up_to_the_gold_and_opens_what_talks_of_the_need():
+    w = world()
+    with recording_lookalikes() as found:
+        assert solve(w, QUERY, gold(w)) is None
+    (checked,) = found
+    order = places_to_read(checked)  # nearest first up to the gold, the farthest here: every one is read
+    assert set(order) == {"N2", "N3", "N4", "N5", "N6"} and order[-1] == "N2"
+    path = reading_path(w, QUERY, checked)
+    tools = [tool for tool, _ in path.calls]
+    assert tools[:2] == ["place_search", "nearby_search"] and tools[-1] == "submit_answer"
+    (search,) = [args for tool, args in path.calls if tool == "search_notes"]  # five names fit one keyword
+    assert '"Kahvila Kulta"' in search and "latte" in search
+    opened = {args for tool, args in path.calls if tool == "note_detail"}
+    assert opened == {"g1", "g2", "k1", "n1", "v1"}  # each names a place read and holds a need word
+    assert path.length == 2 + 1 + 5 + 1 <= TOOL_BUDGET
+    # With labels, a place is read newest first until the rule settles it: the denial of N6's latte art
+    # (s3) is opened, not the two older supports it undoes.
+    labelled = dict(EVIDENCE)
+    labelled[("N6", NEED)] = [replace(i, ref=f"s{n + 1}/c1") for n, i in enumerate(EVIDENCE[("N6", NEED)])]
+    longer = reading_path(world(evidence=labelled), QUERY, checked)
+    assert {args for tool, args in longer.calls if tool == "note_detail"} == opened | {"s3"}
+
+
+def test_a_case_whose_notes_take_more_calls_than_the_budget_to_read_is_refused():
+    question = "I want a perfect swan in my latte. Which café within 400 m of Toimisto Keskus?"
+    doc = SimpleNamespace(
+        uniqueness={"query": QUERY}, city_name="fixture", city_version="v1", answer=gold(world()), question=question
+    )
+    assert not any("over budget" in f for f in audit_case(doc, world=world()))
+    chatter = tuple(NoteText(f"c{i}", "Kahvila Kolmas", "Kahvila Kolmas: latte in the sun.", ()) for i in range(30))
+    failures = audit_case(doc, world=world(notes=NOTES + chatter))
+    assert any("over budget" in f and "note_detail" in f for f in failures), failures
+    assert TOOL_BUDGET == DEFAULT_TOOL_BUDGET  # the verifier's budget is the agents'

@@ -45,6 +45,11 @@ def test_every_generated_l2_case_has_three_lookalikes_and_is_settled_by_a_memory
     assert all(r.count >= 3 and r.gold not in r.lookalikes for r in report.rows)
     assert {r.fact_kind for r in report.rows} <= {"long_term", "short_term"}
     assert "long_term" in report.table() and "look-alikes min" in report.table()
+    assert all(r.decoys >= 2 and r.signals is not None for r in report.rows)  # the verifier asks for 2 decoys
+    assert "decoys min" in report.evidence_table() and "most keyword hits" in report.rank_table()
+    for row in report.rows:  # counting hits never leads to the gold: the verifier refuses such a case
+        hits = row.signals.signals["hits"]
+        assert max(hits.values()) > hits[row.gold] or list(hits.values()).count(hits[row.gold]) > 1
 
 
 def test_a_case_a_visible_tag_settles_is_listed(generated_cases):

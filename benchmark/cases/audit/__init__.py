@@ -8,7 +8,8 @@ accept for a noun (:mod:`benchmark.cases.lexicon`), every holder of a need's fac
 calls the data engine or a tool, so a shortcut the engine took (a capped search, a candidate
 set limited to one sub-type, a filter matching the wrong text) shows up as a failure. The
 gold must win by the margins in :mod:`.margins`, stated rules must bind, and the question
-must say everything the query holds (names, nouns, numbers, times, travel mode).
+must say everything the query holds (names, nouns, numbers, times, travel mode). An L2 case must be
+solvable by reading within the agent's tool budget (:mod:`.reading`).
 
 ``audit_case(doc)`` returns the failures, one sentence each (empty when the case holds);
 ``case_lookalikes(doc)`` the look-alikes of each implicit-need gold of an L2 case (the places a
@@ -23,6 +24,7 @@ from dataclasses import dataclass
 from . import lookups, plans, search
 from .common import Reject
 from .evidence import Lookalikes, recording_lookalikes
+from .reading import TOOL_BUDGET, reading_path
 from .wording import wording_failures
 from .world import AuditWorld, audit_world
 
@@ -53,13 +55,29 @@ def audit_case(doc, *, world: AuditWorld | None = None) -> list[str]:
     if world.city_version != doc.city_version:
         return [f"the case was written for city version {doc.city_version[:12]}, not {world.city_version[:12]}"]
     failures = []
-    try:
-        SOLVERS[query["kind"]](world, query, doc.answer if isinstance(doc.answer, dict) else {})
-    except Reject as exc:
-        failures.append(f"independent check: {exc}")
-    except LookupError as exc:
-        failures.append(f"independent check: {exc}")
+    with recording_lookalikes() as found:
+        try:
+            SOLVERS[query["kind"]](world, query, doc.answer if isinstance(doc.answer, dict) else {})
+        except (Reject, LookupError) as exc:
+            failures.append(f"independent check: {exc}")
+    if not failures:
+        failures += _budget_failures(world, query, found)
     failures += wording_failures(world, doc.question, query)
+    return failures
+
+
+def _budget_failures(world: AuditWorld, query: dict, found: list[Lookalikes]) -> list[str]:
+    """A reading path longer than the agent's tool budget (:mod:`.reading`): the case cannot be solved by
+    reading the notes it turns on."""
+    failures = []
+    for checked in found:
+        path = reading_path(world, query, checked)
+        if path.length > TOOL_BUDGET:
+            failures.append(
+                f"independent check: over budget: reading the notes of the gold and the look-alikes it must be "
+                f"told from takes {path.length} tool calls ({', '.join(f'{n} {t}' for t, n in path.counts().items())}),"
+                f" more than the agent's {TOOL_BUDGET}"
+            )
     return failures
 
 

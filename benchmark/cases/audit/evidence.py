@@ -10,6 +10,9 @@ For a case that asks for an implicit need, with the places the question allows (
   and shows the need in its visible fields exactly when the gold does; and the gold is not the
   best of them by the visible measure the question ranks by (nearest, cheapest detour or plan,
   rating);
+* **consistent**: the gold's own notes do not contradict it under the rule: no item denies or
+  ends any fact that meets the need at the gold after the first support the rule counts there
+  (praise for its wifi followed by "the wifi kept dropping" is not a gold);
 * **decoys**: at least :data:`MIN_DECOYS` of those look-alikes have notes or comments about
   the need that the evidence rule does not count (denied, ended, credited elsewhere, asked,
   hearsay, one voice, an advert); the gold does not lead the keyword count among them (the
@@ -31,14 +34,16 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from datetime import datetime
 from functools import cache
 
 from benchmark.cases.needs import need_of
 from environment.build.corpus.vocab import ALL_SPECS
+from environment.evidence import NOT_COUNTED, RESETS
 from environment.text import fold
 
 from .common import Reject
-from .world import AuditWorld
+from .world import NOW, AuditWorld
 
 MIN_LOOKALIKES, MIN_DECOYS = 3, 2
 COUNTED_LOOKALIKES = 10  # with a ranking, the keyword count looks at the best-ranked look-alikes
@@ -159,6 +164,9 @@ class Lookalikes:
     need: str
     lookalikes: tuple[str, ...]
     visible: str | None  # the gold's visible field that shows the need, if any
+    decoys: tuple[str, ...] = ()  # the look-alikes with talk about the need that does not count
+    measure: tuple[tuple[str, float], ...] = ()  # the question's visible ranking (lower is better), if it has one
+    measure_name: str = ""
 
 
 _RECORDERS: ContextVar[list[Lookalikes] | None] = ContextVar("lookalike_recorders", default=None)
@@ -190,6 +198,22 @@ def has_talk(world: AuditWorld, place_id: str, need: str) -> bool:
     return any(world.evidence.get((place_id, key)) for key in need_of(need).satisfied_by)
 
 
+def contradictions(world: AuditWorld, gold: str, need: str, at: datetime | None = None) -> list[str]:
+    """The items about the gold that deny or end a fact meeting the need after the first support the rule
+    counts for it at ``at``, one phrase each (empty when its notes agree)."""
+    verdicts = [world.verdict(gold, key, at) for key in need_of(need).satisfied_by]
+    counted = [item.time for v in verdicts if v.holds for item in v.counted]
+    if not counted:
+        return []
+    since, until = min(counted), (at or NOW).replace(tzinfo=None)
+    return [
+        f"{item.ref or 'an item'} ({item.time:%Y-%m-%d}) {NOT_COUNTED[item.stance]}"
+        for key in need_of(need).satisfied_by
+        for item in sorted(world.evidence.get((gold, key), []), key=lambda i: (i.time, i.ref))
+        if item.stance in RESETS and since < item.time <= until
+    ]
+
+
 def check_l2(
     world: AuditWorld,
     *,
@@ -198,17 +222,26 @@ def check_l2(
     lookalikes: Iterable[str],
     measure: dict[str, float] | None = None,
     measure_name: str = "",
+    at: datetime | None = None,
 ) -> Evidence:
     """Reject unless the gold rests on the notes. ``lookalikes``: the places the question allows that the
     need fits and that do not hold it; ``measure``: the question's visible ranking (lower is better) over
-    the gold and the look-alikes."""
+    the gold and the look-alikes; ``at``: the question's moment (default: now)."""
     field = visible_failure(world, gold, need)
     alike = list(lookalikes_of(world, gold, need, lookalikes))
     recorders = _RECORDERS.get()
     if recorders is not None:
-        recorders.append(Lookalikes(gold, need, tuple(alike), field))
+        ranked = tuple(sorted((p, v) for p, v in (measure or {}).items() if p == gold or p in alike))
+        talked = tuple(p for p in alike if has_talk(world, p, need))
+        recorders.append(Lookalikes(gold, need, tuple(alike), field, talked, ranked, measure_name))
     if field:
         raise Reject("visible gold", f"the gold's {field} shows what the need is about: no note is needed")
+    against = contradictions(world, gold, need, at)
+    if against:
+        raise Reject(
+            "inconsistent gold",
+            f"the gold's own notes contradict it after the supports the rule counts: {'; '.join(against)}",
+        )
     if len(alike) < MIN_LOOKALIKES:
         raise Reject(
             "notes-blind",

@@ -87,7 +87,9 @@ def detour(world: AuditWorld, q: dict, answer) -> None:
         alike = {p: ACCEPT for p in lookalikes(world, stop.get("noun"), stop["need"], depart) if p not in (start, end)}
         shown = {p: row for p, row in _detour_rows(world, q, alike).items() if row[1] == PASS}
         measure = {p: row[2] for p, row in shown.items()} | {gold: best}
-        check_l2(world, gold=gold, need=stop["need"], lookalikes=shown, measure=measure, measure_name="cost")
+        check_l2(
+            world, gold=gold, need=stop["need"], lookalikes=shown, measure=measure, measure_name="cost", at=depart
+        )
 
 
 def _detour_rows(world: AuditWorld, q: dict, pool: dict[str, str]) -> dict[str, tuple]:
@@ -231,6 +233,7 @@ def _implied_rests_on_notes(world, q, item, fixed, gold: _Plan, start, end, stop
         lookalikes=[p for p in measure if p != gold.combo[0]],
         measure=measure,
         measure_name="the plan's cost",
+        at=at,
     )
 
 

@@ -74,7 +74,7 @@ def _rests_on_notes(world: AuditWorld, q: dict, center: str | None, gold: str, r
         measure, name = _scores(world, dict(q, by=by), center, [gold, *shown]), "distance"
     elif q.get("min_rating") is not None:
         measure, name = {p: -(world.place(p).rating or 0.0) for p in [gold, *shown]}, "rating"
-    check_l2(world, gold=gold, need=q["need"], lookalikes=shown, measure=measure, measure_name=name)
+    check_l2(world, gold=gold, need=q["need"], lookalikes=shown, measure=measure, measure_name=name, at=at)
 
 
 def _rank(world: AuditWorld, q: dict, center: str | None, gold: str, pids: list[str]) -> None:

@@ -155,6 +155,13 @@ class AuditWorld:
         except KeyError:
             raise LookupError(f"place {place_id} does not exist in {self.city_name}") from None
 
+    def note(self, note_id: str) -> NoteText | None:
+        """The note with this note_id, if the world has it."""
+        index = self.__dict__.get("_note_index")
+        if index is None:
+            index = self.__dict__["_note_index"] = {n.note_id: n for n in self.notes}
+        return index.get(note_id)
+
     def holders(self, keys: tuple[str, ...], at: datetime | None = None) -> set[str]:
         """Places holding any of the fact keys at ``at`` under the evidence rule (not the engine's text filters)."""
         wanted = set(keys)

@@ -42,6 +42,11 @@ class Command(BaseCommand):
             )
         self.stdout.write("")
         self.stdout.write(report.table())
+        self.stdout.write("")
+        self.stdout.write(report.evidence_table())
+        self.stdout.write("")
+        self.stdout.write(report.rank_table())
+        self.stdout.write("")
         short = report.short()
         self.stdout.write(f"L2 cases with fewer than {report.minimum} look-alikes: {len(short)}")
         for row in short:

@@ -1,0 +1,122 @@
+"""Rank rules over a cell: does any fixed rule that reads no note pick the L2 gold more often than chance?
+
+A solver without notes, facing an L2 gold and its look-alikes (:mod:`.lookalike_report`), can still
+bet on a visible measure: the nearest place or the farthest, the best-rated or the worst-rated,
+the cheapest or the dearest, the first option named or the last, the place whose notes hold the
+need's words most often or least often. Each case alone must resist the rule the question invites
+(the verifier refuses a gold that is the nearest of its look-alikes, or that leads the keyword
+count); this module looks at a whole cell: for each rule, the share of cases whose gold it picks
+(a tie of k places counts 1/k), against chance, the mean of 1 / (look-alikes + 1).
+
+A skeptic would also learn a rank from the public cases ("the gold is usually the third nearest"):
+for each signal, the cell's most common rank of the gold, and the share of golds it would pick. That
+rule is fitted to the cell it is scored on, so it is reported and not flagged; a rank that holds far
+more golds than chance is a defect of the cell all the same.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+# (rule, the signal it reads, whether it picks the largest value)
+RULES: tuple[tuple[str, str, bool], ...] = (
+    ("best by the question's measure", "measure", False),
+    ("worst by the question's measure", "measure", True),
+    ("best-rated", "rating", True),
+    ("worst-rated", "rating", False),
+    ("cheapest", "cost", False),
+    ("dearest", "cost", True),
+    ("first named", "order", False),
+    ("last named", "order", True),
+    ("most keyword hits", "hits", True),
+    ("fewest keyword hits", "hits", False),
+)
+MARGIN = 0.10  # a rule this far above chance over a cell is flagged (a cell of 35 cases: about 1.5 standard errors)
+
+
+@dataclass(frozen=True)
+class CaseSignals:
+    """What a solver without notes sees of one L2 gold and its look-alikes: signal -> place_id -> value."""
+
+    gold: str
+    places: tuple[str, ...]  # the gold and its look-alikes
+    signals: Mapping[str, Mapping[str, float]]
+
+
+def picks_gold(case: CaseSignals, signal: str, largest: bool) -> float | None:
+    """The share of the gold among the places a rule picks (1/k in a tie of k); None when the signal is not
+    known for every place (a rule that cannot be applied to the case)."""
+    values = case.signals.get(signal)
+    if not values or any(p not in values for p in case.places):
+        return None
+    best = max(values[p] for p in case.places) if largest else min(values[p] for p in case.places)
+    winners = [p for p in case.places if values[p] == best]
+    return 1 / len(winners) if case.gold in winners else 0.0
+
+
+@dataclass(frozen=True)
+class RuleRate:
+    rule: str
+    cases: int  # the cases the rule could be applied to
+    rate: float  # the share of their golds it picks
+    chance: float  # the mean of 1 / (places) over those cases
+
+    @property
+    def flagged(self) -> bool:
+        return self.cases > 0 and self.rate > self.chance + MARGIN
+
+
+def rule_rates(cases: Sequence[CaseSignals]) -> list[RuleRate]:
+    """Every rule's rate over ``cases`` (one cell), with the chance rate over the cases it applies to."""
+    rates = []
+    for rule, signal, largest in RULES:
+        picked = [(picks_gold(c, signal, largest), c) for c in cases]
+        applied = [(share, c) for share, c in picked if share is not None]
+        if not applied:
+            continue
+        rate = statistics.fmean(share for share, _ in applied)
+        chance = statistics.fmean(1 / len(c.places) for _, c in applied)
+        rates.append(RuleRate(rule, len(applied), rate, chance))
+    return rates
+
+
+def gold_rank(case: CaseSignals, signal: str, largest: bool) -> int | None:
+    """The gold's rank (1 = what the rule "best" picks) by a signal; ties share the better rank."""
+    values = case.signals.get(signal)
+    if not values or any(p not in values for p in case.places):
+        return None
+    gold = values[case.gold]
+    return 1 + sum(1 for p in case.places if (values[p] > gold if largest else values[p] < gold))
+
+
+LEARNED = (("measure", False, "the question's measure"), ("rating", True, "rating"), ("hits", True, "keyword hits"))
+
+
+def learned_ranks(cases: Sequence[CaseSignals]) -> list[tuple[str, int, int, float, float]]:
+    """(signal's name, the most common rank of the gold by it, cases, share of golds at that rank, chance)."""
+    out = []
+    for signal, largest, name in LEARNED:
+        ranked = [(r, c) for c in cases if (r := gold_rank(c, signal, largest)) is not None]
+        if not ranked:
+            continue
+        ranks = [r for r, _ in ranked]
+        common = max(sorted(set(ranks)), key=ranks.count)
+        chance = statistics.fmean(1 / len(c.places) for _, c in ranked)
+        out.append((name, common, len(ranked), ranks.count(common) / len(ranked), chance))
+    return out
+
+
+def rules_table(cells: Mapping[str, Sequence[CaseSignals]]) -> str:
+    """Per cell and rule: the cases it applies to, how often it picks the gold, chance; "!" where it beats
+    chance by more than MARGIN."""
+    lines = [f"{'cell':<12} {'rule':<44} {'cases':>5} {'picks gold':>10} {'chance':>7}"]
+    for cell in sorted(cells):
+        for r in rule_rates(cells[cell]):
+            mark = "  !" if r.flagged else ""
+            lines.append(f"{cell:<12} {r.rule:<44} {r.cases:>5} {100 * r.rate:>9.1f}% {100 * r.chance:>6.1f}%{mark}")
+        for name, rank, cases, share, chance in learned_ranks(cells[cell]):
+            rule = f"rank {rank} by {name} (learned)"
+            lines.append(f"{cell:<12} {rule:<44} {cases:>5} {100 * share:>9.1f}% {100 * chance:>6.1f}%")
+    return "\n".join(lines)

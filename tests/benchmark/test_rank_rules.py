@@ -1,0 +1,39 @@
+"""Rank rules over a cell: the share of golds a fixed rule that reads no note picks, against chance."""
+
+import pytest
+
+from benchmark.cases.rank_rules import CaseSignals, picks_gold, rule_rates, rules_table
+
+
+def case(gold: str, **signals: dict) -> CaseSignals:
+    places = tuple(sorted({p for values in signals.values() for p in values} | {gold}))
+    return CaseSignals(gold, places, signals)
+
+
+def test_a_rule_picks_the_gold_or_shares_a_tie():
+    nearest = case("A", measure={"A": 10.0, "B": 20.0, "C": 30.0})
+    assert picks_gold(nearest, "measure", largest=False) == 1.0
+    assert picks_gold(nearest, "measure", largest=True) == 0.0
+    tied = case("A", rating={"A": 4.5, "B": 4.5, "C": 3.0})
+    assert picks_gold(tied, "rating", largest=True) == 0.5
+    assert picks_gold(case("A", cost={"A": 10.0, "B": 5.0}), "rating", largest=True) is None  # no ratings: n/a
+    assert picks_gold(case("A", cost={"B": 5.0, "C": 7.0}), "cost", largest=False) is None  # gold's cost unknown
+
+
+def test_a_cell_whose_golds_are_always_the_best_rated_is_flagged():
+    cell = [case(g, rating={g: 4.8, "X": 4.0, "Y": 3.5}) for g in ("A", "B", "C", "D")]
+    rates = {r.rule: r for r in rule_rates(cell)}
+    assert rates["best-rated"].rate == 1.0 and rates["best-rated"].chance == pytest.approx(1 / 3)
+    assert rates["best-rated"].flagged and not rates["worst-rated"].flagged
+    assert "best-rated" in rules_table({"place_L2": cell}) and "  !" in rules_table({"place_L2": cell})
+
+
+def test_golds_spread_over_the_ranks_are_not_flagged():
+    spread = [
+        case("A", measure={"A": 1.0, "B": 2.0, "C": 3.0}),
+        case("B", measure={"A": 1.0, "B": 2.0, "C": 3.0}),
+        case("C", measure={"A": 1.0, "B": 2.0, "C": 3.0}),
+    ]
+    rates = {r.rule: r for r in rule_rates(spread)}
+    assert rates["best by the question's measure"].rate == pytest.approx(1 / 3)
+    assert not any(r.flagged for r in rates.values())
