@@ -252,7 +252,7 @@ def note_texts(*, city_id: int) -> list[NoteText]:
             "GROUP BY n.id ORDER BY n.note_id",
             [city_id],
         )
-        return [NoteText(note_id, title, desc, tuple(comments), time) for note_id, title, desc, comments, time in cursor]
+        return [NoteText(nid, title, desc, tuple(comments), time) for nid, title, desc, comments, time in cursor]
 
 
 @dataclass(frozen=True)

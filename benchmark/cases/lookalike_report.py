@@ -110,7 +110,7 @@ class LookalikeReport:
         return rules_table(cells)
 
 
-def _signals(world: AuditWorld, doc: CaseDocument, found: Lookalikes) -> CaseSignals:
+def case_signals(world: AuditWorld, doc: CaseDocument, found: Lookalikes) -> CaseSignals:
     """What a solver without notes sees of the gold and its look-alikes: the question's measure, rating, cost,
     the order options are named in, and keyword hits of the need's words in the notes naming each place."""
     places = (found.gold, *found.lookalikes)
@@ -156,7 +156,7 @@ def lookalike_report(*, documents: Iterable[CaseDocument], world: AuditWorld | N
                     count=len(found.lookalikes),
                     problem=f"visible: the gold's {found.visible} shows the need" if found.visible else result.failure,
                     decoys=len(found.decoys),
-                    signals=_signals(city, doc, found),
+                    signals=case_signals(city, doc, found),
                     path=reading_path(city, (doc.uniqueness or {}).get("query") or {}, found),
                 )
             )

@@ -120,3 +120,38 @@ def rules_table(cells: Mapping[str, Sequence[CaseSignals]]) -> str:
             rule = f"rank {rank} by {name} (learned)"
             lines.append(f"{cell:<12} {rule:<44} {cases:>5} {100 * share:>9.1f}% {100 * chance:>6.1f}%")
     return "\n".join(lines)
+
+
+# ------------------------------------------------------------------ keeping a cell's ranks spread
+
+RANK_SHARE = 0.15  # no rank of the gold by a signal holds more of a cell than this (or chance + CHANCE_MARGIN)
+CHANCE_MARGIN = 0.05
+
+
+class RankQuota:
+    """What the data engine keeps per L2 cell so that no learned rank finds the gold much more often than
+    chance: a gold whose rank by a signal (the question's measure, rating, keyword hits) already holds its
+    share of the cell, ``max(RANK_SHARE, chance + CHANCE_MARGIN)`` of the target, is refused."""
+
+    def __init__(self, target: int):
+        self.target = target
+        self.taken: dict[tuple[str, int], int] = {}
+
+    def cap(self, places: int) -> int:
+        return max(2, int(max(RANK_SHARE, 1 / places + CHANCE_MARGIN) * self.target))
+
+    def refusal(self, cases: Sequence[CaseSignals]) -> str | None:
+        """Why the golds of a new case would make a rank too common (None when they would not)."""
+        for case in cases:
+            for signal, largest, name in LEARNED:
+                rank = gold_rank(case, signal, largest)
+                if rank is not None and self.taken.get((signal, rank), 0) >= self.cap(len(case.places)):
+                    return f"the gold's rank by {name} is already common in the cell"
+        return None
+
+    def take(self, cases: Sequence[CaseSignals]) -> None:
+        for case in cases:
+            for signal, largest, _ in LEARNED:
+                rank = gold_rank(case, signal, largest)
+                if rank is not None:
+                    self.taken[signal, rank] = self.taken.get((signal, rank), 0) + 1

@@ -60,3 +60,38 @@ def skeleton_stats(documents: Iterable[CaseDocument], names_of: dict[str, str]) 
         total = sum(counts.values())
         rows.append(CellSkeletons(cell, total, len(counts), n / total, top))
     return rows
+
+
+# ------------------------------------------------------------------ what two releases share
+
+
+def case_needs_and_phrases(doc: CaseDocument) -> tuple[set[str], set[str]]:
+    """The implicit needs an L2 case asks for and the phrasings it hints at them with."""
+    query = (doc.uniqueness or {}).get("query") or {}
+    parts = [query, query.get("stop") or {}, *(query.get("implied") or [])]
+    needs = {p["need"] for p in parts if isinstance(p, dict) and p.get("need")}
+    phrases = {p["phrase"] for p in parts if isinstance(p, dict) and p.get("phrase")}
+    return needs, phrases
+
+
+@dataclass(frozen=True)
+class Shared:
+    """What the cases of two releases have in common (the goal for a public and a hidden release: nothing)."""
+
+    needs: tuple[str, ...]
+    phrasings: tuple[str, ...]
+    skeletons: tuple[str, ...]  # skeleton ids (bank#position) both used
+
+
+def shared(first: Iterable[CaseDocument], second: Iterable[CaseDocument]) -> Shared:
+    def gather(docs: Iterable[CaseDocument]) -> tuple[set[str], set[str], set[str]]:
+        needs, phrases, skeletons = set(), set(), set()
+        for doc in docs:
+            n, p = case_needs_and_phrases(doc)
+            needs |= n
+            phrases |= p
+            skeletons |= set((doc.provenance or {}).get("skeletons") or [])
+        return needs, phrases, skeletons
+
+    (n1, p1, s1), (n2, p2, s2) = gather(first), gather(second)
+    return Shared(tuple(sorted(n1 & n2)), tuple(sorted(p1 & p2)), tuple(sorted(s1 & s2)))

@@ -341,6 +341,32 @@ def test_question_stats_prints_skeletons_per_cell(generated):
     assert int(place_l0.split()[1]) == Case.objects.filter(type="place_L0").count() >= 2
 
 
+def test_question_stats_reports_what_two_releases_share(generated):
+    from benchmark.cases.services import release_freeze
+    from benchmark.cases.skeletons import case_needs_and_phrases, shared
+
+    l2 = [d for d in generated[0] if d.level == "L2"]
+    needs = {n for d in l2 for n in case_needs_and_phrases(d)[0]}
+    phrases = {p for d in l2 for p in case_needs_and_phrases(d)[1]}
+    assert needs and phrases and shared(l2, []) == shared([], l2)
+    assert set(shared(l2, l2).needs) == needs and set(shared(l2, l2).phrasings) == phrases
+    assert shared(l2, l2).skeletons  # the same questions share their skeleton ids (bank#position)
+    for document in l2:
+        Case.objects.update_or_create(
+            case_id=document.case_id,
+            defaults={**document.model_dump(mode="json", exclude={"case_id"}), "status": Case.VALIDATED},
+        )
+    cases = Case.objects.filter(case_id__in=[d.case_id for d in l2])
+    release_freeze(name="qs-a", split="public", cases=cases, audit=False)
+    release_freeze(name="qs-b", split="public", cases=cases.filter(type="trip_L2"), audit=False)
+    out = io.StringIO()
+    call_command("question_stats", release="qs-a", against="qs-b", stdout=out)
+    text = out.getvalue()
+    trip_needs = {n for d in l2 if d.type == "trip_L2" for n in case_needs_and_phrases(d)[0]}
+    assert f"needs           {len(trip_needs):>3}" in text and "shared by qs-a and qs-b (goal: nothing)" in text
+    assert re.search(r"^quiet_for_studying\s+6\s+6$", text, re.M)  # phrasings per need in each bank
+
+
 def test_freezing_refuses_a_case_the_independent_verifier_rejects(generated):
     from django.core.exceptions import ValidationError
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from benchmark.cases.rank_rules import CaseSignals, picks_gold, rule_rates, rules_table
+from benchmark.cases.rank_rules import CaseSignals, RankQuota, picks_gold, rule_rates, rules_table
 
 
 def case(gold: str, **signals: dict) -> CaseSignals:
@@ -37,3 +37,18 @@ def test_golds_spread_over_the_ranks_are_not_flagged():
     rates = {r.rule: r for r in rule_rates(spread)}
     assert rates["best by the question's measure"].rate == pytest.approx(1 / 3)
     assert not any(r.flagged for r in rates.values())
+
+
+def test_the_engine_refuses_a_gold_whose_rank_already_holds_its_share_of_the_cell():
+    quota = RankQuota(target=20)
+    many = {p: float(i) for i, p in enumerate("ABCDEFGHIJKLMNOPQRST")}  # 20 places: chance 5%
+    third = case("C", measure=many)
+    assert quota.cap(len(third.places)) == 3  # 15% of 20 cases
+    for _ in range(3):
+        assert quota.refusal([third]) is None
+        quota.take([third])
+    assert quota.refusal([third]) == "the gold's rank by the question's measure is already common in the cell"
+    assert quota.refusal([case("D", measure=many)]) is None  # the fourth nearest is still rare
+    six = case("A", hits={p: float(i) for i, p in enumerate("ABCDEF")})  # six options: chance + 5 points
+    assert quota.cap(len(six.places)) == 4
+    assert RankQuota(target=2).cap(6) == 2  # a tiny cell is not held to shares it cannot spread

@@ -169,15 +169,16 @@ class Lookalikes:
     measure_name: str = ""
 
 
-_RECORDERS: ContextVar[list[Lookalikes] | None] = ContextVar("lookalike_recorders", default=None)
+_RECORDERS: ContextVar[tuple[list[Lookalikes], ...]] = ContextVar("lookalike_recorders", default=())
 
 
 @contextmanager
 def recording_lookalikes() -> Iterator[list[Lookalikes]]:
     """Collect the look-alikes every :func:`check_l2` call inside the block computes (before its checks
-    can reject the case), so a report can list them for cases that fail too."""
+    can reject the case), so a report can list them for cases that fail too. Blocks nest: a call is
+    recorded in every open block."""
     found: list[Lookalikes] = []
-    token = _RECORDERS.set(found)
+    token = _RECORDERS.set((*_RECORDERS.get(), found))
     try:
         yield found
     finally:
@@ -230,10 +231,11 @@ def check_l2(
     field = visible_failure(world, gold, need)
     alike = list(lookalikes_of(world, gold, need, lookalikes))
     recorders = _RECORDERS.get()
-    if recorders is not None:
+    if recorders:
         ranked = tuple(sorted((p, v) for p, v in (measure or {}).items() if p == gold or p in alike))
         talked = tuple(p for p in alike if has_talk(world, p, need))
-        recorders.append(Lookalikes(gold, need, tuple(alike), field, talked, ranked, measure_name))
+        for recorder in recorders:
+            recorder.append(Lookalikes(gold, need, tuple(alike), field, talked, ranked, measure_name))
     if field:
         raise Reject("visible gold", f"the gold's {field} shows what the need is about: no note is needed")
     against = contradictions(world, gold, need, at)

@@ -87,9 +87,7 @@ def detour(world: AuditWorld, q: dict, answer) -> None:
         alike = {p: ACCEPT for p in lookalikes(world, stop.get("noun"), stop["need"], depart) if p not in (start, end)}
         shown = {p: row for p, row in _detour_rows(world, q, alike).items() if row[1] == PASS}
         measure = {p: row[2] for p, row in shown.items()} | {gold: best}
-        check_l2(
-            world, gold=gold, need=stop["need"], lookalikes=shown, measure=measure, measure_name="cost", at=depart
-        )
+        check_l2(world, gold=gold, need=stop["need"], lookalikes=shown, measure=measure, measure_name="cost", at=depart)
 
 
 def _detour_rows(world: AuditWorld, q: dict, pool: dict[str, str]) -> dict[str, tuple]:

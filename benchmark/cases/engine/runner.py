@@ -9,8 +9,12 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from benchmark.cases.audit import audit_world
+from benchmark.cases.audit.evidence import recording_lookalikes
 from benchmark.cases.document import TABLE4, CaseDocument, RequiredEvidence, case_type, normalise_question
+from benchmark.cases.lookalike_report import case_signals
 from benchmark.cases.phrasings import HIDDEN, PUBLIC
+from benchmark.cases.rank_rules import RankQuota
 from benchmark.cases.verify import verify_case
 from environment.tools.context import ToolContext
 from judging.vocabulary import CELLS, Category, Level
@@ -23,6 +27,7 @@ from .session import Discard, EngineSession
 
 ENGINE_VERSION = "3.0"
 MAX_ATTEMPTS_PER_CASE = 40
+RANK_QUOTA_UNTIL = 30  # attempts per case after which an L2 cell stops refusing common ranks (it still fills)
 
 
 @dataclass
@@ -88,6 +93,7 @@ def _generate_cell(
     questions: set[str] = set()
     phrasebook = Phrasebook(split)
     memo: dict = {}  # per cell, so a cell's cases do not depend on which other cells were generated
+    quota = RankQuota(target) if cell[1] == Level.L2 else None
     started = time.perf_counter()
     while report.made < report.target and report.attempts < report.target * MAX_ATTEMPTS_PER_CASE:
         rng = attempt_rng(seed, cell, report.attempts)
@@ -109,15 +115,23 @@ def _generate_cell(
             report.discards["duplicate of an earlier case"] += 1
             continue
         document = _document(context, seed, cell, report.made + 1, report.attempts - 1, draft, session, split)
-        verdict = verify_case(document, replay=False)  # the paths were just made; validation replays them
+        with recording_lookalikes() as found:
+            verdict = verify_case(document, replay=False)  # the paths were just made; validation replays them
         if not verdict.ok:  # e.g. a rival the engine's capped searches missed, found by the verifier
             report.discards["failed verification: " + _reason(verdict.failures[0])] += 1
+            continue
+        signals = [case_signals(audit_world(document.city_name), document, f) for f in found] if quota else []
+        refusal = quota.refusal(signals) if quota and report.attempts < target * RANK_QUOTA_UNTIL else None
+        if refusal:  # spread the golds' ranks over the cell: no learned rank finds them much more than chance
+            report.discards[refusal] += 1
             continue
         if paraphraser is not None:
             document = _paraphrased(document, draft, session, paraphraser, report)
         signatures.add(draft.signature)
         questions.add(question)
         phrasebook.commit(session.skeletons + session.variants)
+        if quota:
+            quota.take(signals)
         report.made += 1
         documents.append(document)
     report.seconds = time.perf_counter() - started

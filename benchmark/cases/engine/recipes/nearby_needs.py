@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
+
+from benchmark.cases.audit import audit_world
+from benchmark.cases.audit.common import lookalikes
 from environment.opening import hours_are_valid
 from judging.vocabulary import Category, Level
 
@@ -13,7 +17,6 @@ from ..common import (
     fact_constraint,
     find_by_name,
     has_need,
-    named_places,
     need_filters,
     needs_of,
     noun_types,
@@ -21,6 +24,7 @@ from ..common import (
     read_notes,
     sample,
     supporting_notes,
+    uniquely_named,
     want_phrase,
 )
 from ..moments import moments_when, stable_state
@@ -45,9 +49,17 @@ def _holders_around(session, anchor: dict, radius: float, noun, key: str) -> lis
     return sorted(found.values(), key=lambda r: r["distance_m"])
 
 
+# The gold's rank by distance from the named place among its look-alikes (places of the noun where the need
+# fits and does not hold): a variant balanced over the cell, so that no rank ("the third nearest") finds the
+# gold much more often than chance. The nearest is never the gold (the verifier refuses it: no note needed).
+RANKS = tuple(range(2, 10))
+ANCHOR_RADIUS_M = (40.0, 900.0)
+
+
 @recipe(Category.NEARBY_DISCOVERY, Level.L2)
 def nearby_l2(session, rng: random.Random) -> Draft:
     timed = session.variant(rng, "nearby_L2", {"timed": 30, "untimed": 70}) == "timed"
+    rank = int(session.variant(rng, "nearby_L2.rank", {str(r): 1.0 for r in RANKS}))
     for gold in sample(session, rng, 30):
         keys = needs_of(gold)
         if not keys or (timed and not hours_are_valid(gold["opentime_week"] or "")):
@@ -55,15 +67,53 @@ def nearby_l2(session, rng: random.Random) -> Draft:
         key = rng.choice(keys)
         nouns = nouns_fitting(gold, key)
         noun = None if timed or not nouns or rng.random() < 0.35 else rng.choice(nouns)
-        around = session.engine("nearby_search", center=gold["place_id"], radius_meters=350)["results"]
-        anchors = [r for r in around if r["distance_m"] >= 40]
+        anchors = anchors_at_rank(session, gold["place_id"], noun.key if noun else None, key, rank)
         rng.shuffle(anchors)
-        if not anchors:
-            continue
-        (anchor,) = named_places(session, rng, 1, pool=anchors[:6])
-        distance = next(r["distance_m"] for r in around if r["place_id"] == anchor["place_id"])
-        return _case(session, rng, anchor, gold, key, noun, radius_for(distance), timed)
-    raise Discard("no sampled place holds a need that fits it")
+        for anchor_id, distance in anchors[:6]:
+            anchor = session.engine("place_search", query_name=session_name(session, anchor_id))["results"]
+            record = next((r for r in anchor if r["place_id"] == anchor_id), None)
+            if record is not None and uniquely_named(session, record):
+                return _case(session, rng, record, gold, key, noun, radius_for(distance), timed)
+    raise Discard("no named place puts the gold at the wanted rank among the places that look like it")
+
+
+def session_name(session, place_id: str) -> str:
+    return audit_world(session.context.city_name).place(place_id).name
+
+
+def anchors_at_rank(session, gold: str, noun: str | None, key: str, rank: int) -> list[tuple[str, float]]:
+    """(place_id, distance to the gold) of every place 40-900 m from the gold from which the gold is the
+    ``rank``-th nearest of itself and its look-alikes (the verifier's, :func:`..audit.common.lookalikes`),
+    in place_id order. Distances are planar over the city's small extent: enough to aim at a rank, which the
+    verifier then measures on the ellipsoid."""
+    world = audit_world(session.context.city_name)
+    memo_key = ("lookalikes", noun, key)
+    if memo_key not in session.memo:
+        session.memo[memo_key] = lookalikes(world, noun, key)
+    alike = [p for p in session.memo[memo_key] if p != gold]
+    ids, xy = _planar(world)
+    index = {pid: i for i, pid in enumerate(ids)}
+    to_gold = np.hypot(*(xy - xy[index[gold]]).T)
+    near = np.flatnonzero((to_gold >= ANCHOR_RADIUS_M[0]) & (to_gold <= ANCHOR_RADIUS_M[1]))
+    if not alike or not len(near):
+        return []
+    rivals = xy[[index[p] for p in alike]]
+    to_rivals = np.hypot(*(xy[near][:, None, :] - rivals[None, :, :]).transpose(2, 0, 1))
+    ranks = 1 + (to_rivals < to_gold[near][:, None]).sum(axis=1)
+    return [(ids[i], float(to_gold[i])) for i, r in zip(near, ranks) if r == rank and ids[i] != gold]
+
+
+def _planar(world) -> tuple[list[str], np.ndarray]:
+    """The city's place ids and their coordinates in metres (equirectangular about the city's centre)."""
+    cached = world.__dict__.get("_planar")
+    if cached is None:
+        ids = sorted(world.places)
+        lon = np.array([world.places[p].lon for p in ids])
+        lat = np.array([world.places[p].lat for p in ids])
+        lat0 = np.radians(lat.mean())
+        xy = np.column_stack((np.radians(lon) * np.cos(lat0), np.radians(lat))) * 6_371_008.8
+        cached = world.__dict__["_planar"] = (ids, xy)
+    return cached
 
 
 def _case(session, rng, anchor, gold, key, noun, radius, timed) -> Draft:

@@ -69,7 +69,7 @@ def _need_choice(session, rng) -> Draft:
         for r in found
         if accepted(noun, r) and not has_need(r, key) and need_of(key).fits(r) and not shows_need(r, key)
     ]
-    others = [r for r in others[:10] if uniquely_named(session, r)]
+    others = [r for r in others[:16] if uniquely_named(session, r)]
     # Hard options first: places whose notes talk about the need too (read from their visible notes).
     others.sort(key=lambda r: -talked_about(session, r, key))
     others = others[:CHOICE_OTHERS]
