@@ -232,10 +232,43 @@ def phrasing_kinds(phrasing: str) -> tuple[str, tuple[str, ...]]:
 
 
 def bank_phrasings(key: str, bank: str) -> tuple[str, ...]:
-    """The phrasings of a need in one bank (public: even positions, hidden: odd), with their kind marks."""
+    """The phrasings of a need in one bank (public: even positions; hidden: the operator's hidden bank where it
+    has the need, else the odd positions, :mod:`.hidden_bank`), with their kind marks."""
     if bank not in BANKS:
         raise ValueError(f"unknown phrasing bank {bank!r}; allowed: {', '.join(BANKS)}")
+    if bank == HIDDEN:
+        from .hidden_bank import hidden_bank
+
+        own = hidden_bank().phrasings.get(key)
+        if own is not None:
+            return own
     return PHRASINGS[key][BANKS.index(bank) :: 2]
+
+
+def phrasing_problems(key: str, phrasing: str) -> list[str]:
+    """The rules a phrasing of need ``key`` breaks (empty when it keeps them all): an infinitive phrase that
+    fits after "I want to" (lower-case start, no final punctuation, single spaces), an optional kind mark
+    among the fact's kinds, never the fact's label, key or evidence words, and no other need's phrasing."""
+    from environment.build.corpus.vocab import ALL_SPECS
+
+    spec = ALL_SPECS[key]
+    text, kinds = phrasing_kinds(phrasing)
+    low = text.lower()
+    problems = []
+    if text != text.strip() or "  " in text or not text[:1].islower() or text[-1:] in ".!?,;:":
+        problems.append("write it lower-case, single-spaced, with no final punctuation")
+    if low.startswith(("i ", "to ")) or "{" in text or "[" in text:
+        problems.append('it must fit after "I want to" (no "I", no "to", no braces or brackets)')
+    if set(kinds) - set(spec.kinds):
+        problems.append(f"the kinds {', '.join(sorted(set(kinds) - set(spec.kinds)))} are not among the fact's")
+    label = spec.label.split(":", 1)[1].strip().lower()
+    named = [w for w in (label, key.replace("_", " "), *(w.lower() for w in spec.evidence)) if w in low]
+    if named:
+        problems.append(f"it names the fact ({', '.join(repr(w) for w in named)})")
+    others = [k for k, items in PHRASINGS.items() if k != key and low in {phrasing_kinds(p)[0].lower() for p in items}]
+    if others:
+        problems.append(f"it is a phrasing of {', '.join(others)}")
+    return problems
 
 
 # A phrasing that mentions food or drink only fits a place that serves them, one about shopping only a

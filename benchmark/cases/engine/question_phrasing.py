@@ -15,7 +15,7 @@ from collections import Counter
 from datetime import datetime
 
 from benchmark.cases.lexicon import indefinite
-from benchmark.cases.phrasings import BANKS, PUBLIC
+from benchmark.cases.phrasings import BANKS, HIDDEN, PUBLIC
 
 VEHICLE_ADVERB = {"walking": ("on foot",), "cycling": ("by bike", "by bicycle"), "driving": ("by car",)}
 VEHICLE_GERUND = {"walking": "walking", "cycling": "cycling", "driving": "driving"}
@@ -37,8 +37,19 @@ def in_split(items: tuple[str, ...], split: str) -> list[int]:
 
 
 def split_choice(rng: random.Random, items: tuple[str, ...], split: str) -> str:
-    """One of ``items`` from the split's half."""
+    """One of ``items`` from the split's half (a hidden release: the operator's hidden bank where it has them)."""
+    own = _hidden_wording(items) if split == HIDDEN else None
+    if own:
+        return rng.choice(own)
     return items[rng.choice(in_split(items, split))]
+
+
+def _hidden_wording(items: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The operator's hidden sentences for this wording bank, if the hidden bank has them."""
+    from benchmark.cases.hidden_bank import bank_name, hidden_bank
+
+    name = bank_name(items)
+    return hidden_bank().wordings.get(name) if name else None
 
 
 class Phrasebook:
@@ -52,7 +63,14 @@ class Phrasebook:
         self.tried: Counter = Counter()
 
     def pick(self, rng: random.Random, bank: str, skeletons: tuple[str, ...]) -> tuple[str, str]:
-        """(skeleton id, skeleton) from ``bank``; the id keeps the skeleton's position in the whole bank."""
+        """(skeleton id, skeleton) from ``bank``; the id keeps the skeleton's position in the whole bank (or, for
+        the operator's hidden bank, ``#h`` and its position there)."""
+        own = _hidden_wording(skeletons) if self.split == HIDDEN else None
+        if own:
+            counts = {i: self.used[f"{bank}#h{i}"] for i in range(len(own))}
+            low = min(counts.values())
+            index = rng.choice([i for i, c in counts.items() if c == low])
+            return f"{bank}#h{index}", own[index]
         positions = in_split(skeletons, self.split)
         if not positions:
             raise ValueError(f"question bank {bank!r} has no skeleton for the {self.split} split")

@@ -1,0 +1,175 @@
+"""The hidden wording bank: the need phrasings and question wordings that only hidden releases write from.
+
+Every wording bank of the repository has two halves: public releases write from its even positions,
+hidden releases from its odd ones (``benchmark/cases/phrasings.py``, ``engine/wording/``). The odd
+half is as public as the code, so it is an **example** hidden bank: the tests and the demo use it,
+and an agent fitted to the public questions has never seen its wording, but anyone can read it. An
+operator who publishes scores on a hidden release keeps the real bank outside the repository, in a
+JSON file named by the setting ``HIDDEN_BANK_PATH`` (the environment variable of the same name)::
+
+    {
+      "phrasings": {"great_latte_art": ["...", "...", "...", "...", "...", "..."], ...},
+      "wordings": {"nearby.NEED_NEAREST_NOUN": ["Near {a}, where can I ... {want}?", ...],
+                   "trip.IMPLIED_AFTER": ["..."], ...}
+    }
+
+``phrasings`` maps a need (``benchmark.cases.needs``) to at least :data:`MIN_PHRASINGS` phrasings,
+each held to the rules of the repository's own (an infinitive phrase after "I want to", lower-case,
+no final punctuation, never the fact's label, key or evidence words, an optional ``[kind ...]``
+mark among the fact's kinds, none in the public half); ``wordings`` maps a wording bank (its module
+under ``engine/wording/`` and its name, with ``.key`` for a bank kept in a dict, such as
+``place.L0.address``) to question skeletons or rule sentences whose ``{slots}`` are among those the
+bank's own sentences use, and include those every one of them uses. What the file does not name
+comes from the example half. A file that breaks a rule is refused when it is loaded, with the need
+or bank, the sentence and the rule it breaks; a release that reuses the wording of the notes is
+refused when it is built (``evidence_reuse``).
+"""
+
+from __future__ import annotations
+
+import json
+import string
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+MIN_PHRASINGS = 6
+EXAMPLE = "the example half of the repository's banks"
+
+
+class HiddenBankError(ValueError):
+    """The hidden bank file is unusable; the message names the need or bank, the sentence and the rule."""
+
+
+@dataclass(frozen=True)
+class HiddenBank:
+    source: str  # the file, or EXAMPLE
+    phrasings: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    wordings: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+def hidden_bank() -> HiddenBank:
+    """The bank hidden releases write from: the operator's file when ``HIDDEN_BANK_PATH`` names one, else
+    the example half."""
+    from django.conf import settings
+
+    path = settings.HIDDEN_BANK_PATH
+    return load_bank(path) if path else HiddenBank(EXAMPLE)
+
+
+@cache
+def load_bank(path: str) -> HiddenBank:
+    """Read and check a hidden bank file (see the module's docstring)."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise HiddenBankError(f"HIDDEN_BANK_PATH: no file at {path}") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise HiddenBankError(f"HIDDEN_BANK_PATH: {path} is not a readable JSON file ({exc})") from None
+    if not isinstance(data, dict) or set(data) - {"phrasings", "wordings"}:
+        extra = sorted(set(data) - {"phrasings", "wordings"}) if isinstance(data, dict) else []
+        raise HiddenBankError(
+            f"{path}: the bank must be a JSON object with the keys 'phrasings' and/or 'wordings'"
+            + (f"; unknown: {', '.join(map(repr, extra))}" if extra else "")
+        )
+    phrasings = {key: _phrasings(path, key, items) for key, items in _mapping(path, data, "phrasings").items()}
+    wordings = {name: _wordings(path, name, items) for name, items in _mapping(path, data, "wordings").items()}
+    return HiddenBank(path, phrasings, wordings)
+
+
+def _mapping(path: str, data: dict, part: str) -> dict:
+    value = data.get(part, {})
+    if not isinstance(value, dict):
+        raise HiddenBankError(f"{path}: {part!r} must be an object mapping names to lists of sentences")
+    return value
+
+
+def _sentences(path: str, where: str, items) -> tuple[str, ...]:
+    if not isinstance(items, list) or not all(isinstance(s, str) and s.strip() for s in items):
+        raise HiddenBankError(f"{path}: {where} must be a list of non-empty strings")
+    if len({" ".join(s.lower().split()) for s in items}) != len(items):
+        raise HiddenBankError(f"{path}: {where} lists the same sentence twice")
+    return tuple(items)
+
+
+def _phrasings(path: str, key: str, items) -> tuple[str, ...]:
+    from benchmark.cases.needs import NEEDS
+    from benchmark.cases.phrasings import PUBLIC, bank_phrasings, phrasing_problems
+
+    if key not in NEEDS:
+        raise HiddenBankError(f"{path}: phrasings for {key!r}, which is not a need; the needs are {', '.join(NEEDS)}")
+    found = _sentences(path, f"the phrasings of {key}", items)
+    if len(found) < MIN_PHRASINGS:
+        raise HiddenBankError(f"{path}: {key} has {len(found)} phrasings; a bank needs at least {MIN_PHRASINGS}")
+    public = {" ".join(p.lower().split()) for p in bank_phrasings(key, PUBLIC)}
+    for phrasing in found:
+        problems = phrasing_problems(key, phrasing)
+        if " ".join(phrasing.lower().split()) in public:
+            problems.append("it is in the public bank")
+        if problems:
+            raise HiddenBankError(f"{path}: the phrasing {phrasing!r} of {key}: {'; '.join(problems)}")
+    return found
+
+
+def _wordings(path: str, name: str, items) -> tuple[str, ...]:
+    banks = wording_banks()
+    if name not in banks:
+        raise HiddenBankError(
+            f"{path}: no wording bank {name!r}; the banks are module.NAME under benchmark/cases/engine/wording/ "
+            f"(e.g. {', '.join(sorted(banks)[:3])}; {len(banks)} in all)"
+        )
+    found = _sentences(path, f"the wording bank {name}", items)
+    allowed = set().union(*(_slots(s) for s in banks[name]))
+    required = set.intersection(*(_slots(s) for s in banks[name]))
+    for sentence in found:
+        try:
+            slots = _slots(sentence)
+        except ValueError as exc:
+            raise HiddenBankError(f"{path}: {name}: {sentence!r} is not a template ({exc})") from None
+        if slots - allowed:
+            raise HiddenBankError(
+                f"{path}: {name}: {sentence!r} uses {', '.join(sorted(slots - allowed))}; "
+                f"this bank's sentences may use {', '.join(sorted(allowed)) or 'no slot'}"
+            )
+        if required - slots:
+            raise HiddenBankError(
+                f"{path}: {name}: {sentence!r} leaves out {', '.join(sorted(required - slots))}, which every "
+                "sentence of this bank states (the verifier refuses a question that does not say it)"
+            )
+    return found
+
+
+def _slots(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+@cache
+def wording_banks() -> dict[str, tuple[str, ...]]:
+    """Every wording bank of ``engine/wording/`` by name ("nearby.NEED_ANY", "place.L0.address")."""
+    from benchmark.cases.engine.wording import nearby, place, routing, trip
+
+    banks: dict[str, tuple[str, ...]] = {}
+    for module in (nearby, place, routing, trip):
+        short = module.__name__.rsplit(".", 1)[1]
+        for attr, value in vars(module).items():
+            if not attr.isupper():
+                continue
+            if isinstance(value, tuple) and value and all(isinstance(s, str) for s in value):
+                banks[f"{short}.{attr}"] = value
+            elif isinstance(value, dict):
+                for key, sub in value.items():
+                    if isinstance(sub, tuple) and sub and all(isinstance(s, str) for s in sub):
+                        banks[f"{short}.{attr}.{key}"] = sub
+    return banks
+
+
+def bank_name(sentences: tuple[str, ...]) -> str | None:
+    """The name of the wording bank these sentences are (by identity), None for any other tuple."""
+    names = _by_identity()
+    return names.get(id(sentences))
+
+
+@cache
+def _by_identity() -> dict[int, str]:
+    return {id(sentences): name for name, sentences in wording_banks().items()}
