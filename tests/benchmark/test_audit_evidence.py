@@ -257,12 +257,48 @@ def test_the_reading_path_searches_the_places_ranked_up_to_the_gold_and_opens_wh
     opened = {args for tool, args in path.calls if tool == "note_detail"}
     assert opened == {"g1", "g2", "k1", "n1", "v1"}  # each names a place read and holds a need word
     assert path.length == 2 + 1 + 5 + 1 <= TOOL_BUDGET
-    # With labels, a place is read newest first until the rule settles it: the denial of N6's latte art
-    # (s3) is opened, not the two older supports it undoes.
-    labelled = dict(EVIDENCE)
-    labelled[("N6", NEED)] = [replace(i, ref=f"s{n + 1}/c1") for n, i in enumerate(EVIDENCE[("N6", NEED)])]
-    longer = reading_path(world(evidence=labelled), QUERY, checked)
-    assert {args for tool, args in longer.calls if tool == "note_detail"} == opened | {"s3"}
+    assert path.problem == "the notes its searches list do not show the gold holding the need under the rule"
+
+
+SIXTH = (
+    NoteText("s1", "Kahvila Kuudes", "Kahvila Kuudes pours proper latte art.", ()),
+    NoteText("s2", "Kahvila Kuudes again", "Kahvila Kuudes: a swan in my latte.", ()),
+    NoteText("s3", "Kahvila Kuudes update", "Kahvila Kuudes stopped the latte art, the barista left.", ()),
+)
+
+
+def labelled_world(notes=NOTES + SIXTH) -> AuditWorld:
+    """The world with each item in a note: the gold's supports in g1 and g2, Kahvila Kuudes's in s1, s2, s3."""
+    evidence = dict(EVIDENCE)
+    evidence[("N2", NEED)] = [replace(i, ref=ref) for i, ref in zip(EVIDENCE[("N2", NEED)], ("g1", "g2/c1"))]
+    evidence[("N6", NEED)] = [replace(i, ref=f"s{n + 1}") for n, i in enumerate(EVIDENCE[("N6", NEED)])]
+    return world(evidence=evidence, notes=notes)
+
+
+def test_a_path_reads_each_place_newest_first_until_the_rule_settles_it():
+    w = labelled_world()
+    with recording_lookalikes() as found:
+        assert solve(w, QUERY, gold(w)) is None
+    path = reading_path(w, QUERY, found[0])
+    opened = {args for tool, args in path.calls if tool == "note_detail"}
+    assert {"g1", "g2", "s3"} <= opened and not {"s1", "s2"} & opened  # the denial undoes the older supports
+    assert path.problem == ""
+
+
+def test_a_case_whose_settling_notes_no_search_lists_is_not_readable():
+    # The denial calls the café by part of its name: a search for its name does not list it, so what the path
+    # reads shows Kahvila Kuudes's two supports standing.
+    hidden = (*SIXTH[:2], NoteText("s3", "Update", "Kuudes stopped the latte art, the barista left.", ()))
+    w = labelled_world(NOTES + hidden)
+    with recording_lookalikes() as found:
+        assert solve(w, QUERY, gold(w)) is None  # the rule itself (every label) still settles it
+    assert "show Kahvila Kuudes holding the need too" in reading_path(w, QUERY, found[0]).problem
+    question = "I want a perfect swan in my latte. Which café within 400 m of Toimisto Keskus?"
+    doc = SimpleNamespace(
+        uniqueness={"query": QUERY}, city_name="fixture", city_version="v1", answer=gold(w), question=question
+    )
+    assert any(f.startswith("independent check: not readable:") for f in audit_case(doc, world=w))
+    assert not any("not readable" in f for f in audit_case(doc, world=labelled_world()))
 
 
 def test_a_case_whose_notes_take_more_calls_than_the_budget_to_read_is_refused():

@@ -72,6 +72,8 @@ def _budget_failures(world: AuditWorld, query: dict, found: list[Lookalikes]) ->
     failures = []
     for checked in found:
         path = reading_path(world, query, checked)
+        if path.problem:
+            failures.append(f"independent check: not readable: {path.problem}")
         if path.length > TOOL_BUDGET:
             failures.append(
                 f"independent check: over budget: reading the notes of the gold and the look-alikes it must be "

@@ -10,16 +10,19 @@ without luck does this with the agent toolset (tables 7 and 8):
    the gold, read best first until the gold: ``search_notes`` with the need's words AND the
    places' names, as many names per call as the keyword grammar allows and as few as keep the
    matches within one page of results;
-3. **opens the notes** those searches list, and those holding an item about the need at those
-   places, newest first, place by place, until the evidence rule is settled there: two supports
-   with no later denial (it holds), or a denial or end report that fewer than two supports follow
-   (it does not); a place whose notes settle nothing is read to the end (``note_detail`` each);
+3. **opens the notes** those searches list, newest first, place by place, until the evidence
+   rule is settled there: two supports with no later denial (it holds), or a denial or end report
+   that fewer than two supports follow (it does not); a place whose notes settle nothing is read
+   to the end (``note_detail`` each);
 4. **routes** what the answer states (a leg per leg of a plan) and **submits** it.
 
 The matches are this verifier's own reading of the notes' visible text (a note names a place when
 its title or text holds the full name, and matches when a sentence or comment holds a need word),
 not the tool's full-text search, so the path is an estimate a reviewer can recount by hand. A case
-whose path is longer than the agent's budget is not solvable by reading: the verifier refuses it.
+is not solvable by reading, and the verifier refuses it, when its path is longer than the agent's
+budget, or when the rule applied to what the path can read (the items of the notes its searches
+list) does not find the gold alone holding the need: a gold whose supports only notes calling it
+by part of its name hold, or a look-alike whose denial lies in such a note.
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ class ReadingPath:
     gold: str
     need: str
     calls: tuple[tuple[str, str], ...]
+    problem: str = ""  # why what the path reads does not settle the gold under the rule ("" when it does)
 
     @property
     def length(self) -> int:
@@ -127,25 +131,46 @@ def reading_path(world: AuditWorld, query: dict, found: Lookalikes) -> ReadingPa
         seen |= listed[pid]
     if batch:
         calls.append(("search_notes", _describe(world, batch, found.need)))
+    readable = {world.notes[i].note_id for pid in places for i in listed[pid]}
     opened: set[str] = set()
+    held = []
     for pid in places:
-        opened |= notes_to_open(world, pid, found.need, {world.notes[i].note_id for i in listed[pid]}, at)
+        notes, holds = notes_to_open(
+            world, pid, found.need, {world.notes[i].note_id for i in listed[pid]}, readable, at
+        )
+        opened |= notes
+        if holds:
+            held.append(pid)
     calls += [("note_detail", note_id) for note_id in sorted(opened)]
     calls += routing_calls(query)
     calls.append(("submit_answer", "the answer"))
-    return ReadingPath(found.gold, found.need, tuple(calls))
+    problem = ""
+    if found.gold not in held:
+        problem = "the notes its searches list do not show the gold holding the need under the rule"
+    elif len(held) > 1:
+        names = ", ".join(world.place(p).name for p in held if p != found.gold)
+        problem = (
+            f"the notes its searches list show {names} holding the need too (what undoes it is in a note that "
+            "a search for the need's words and the place's name does not list)"
+        )
+    return ReadingPath(found.gold, found.need, tuple(calls), problem)
 
 
-def notes_to_open(world: AuditWorld, place_id: str, need: str, listed: set[str], at: datetime | None) -> set[str]:
-    """The notes a solver opens, newest first, until the evidence rule is settled for the place: of the notes
-    its searches list (``listed``) and those holding an item about the need there, up to two supports with no
-    later denial (it holds), or a denial or end report with fewer than two supports after it (it does not)."""
+def notes_to_open(
+    world: AuditWorld, place_id: str, need: str, listed: set[str], readable: set[str], at: datetime | None
+) -> tuple[set[str], bool]:
+    """The notes a solver opens for the place, newest first, until the evidence rule is settled there, and
+    whether the rule finds the need held from what it can read. It reads the notes its searches list for the
+    place (``listed``) and those of the ``readable`` notes (listed for any place it reads) that hold an item
+    about the need there; it stops at two supports with no later denial (it holds), or at a denial or end
+    report with fewer than two supports after it (it does not)."""
     items: dict[str, list[Item]] = {}
     keys = need_of(need).satisfied_by
     for key in keys:
         for item in world.evidence.get((place_id, key), []):
-            if item.ref:  # (an item without a note to open, as hand-built worlds have, is not read)
-                items.setdefault(item.ref.split("/")[0], []).append(replace(item, ref=key))
+            note_id = item.ref.split("/")[0]
+            if note_id in readable:  # what no search lists (or a hand-built item without a note) is not read
+                items.setdefault(note_id, []).append(replace(item, ref=key))
     flat = [i for group in items.values() for i in group]
     newest = sorted(listed | set(items), key=lambda n: (_note_time(world, n, items), n), reverse=True)
     moment = (at or NOW).replace(tzinfo=None)
@@ -158,7 +183,8 @@ def notes_to_open(world: AuditWorld, place_id: str, need: str, listed: set[str],
         verdicts = [fact_verdict(read.get(key, []), moment) for key in keys if any(key == i.ref for i in flat)]
         if any(v.holds for v in verdicts) or (verdicts and all(v.reset is not None for v in verdicts)):
             break
-    return opened
+    holds = any(fact_verdict([i for i in flat if i.ref == key], moment).holds for key in keys)
+    return opened, holds
 
 
 def _note_time(world: AuditWorld, note_id: str, items: dict[str, list[Item]]) -> datetime:
