@@ -20,9 +20,12 @@ mark among the fact's kinds, none in the public half); ``wordings`` maps a wordi
 under ``engine/wording/`` and its name, with ``.key`` for a bank kept in a dict, such as
 ``place.L0.address``) to question skeletons or rule sentences whose ``{slots}`` are among those the
 bank's own sentences use, and include those every one of them uses. What the file does not name
-comes from the example half. A file that breaks a rule is refused when it is loaded, with the need
-or bank, the sentence and the rule it breaks; a release that reuses the wording of the notes is
-refused when it is built (``evidence_reuse``).
+comes from the example half. A file that breaks a rule is refused, with the need or bank, the
+sentence and the rule it breaks: its form and wordings when it is loaded, its phrasings against
+the phrasing rules when they are first used (``benchmark.cases.phrasings.checked_bank``; writing a
+hidden release uses them all before its first case), and a release that reuses the wording of the
+notes when it is built (``evidence_reuse``). This module does not import the phrasings (they
+import it).
 """
 
 from __future__ import annotations
@@ -94,21 +97,15 @@ def _sentences(path: str, where: str, items) -> tuple[str, ...]:
 
 
 def _phrasings(path: str, key: str, items) -> tuple[str, ...]:
+    """The need's phrasings, checked for their number and form here; for the phrasing rules (what
+    :func:`benchmark.cases.phrasings.checked_bank` checks) when they are first used."""
     from benchmark.cases.needs import NEEDS
-    from benchmark.cases.phrasings import PUBLIC, bank_phrasings, phrasing_problems
 
     if key not in NEEDS:
         raise HiddenBankError(f"{path}: phrasings for {key!r}, which is not a need; the needs are {', '.join(NEEDS)}")
     found = _sentences(path, f"the phrasings of {key}", items)
     if len(found) < MIN_PHRASINGS:
         raise HiddenBankError(f"{path}: {key} has {len(found)} phrasings; a bank needs at least {MIN_PHRASINGS}")
-    public = {" ".join(p.lower().split()) for p in bank_phrasings(key, PUBLIC)}
-    for phrasing in found:
-        problems = phrasing_problems(key, phrasing)
-        if " ".join(phrasing.lower().split()) in public:
-            problems.append("it is in the public bank")
-        if problems:
-            raise HiddenBankError(f"{path}: the phrasing {phrasing!r} of {key}: {'; '.join(problems)}")
     return found
 
 

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import re
 
+from .hidden_bank import HiddenBank, HiddenBankError, hidden_bank
+
 PUBLIC, HIDDEN = "public", "hidden"
 BANKS = (PUBLIC, HIDDEN)
 
@@ -237,12 +239,29 @@ def bank_phrasings(key: str, bank: str) -> tuple[str, ...]:
     if bank not in BANKS:
         raise ValueError(f"unknown phrasing bank {bank!r}; allowed: {', '.join(BANKS)}")
     if bank == HIDDEN:
-        from .hidden_bank import hidden_bank
-
-        own = hidden_bank().phrasings.get(key)
+        own = checked_bank(hidden_bank()).phrasings.get(key)
         if own is not None:
             return own
     return PHRASINGS[key][BANKS.index(bank) :: 2]
+
+
+def checked_bank(bank: HiddenBank) -> HiddenBank:
+    """The hidden bank, once its phrasings keep the phrasing rules (:func:`phrasing_problems`) and none is in
+    the public half; else :class:`HiddenBankError` naming the need, the phrasing and the rule."""
+    if bank.source not in _CHECKED:
+        for key, found in bank.phrasings.items():
+            public = {" ".join(p.lower().split()) for p in PHRASINGS[key][0::2]}
+            for phrasing in found:
+                problems = phrasing_problems(key, phrasing)
+                if " ".join(phrasing.lower().split()) in public:
+                    problems.append("it is in the public bank")
+                if problems:
+                    raise HiddenBankError(f"{bank.source}: the phrasing {phrasing!r} of {key}: {'; '.join(problems)}")
+        _CHECKED.add(bank.source)
+    return bank
+
+
+_CHECKED: set[str] = set()
 
 
 def phrasing_problems(key: str, phrasing: str) -> list[str]:

@@ -140,6 +140,10 @@ class RankQuota:
     def cap(self, places: int) -> int:
         return max(2, int(max(RANK_SHARE, 1 / places + CHANCE_MARGIN) * self.target))
 
+    def allows(self, signal: str, rank: int, places: int) -> bool:
+        """Whether a gold at ``rank`` by ``signal`` among ``places`` places would still fit the cell's share."""
+        return self.taken.get((signal, rank), 0) < self.cap(places)
+
     def refusal(self, cases: Sequence[CaseSignals]) -> str | None:
         """Why the golds of a new case would make a rank too common (None when they would not)."""
         for case in cases:

@@ -11,7 +11,15 @@ from django.core.management import call_command
 
 from benchmark.cases.engine.runner import generate_cases
 from benchmark.cases.hidden_bank import HiddenBankError, hidden_bank, load_bank
-from benchmark.cases.phrasings import HIDDEN, PHRASINGS, PUBLIC, bank_phrasings, evidence_reuse, phrasing_problems
+from benchmark.cases.phrasings import (
+    HIDDEN,
+    PHRASINGS,
+    PUBLIC,
+    bank_phrasings,
+    checked_bank,
+    evidence_reuse,
+    phrasing_problems,
+)
 
 COCKTAILS = [
     "have a drink mixed by hand with herbs from the owner's garden",
@@ -87,7 +95,7 @@ def test_a_hidden_release_asks_with_the_files_wording(tmp_path, settings, helsin
 def test_a_file_that_breaks_a_rule_is_refused_naming_it(tmp_path, data, message):
     path = bank_file(tmp_path, data)
     with pytest.raises(HiddenBankError, match=None) as caught:
-        load_bank(path)
+        checked_bank(load_bank(path))
     assert message in str(caught.value) and path in str(caught.value)
 
 

@@ -49,6 +49,7 @@ def test_the_engine_refuses_a_gold_whose_rank_already_holds_its_share_of_the_cel
         quota.take([third])
     assert quota.refusal([third]) == "the gold's rank by the question's measure is already common in the cell"
     assert quota.refusal([case("D", measure=many)]) is None  # the fourth nearest is still rare
+    assert not quota.allows("measure", 3, places=20) and quota.allows("measure", 4, places=20)
     six = case("A", hits={p: float(i) for i, p in enumerate("ABCDEF")})  # six options: chance + 5 points
     assert quota.cap(len(six.places)) == 4
     assert RankQuota(target=2).cap(6) == 2  # a tiny cell is not held to shares it cannot spread

@@ -59,14 +59,14 @@ def need_words(need: str) -> tuple[str, ...]:
 
 
 @cache
-def _pattern(words: tuple[str, ...]) -> re.Pattern:
+def need_pattern(words: tuple[str, ...]) -> re.Pattern:
     """Whole words (a plural s allowed); words of five letters or more also as a prefix ("pastr", "engrav")."""
     parts = [re.escape(w) + (r"" if len(w) >= 5 else r"(?:s|es)?(?![a-z])") for w in words]
     return re.compile(r"(?<![a-z])(?:" + "|".join(parts) + ")")
 
 
 def shows(text: str, need: str) -> bool:
-    return bool(_pattern(need_words(need)).search(fold(text)))
+    return bool(need_pattern(need_words(need)).search(fold(text)))
 
 
 @cache
@@ -116,7 +116,7 @@ class KeywordCounts:
 
     def hits(self, place_id: str, need: str) -> tuple[int, int]:
         """(plain hits, hits with a negated sentence counted -1) for the need's words at the place."""
-        pattern = _pattern(need_words(need))
+        pattern = need_pattern(need_words(need))
         plain = net = 0
         for i in self.notes_naming(place_id):
             for text in self.texts[i][1]:

@@ -36,7 +36,7 @@ from environment.evidence import Item, fact_verdict
 from environment.tools.keywords import MAX_TERMS
 from environment.tools.notes import AGENT_CAP
 
-from .evidence import Lookalikes, _pattern, keyword_counts, need_words
+from .evidence import Lookalikes, keyword_counts, need_pattern, need_words
 from .world import NOW, AuditWorld
 
 TOOL_BUDGET = 30  # the agent's default tool budget (benchmark.runs.config.DEFAULT_TOOL_BUDGET)
@@ -115,7 +115,7 @@ def reading_path(world: AuditWorld, query: dict, found: Lookalikes) -> ReadingPa
     """The path for one implicit-need gold (see the module's docstring)."""
     at = query_moment(query)
     counts = keyword_counts(world)
-    pattern = _pattern(need_words(found.need))
+    pattern = need_pattern(need_words(found.need))
     terms = need_keyword_terms(found.need)
     places = places_to_read(found)
     listed = {p: _matching_notes(counts, pattern, p) for p in places}

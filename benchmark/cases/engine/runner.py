@@ -98,7 +98,7 @@ def _generate_cell(
     while report.made < report.target and report.attempts < report.target * MAX_ATTEMPTS_PER_CASE:
         rng = attempt_rng(seed, cell, report.attempts)
         report.attempts += 1
-        session = EngineSession(context, phrasebook=phrasebook, memo=memo)
+        session = EngineSession(context, phrasebook=phrasebook, memo=memo, rank_quota=quota)
         try:
             draft = recipes[cell](session, rng)
         except Discard as exc:

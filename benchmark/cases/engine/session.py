@@ -16,6 +16,7 @@ from benchmark.cases.document import ToolStep, observation_digest
 from environment.tools.context import ToolContext
 from environment.tools.gateway import call_tool
 
+from ..rank_rules import RankQuota
 from .question_phrasing import Phrasebook, check_bank, fill
 
 
@@ -30,6 +31,7 @@ class EngineSession:
     reference_path: list[ToolStep] = field(default_factory=list)
     phrasebook: Phrasebook = field(default_factory=Phrasebook)
     memo: dict = field(default_factory=dict)  # facts about the city a run looks up once (shared by its attempts)
+    rank_quota: RankQuota | None = None  # an L2 cell's ranks of the gold so far (benchmark.cases.rank_rules)
     skeletons: list[str] = field(default_factory=list)  # the skeleton ids this attempt's question used
     variants: list[str] = field(default_factory=list)  # the recipe variants this attempt wrote
 

@@ -54,12 +54,13 @@ def _holders_around(session, anchor: dict, radius: float, noun, key: str) -> lis
 # gold much more often than chance. The nearest is never the gold (the verifier refuses it: no note needed).
 RANKS = tuple(range(2, 10))
 ANCHOR_RADIUS_M = (40.0, 900.0)
+QUOTA_PLACES = 100  # nearby golds have tens of look-alikes: the quota's share is its floor (RANK_SHARE)
 
 
 @recipe(Category.NEARBY_DISCOVERY, Level.L2)
 def nearby_l2(session, rng: random.Random) -> Draft:
     timed = session.variant(rng, "nearby_L2", {"timed": 30, "untimed": 70}) == "timed"
-    rank = int(session.variant(rng, "nearby_L2.rank", {str(r): 1.0 for r in RANKS}))
+    rank = int(session.variant(rng, "nearby_L2.rank", _rank_weights(session)))
     for gold in sample(session, rng, 30):
         keys = needs_of(gold)
         if not keys or (timed and not hours_are_valid(gold["opentime_week"] or "")):
@@ -75,6 +76,13 @@ def nearby_l2(session, rng: random.Random) -> Draft:
             if record is not None and uniquely_named(session, record):
                 return _case(session, rng, record, gold, key, noun, radius_for(distance), timed)
     raise Discard("no named place puts the gold at the wanted rank among the places that look like it")
+
+
+def _rank_weights(session) -> dict[str, float]:
+    """The ranks to aim at, equally: those the cell's rank quota still allows (every one once all are full)."""
+    quota = session.rank_quota
+    allowed = [r for r in RANKS if quota is None or quota.allows("measure", r, places=QUOTA_PLACES)]
+    return {str(r): 1.0 if r in (allowed or RANKS) else 0.0 for r in RANKS}
 
 
 def session_name(session, place_id: str) -> str:

@@ -7,7 +7,7 @@ from django.core.management.base import BaseCommand
 
 from benchmark.cases.hidden_bank import EXAMPLE, HiddenBankError, hidden_bank, load_bank, wording_banks
 from benchmark.cases.needs import NEEDS
-from benchmark.cases.phrasings import PHRASINGS
+from benchmark.cases.phrasings import PHRASINGS, checked_bank
 
 
 class Command(BaseCommand):
@@ -22,7 +22,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, path=None, **options):
         try:
-            bank = load_bank(path) if path else hidden_bank()
+            bank = checked_bank(load_bank(path) if path else hidden_bank())
         except HiddenBankError as exc:
             self.stderr.write(str(exc))
             sys.exit(1)
