@@ -1,9 +1,11 @@
 """The hidden wording bank: the need phrasings and question wordings that only hidden releases write from.
 
-Every wording bank of the repository has two halves: public releases write from its even positions,
-hidden releases from its odd ones (``benchmark/cases/phrasings.py``, ``engine/wording/``). The odd
-half is as public as the code, so it is an **example** hidden bank: the tests and the demo use it,
-and an agent fitted to the public questions has never seen its wording, but anyone can read it. An
+Every wording bank of ``engine/wording/`` has two halves: public releases write from its even
+positions, hidden releases from its odd ones; and the needs themselves come in two banks, each
+need with its own phrasings (``benchmark/cases/needs.py``, ``benchmark/cases/phrasings.py``).
+The hidden half is as public as the code, so it is an **example** hidden bank: the tests and the
+demo use it, and an agent fitted to the public questions has never seen its needs or wording, but
+anyone can read it. An
 operator who publishes scores on a hidden release keeps the real bank outside the repository, in a
 JSON file named by the setting ``HIDDEN_BANK_PATH`` (the environment variable of the same name)::
 
@@ -13,14 +15,14 @@ JSON file named by the setting ``HIDDEN_BANK_PATH`` (the environment variable of
                    "trip.IMPLIED_AFTER": ["..."], ...}
     }
 
-``phrasings`` maps a need (``benchmark.cases.needs``) to at least :data:`MIN_PHRASINGS` phrasings,
-each held to the rules of the repository's own (an infinitive phrase after "I want to", lower-case,
-no final punctuation, never the fact's label, key or evidence words, an optional ``[kind ...]``
-mark among the fact's kinds, none in the public half); ``wordings`` maps a wording bank (its module
+``phrasings`` maps a hidden need (``benchmark.cases.needs``) to at least :data:`MIN_PHRASINGS`
+phrasings, each held to the rules of the repository's own (an infinitive phrase after "I want
+to", lower-case, no final punctuation, never the fact's label, key or evidence words, an optional
+``[kind ...]`` mark among the fact's kinds, none a public need's); ``wordings`` maps a wording bank (its module
 under ``engine/wording/`` and its name, with ``.key`` for a bank kept in a dict, such as
 ``place.L0.address``) to question skeletons or rule sentences whose ``{slots}`` are among those the
 bank's own sentences use, and include those every one of them uses. What the file does not name
-comes from the example half. A file that breaks a rule is refused, with the need or bank, the
+comes from the example bank. A file that breaks a rule is refused, with the need or bank, the
 sentence and the rule it breaks: its form and wordings when it is loaded, its phrasings against
 the phrasing rules when they are first used (``benchmark.cases.phrasings.checked_bank``; writing a
 hidden release uses them all before its first case), and a release that reuses the wording of the
@@ -38,7 +40,7 @@ from functools import cache
 from pathlib import Path
 
 MIN_PHRASINGS = 6
-EXAMPLE = "the example half of the repository's banks"
+EXAMPLE = "the example hidden bank of the repository"
 
 
 class HiddenBankError(ValueError):
@@ -54,7 +56,7 @@ class HiddenBank:
 
 def hidden_bank() -> HiddenBank:
     """The bank hidden releases write from: the operator's file when ``HIDDEN_BANK_PATH`` names one, else
-    the example half."""
+    the example bank."""
     from django.conf import settings
 
     path = settings.HIDDEN_BANK_PATH
@@ -99,10 +101,16 @@ def _sentences(path: str, where: str, items) -> tuple[str, ...]:
 def _phrasings(path: str, key: str, items) -> tuple[str, ...]:
     """The need's phrasings, checked for their number and form here; for the phrasing rules (what
     :func:`benchmark.cases.phrasings.checked_bank` checks) when they are first used."""
-    from benchmark.cases.needs import NEEDS
+    from benchmark.cases.needs import HIDDEN, NEEDS, needs_in
 
+    hidden = ", ".join(needs_in(HIDDEN))
     if key not in NEEDS:
-        raise HiddenBankError(f"{path}: phrasings for {key!r}, which is not a need; the needs are {', '.join(NEEDS)}")
+        raise HiddenBankError(f"{path}: phrasings for {key!r}, which is not a need; the hidden needs are {hidden}")
+    if NEEDS[key].bank != HIDDEN:
+        raise HiddenBankError(
+            f"{path}: phrasings for {key!r}, a public need: public releases ask for it, so a hidden release never "
+            f"does; the hidden needs are {hidden}"
+        )
     found = _sentences(path, f"the phrasings of {key}", items)
     if len(found) < MIN_PHRASINGS:
         raise HiddenBankError(f"{path}: {key} has {len(found)} phrasings; a bank needs at least {MIN_PHRASINGS}")

@@ -10,9 +10,11 @@ A phrasing that fits only some of the kinds the fact fits starts with them in br
 ("[beauty] explain exactly what haircut I want without miming it"); it is used only for a place
 of one of those kinds.
 
-**Two banks.** The phrasings alternate between the public bank (even positions) and the
-hidden bank (odd positions), six each: public releases are written from the first, hidden
-releases from the second, so an agent fitted to the public questions does not carry over.
+**Two banks.** Each need belongs to one bank (``Need.bank``, :mod:`benchmark.cases.needs`):
+public releases ask only for the public needs, in the phrasings written here, and hidden releases
+only for the hidden needs, in the operator's hidden bank (:mod:`.hidden_bank`) where it phrases
+them, else in the phrasings written here (the example hidden bank). So no need, and no phrasing,
+is shared by a public and a hidden release.
 """
 
 from __future__ import annotations
@@ -20,9 +22,7 @@ from __future__ import annotations
 import re
 
 from .hidden_bank import HiddenBank, HiddenBankError, hidden_bank
-
-PUBLIC, HIDDEN = "public", "hidden"
-BANKS = (PUBLIC, HIDDEN)
+from .needs import BANKS, HIDDEN, PUBLIC, need_of
 
 PHRASINGS: dict[str, tuple[str, ...]] = {
     "quiet_for_studying": (
@@ -221,6 +221,146 @@ PHRASINGS: dict[str, tuple[str, ...]] = {
         "have a cosy outdoor drink even though it's minus five",
         "people-watch from an outside table on a cold day without shivering",
     ),
+    "good_for_groups": (
+        "celebrate my birthday with a dozen colleagues all in one place",
+        "take the whole football team out after the match without splitting up",
+        "bring twelve people along for a farewell party and all sit together",
+        "organise a night out for my entire office",
+        "have a stag do with eleven mates without being squeezed apart",
+        "[restaurant] seat my whole extended clan of fifteen around one long table",
+        "get a dozen classmates in for a reunion without anyone left standing",
+        "[bar nightclub] toast a colleague's leaving do with the whole department",
+        "[hotel] put up a touring choir of fifteen under one roof",
+        "[gym] bring my whole running club along for a session",
+        "host a team outing for fifteen people who all want to stay together",
+        "[venue] bring a busload of classmates to a show and get seated as one party",
+    ),
+    "knowledgeable_staff": (
+        "get real, informed guidance from the staff before I decide",
+        "ask detailed questions and get answers from people who truly understand their trade",
+        "[bookshop music_shop food_shop shop big_store] be guided by someone who really understands what's on sale",
+        "[pharmacy] ask which cold remedy is safe to take with my other pills",
+        "[bookshop] get a tailored reading recommendation from someone who has read half the stock",
+        "[museum] have the guides answer my detailed questions about the collection",
+        "[optician] get proper guidance on which lenses suit my eyesight",
+        "[tech_shop] have someone talk me through which laptop fits my budget and needs",
+        "[gear_shop] get fitted for hiking boots by someone who really understands feet",
+        "[music_shop] be steered to the right guitar strings by someone who plays",
+        "[beauty] have my skin assessed properly before choosing a treatment",
+        "[workshop] have a craftsman recommend the right repair rather than sell me something new",
+    ),
+    "peaceful_nature": (
+        "get my thoughts in order somewhere calm and green, far from engine noise",
+        "sit on a bench and hear nothing but leaves rustling",
+        "meditate outdoors without sirens and crowds around me",
+        "take a slow stroll to unwind after a stressful day",
+        "find a still spot in the city to gather my thoughts",
+        "read a book outdoors where the loudest sound is the wind",
+        "spend some calm time alone with my thoughts among the trees",
+        "recover from a noisy week somewhere soothing and green",
+        "[monument] pause for a moment of calm reflection away from the bustle",
+        "listen to rustling leaves instead of traffic",
+        "breathe slowly and let the city's racket fade away",
+        "take my visiting grandmother somewhere restful to sit outside",
+    ),
+    "great_for_dates": (
+        "surprise my partner on our anniversary somewhere special",
+        "impress someone I've just started seeing",
+        "spend an intimate evening with my partner",
+        "[restaurant] have a dinner for two that sets the mood for a proposal",
+        "go somewhere with a bit of magic for a first meet-up with someone from an app",
+        "[bar] share a drink with my sweetheart somewhere that feels special",
+        "[park] stroll hand in hand with my partner somewhere lovely",
+        "[museum] spend a few hours wandering with my crush and talking",
+        "woo the person I'm falling for",
+        "[cafe bakery ice_cream] share a sweet treat with my partner somewhere charming",
+        "celebrate our first month together somewhere memorable for two",
+        "[venue] take my wife out for a night to remember, just the two of us",
+    ),
+    "kid_friendly_vibe": (
+        "bring my toddler along without getting disapproving looks",
+        "go out with my two youngsters and feel welcome",
+        "take my three-year-old somewhere nobody minds a bit of noise",
+        "find room for the pushchair and nobody tutting at a crying baby",
+        "[restaurant fast_food cafe] have a meal out where my toddler's mess is shrugged off",
+        "[museum] show my young son around without staff shushing him",
+        "[library] spend time with my preschooler where little voices are tolerated",
+        "[park] let my twins run around somewhere they are welcome",
+        "[toy_shop big_store] wander the aisles with a restless toddler without stress",
+        "take my niece and nephew out somewhere they are made to feel at home",
+        "[gym] bring my little daughter along where young ones are made welcome",
+        "[ice_cream cafe] treat my toddlers somewhere that welcomes tiny customers",
+    ),
+    "cosy_lighting": (
+        "hide from the endless winter gloom somewhere glowing and snug",
+        "spend a dark evening somewhere softly lit and snug",
+        "escape the harsh fluorescent glare of my office somewhere soft and golden",
+        "feel snug and sheltered on a gloomy day",
+        "[library museum] read somewhere with gentle lamplight rather than bright overhead lights",
+        "[restaurant] have dinner by the glow of flickering little flames",
+        "[bar] have a nightcap in a dim, golden glow",
+        "[hotel] stay somewhere with a snug, glowing lobby to come back to",
+        "[cafe bakery] thaw out with a hot drink in a softly glowing corner",
+        "shelter from the long Finnish darkness somewhere gently lit",
+        "[venue] watch a show in an intimate, dimly glowing hall",
+        "unwind under soft, amber lamps instead of bright spotlights",
+    ),
+    "good_playlist": (
+        "hear great tunes in the background while I relax",
+        "discover new tracks to add to my own collection",
+        "[gym] work out to tracks that actually keep me going",
+        "[beauty] get my hair done with a good soundtrack playing",
+        "[fashion_shop music_shop] wander the racks while brilliant tracks play",
+        "[bar nightclub] dance a little where the DJ's picks are spot on",
+        "[cafe bakery] linger over a coffee while someone's excellent taste in tunes fills the room",
+        "catch a few tracks I'll want to look up later",
+        "[restaurant] have dinner with a soundtrack that sets the right mood",
+        "unwind where the background tunes are picked with real taste",
+        "nod along to a great soundtrack while I'm there",
+        "enjoy a carefully picked soundtrack instead of commercial radio",
+    ),
+    "photogenic_interior": (
+        "take striking pictures of a beautifully styled room for my feed",
+        "fill my camera roll with shots of gorgeous decor",
+        "find a backdrop stylish enough for my friend's photoshoot",
+        "[cafe bakery] snap my coffee against a stunning designer backdrop",
+        "[restaurant bar] dine somewhere the decor alone is worth photographing",
+        "[hotel] stay somewhere so stylish I'll want to photograph the lobby",
+        "[museum] photograph interiors as striking as the exhibits",
+        "[fashion_shop design_shop] take outfit pictures against eye-catching interiors",
+        "[beauty] get my nails done somewhere so stylish I'll want a selfie",
+        "get shots for my travel blog in a space designed to impress",
+        "[ice_cream cafe] pose with my treat in a room worth framing",
+        "impress my followers with pictures of a strikingly designed space",
+    ),
+    "fast_service": (
+        "be in and out within my short break",
+        "get served without a long wait because I'm in a hurry",
+        "[pharmacy] collect my prescription without wasting half my break",
+        "[bank public] sort out my paperwork without spending ages in line",
+        "[restaurant fast_food cafe] grab a bite before my train leaves in twenty minutes",
+        "squeeze a visit into a packed schedule without being held up",
+        "[beauty] get a trim without sitting around waiting",
+        "[bar] get a drink in my hand without elbowing at the counter for ages",
+        "[clinic] be seen promptly instead of sitting in a waiting room",
+        "[food_shop] pick up a few things and be back out the door in no time",
+        "get sorted promptly while the meter on my parking runs",
+        "[cafe bakery] get my takeaway order handed over without a long wait before my meeting",
+    ),
+    "wide_selection": (
+        "find exactly the obscure item I'm after without trying five other places",
+        "compare dozens of options side by side before I decide",
+        "[bookshop] hunt down an out-of-print title among shelves and shelves of books",
+        "[fashion_shop] try on lots of styles in my awkward size",
+        "[music_shop] browse crates of records until I find something rare",
+        "[tech_shop] see every model of a gadget in person before buying",
+        "[food_shop] pick up hard-to-find spices from all over the world",
+        "[toy_shop] let my nephew pick from aisles and aisles of toys",
+        "[gear_shop] kit myself out for a hiking trip with everything under one roof",
+        "[cosmetics_shop] find a foundation that actually matches my skin tone",
+        "see far more options than the big high-street names carry",
+        "track down a very specific gift without settling for second best",
+    ),
 }
 
 
@@ -234,23 +374,28 @@ def phrasing_kinds(phrasing: str) -> tuple[str, tuple[str, ...]]:
 
 
 def bank_phrasings(key: str, bank: str) -> tuple[str, ...]:
-    """The phrasings of a need in one bank (public: even positions; hidden: the operator's hidden bank where it
-    has the need, else the odd positions, :mod:`.hidden_bank`), with their kind marks."""
+    """The phrasings of a need of ``bank`` (the public need's written here; the hidden need's from the operator's
+    hidden bank where it phrases the need, else written here), with their kind marks."""
     if bank not in BANKS:
         raise ValueError(f"unknown phrasing bank {bank!r}; allowed: {', '.join(BANKS)}")
+    own = need_of(key).bank
+    if own != bank:
+        raise ValueError(f"{key} is a {own} need: a {bank} release never asks for it")
     if bank == HIDDEN:
-        own = checked_bank(hidden_bank()).phrasings.get(key)
-        if own is not None:
-            return own
-    return PHRASINGS[key][BANKS.index(bank) :: 2]
+        found = checked_bank(hidden_bank()).phrasings.get(key)
+        if found is not None:
+            return found
+    return PHRASINGS[key]
 
 
 def checked_bank(bank: HiddenBank) -> HiddenBank:
-    """The hidden bank, once its phrasings keep the phrasing rules (:func:`phrasing_problems`) and none is in
-    the public half; else :class:`HiddenBankError` naming the need, the phrasing and the rule."""
+    """The hidden bank, once its phrasings keep the phrasing rules (:func:`phrasing_problems`) and none is a
+    phrasing of a public need; else :class:`HiddenBankError` naming the need, the phrasing and the rule."""
     if bank.source not in _CHECKED:
+        public = {
+            " ".join(p.lower().split()) for k, items in PHRASINGS.items() if need_of(k).bank == PUBLIC for p in items
+        }
         for key, found in bank.phrasings.items():
-            public = {" ".join(p.lower().split()) for p in PHRASINGS[key][0::2]}
             for phrasing in found:
                 problems = phrasing_problems(key, phrasing)
                 if " ".join(phrasing.lower().split()) in public:
@@ -477,6 +622,8 @@ def evidence_reuse(bank: str) -> list[str]:
 
     problems = []
     for key, need in NEEDS.items():
+        if need.bank != bank:
+            continue
         for fact in need.satisfied_by:
             spec = ALL_SPECS[fact]
             parts = (*spec.phrases, *spec.comments, *spec.things, *spec.absent, *spec.gone, spec.bare, *spec.labels)

@@ -14,7 +14,7 @@ from dataclasses import replace
 from datetime import date, datetime
 from types import SimpleNamespace
 
-from benchmark.cases.audit import SOLVERS, audit_case
+from benchmark.cases.audit import SOLVERS, audit_case, bank_failures
 from benchmark.cases.audit.common import Reject
 from benchmark.cases.audit.evidence import check_l2, contradictions, recording_lookalikes
 from benchmark.cases.audit.reading import TOOL_BUDGET, places_to_read, reading_path
@@ -311,3 +311,33 @@ def test_a_case_whose_notes_take_more_calls_than_the_budget_to_read_is_refused()
     failures = audit_case(doc, world=world(notes=NOTES + chatter))
     assert any("over budget" in f and "note_detail" in f for f in failures), failures
     assert TOOL_BUDGET == DEFAULT_TOOL_BUDGET  # the verifier's budget is the agents'
+
+
+def test_a_case_asking_for_a_need_outside_its_releases_bank_is_refused():
+    """A hidden release never asks for a public need (a public gold or evidence card shows its holders), nor a
+    public release for a hidden one."""
+    question = "I want a perfect swan in my latte. Which café within 400 m of Toimisto Keskus?"
+    w = world()
+
+    def failures(split: str) -> list[str]:
+        doc = SimpleNamespace(
+            uniqueness={"query": QUERY},
+            provenance={"split": split},
+            city_name="fixture",
+            city_version="v1",
+            answer=gold(w),
+            question=question,
+        )
+        return audit_case(doc, world=w)
+
+    assert not any("release asks only for" in f for f in failures("hidden"))  # great_latte_art is a hidden need
+    assert "the need great_latte_art is a hidden need: a public release asks only for public needs" in failures(
+        "public"
+    )
+    assert bank_failures({**QUERY, "need": "salmon_soup"}, "hidden") == [
+        "the need salmon_soup is a public need: a hidden release asks only for hidden needs"
+    ]
+    assert bank_failures({**QUERY, "need": "free_beer"}, "public") == [
+        "the need free_beer is not a need: a public release asks only for public needs"
+    ]
+    assert bank_failures(QUERY, "secret") == ["the case's split is 'secret'; allowed: public, hidden"]

@@ -364,7 +364,8 @@ def test_question_stats_reports_what_two_releases_share(generated):
     text = out.getvalue()
     trip_needs = {n for d in l2 if d.type == "trip_L2" for n in case_needs_and_phrases(d)[0]}
     assert f"needs           {len(trip_needs):>3}" in text and "shared by qs-a and qs-b (goal: nothing)" in text
-    assert re.search(r"^quiet_for_studying\s+6\s+6$", text, re.M)  # phrasings per need in each bank
+    assert re.search(r"^quiet_for_studying\s+12\s+0$", text, re.M)  # phrasings per need in each bank: a public need
+    assert re.search(r"^great_latte_art\s+0\s+12$", text, re.M)  # and a hidden one
 
 
 def test_freezing_refuses_a_case_the_independent_verifier_rejects(generated):

@@ -1,5 +1,5 @@
 """The hidden wording bank: an operator's file outside the repository, checked when loaded, written from by hidden
-releases only; without one, hidden releases use the example half of the repository's banks."""
+releases only; without one, hidden releases use the example hidden bank of the repository."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from django.core.management import call_command
 
 from benchmark.cases.engine.runner import generate_cases
 from benchmark.cases.hidden_bank import HiddenBankError, hidden_bank, load_bank
+from benchmark.cases.needs import NEEDS
 from benchmark.cases.phrasings import (
     HIDDEN,
     PHRASINGS,
@@ -38,10 +39,10 @@ def bank_file(tmp_path, data, name="bank.json") -> str:
     return str(path)
 
 
-def test_without_a_file_hidden_releases_write_from_the_example_half(settings):
+def test_without_a_file_hidden_releases_write_from_the_example_bank(settings):
     settings.HIDDEN_BANK_PATH = ""
     assert hidden_bank().phrasings == {} and hidden_bank().wordings == {}
-    assert bank_phrasings("great_cocktails", HIDDEN) == PHRASINGS["great_cocktails"][1::2]
+    assert bank_phrasings("great_cocktails", HIDDEN) == PHRASINGS["great_cocktails"]
     # the rules a file is held to are the ones the repository's own phrasings keep
     assert [(k, p) for k, items in PHRASINGS.items() for p in items if phrasing_problems(k, p)] == []
 
@@ -51,8 +52,9 @@ def test_a_file_replaces_what_it_names_for_hidden_releases_only(tmp_path, settin
         tmp_path, {"phrasings": {"great_cocktails": COCKTAILS}, "wordings": {"place.NEED_CHOICE": CHOICE}}
     )
     assert bank_phrasings("great_cocktails", HIDDEN) == tuple(COCKTAILS)
-    assert bank_phrasings("great_view", HIDDEN) == PHRASINGS["great_view"][1::2]  # not named: the example
-    assert bank_phrasings("great_cocktails", PUBLIC) == PHRASINGS["great_cocktails"][0::2]
+    assert bank_phrasings("great_view", HIDDEN) == PHRASINGS["great_view"]  # not named: the example
+    with pytest.raises(ValueError, match="great_cocktails is a hidden need: a public release never asks for it"):
+        bank_phrasings("great_cocktails", PUBLIC)
     assert evidence_reuse(HIDDEN) == []  # a release built from the file checks its phrasings against the notes
     out = io.StringIO()
     call_command("check_hidden_bank", stdout=out)
@@ -69,9 +71,11 @@ def test_a_hidden_release_asks_with_the_files_wording(tmp_path, settings, helsin
     (first, second), _ = generate_cases(context=city_context("helsinki"), seed=3, counts=cell, split=HIDDEN)
     for doc in (first, second):
         assert doc.question.startswith(("Between ", "My options are ")), doc.question
+        assert NEEDS[doc.uniqueness["query"]["need"]].bank == HIDDEN  # the needs are the hidden bank's too
         assert any(s.startswith("place_L2.choice#h") for s in doc.provenance["skeletons"])
     (public, _), _ = generate_cases(context=city_context("helsinki"), seed=3, counts=cell, split=PUBLIC)
     assert not any("#h" in s for s in public.provenance["skeletons"])
+    assert NEEDS[public.uniqueness["query"]["need"]].bank == PUBLIC
 
 
 @pytest.mark.parametrize(
@@ -79,10 +83,11 @@ def test_a_hidden_release_asks_with_the_files_wording(tmp_path, settings, helsin
     [
         ("{not json", "is not a readable JSON file"),
         ({"phrasings": {}, "answers": {}}, "unknown: 'answers'"),
-        ({"phrasings": {"free_beer": COCKTAILS}}, "'free_beer', which is not a need; the needs are"),
+        ({"phrasings": {"free_beer": COCKTAILS}}, "'free_beer', which is not a need; the hidden needs are"),
+        ({"phrasings": {"salmon_soup": COCKTAILS}}, "'salmon_soup', a public need: public releases ask for it"),
         ({"phrasings": {"great_cocktails": COCKTAILS[:5]}}, "great_cocktails has 5 phrasings; a bank needs at least 6"),
         ({"phrasings": {"great_cocktails": [*COCKTAILS[:5], "try the best cocktail in town"]}}, "names the fact"),
-        ({"phrasings": {"great_cocktails": [*COCKTAILS[:5], PHRASINGS["great_cocktails"][0]]}}, "in the public bank"),
+        ({"phrasings": {"great_cocktails": [*COCKTAILS[:5], PHRASINGS["salmon_soup"][0]]}}, "in the public bank"),
         ({"phrasings": {"great_cocktails": [*COCKTAILS[:5], "Drink well."]}}, "lower-case"),
         ({"phrasings": {"great_cocktails": [*COCKTAILS[:5], "[museum] sip gin"]}}, "not among the fact's"),
         ({"phrasings": {"great_cocktails": [*COCKTAILS[:5], COCKTAILS[0]]}}, "the same sentence twice"),

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from benchmark.cases.needs import NEEDS, nouns_for_need
+from benchmark.cases.needs import NEEDS, needs_in, nouns_for_need
 from benchmark.cases.phrasings import (
     BANKS,
     HIDDEN,
@@ -29,14 +29,28 @@ def _texts(key: str, bank: str | None = None) -> list[str]:
     return [phrasing_kinds(p)[0] for p in phrasings]
 
 
-def test_every_need_has_twelve_phrasings_six_in_each_bank():
+def test_every_need_is_in_one_bank_with_twelve_phrasings():
     assert set(PHRASINGS) == set(NEEDS)
-    for key in NEEDS:
+    for key, need in NEEDS.items():
         assert len(PHRASINGS[key]) == 12, key
-        assert len(bank_phrasings(key, PUBLIC)) == len(bank_phrasings(key, HIDDEN)) == 6
-        assert not set(bank_phrasings(key, PUBLIC)) & set(bank_phrasings(key, HIDDEN))
+        assert bank_phrasings(key, need.bank) == PHRASINGS[key]
+        other = HIDDEN if need.bank == PUBLIC else PUBLIC
+        with pytest.raises(ValueError, match=f"{key} is a {need.bank} need: a {other} release never asks for it"):
+            bank_phrasings(key, other)
     with pytest.raises(ValueError, match="unknown phrasing bank"):
         bank_phrasings("great_view", "secret")
+
+
+def test_the_two_banks_share_no_need_and_no_fact_that_meets_one():
+    """A hidden release never asks for a need whose holders a public gold or evidence card has shown: no fact
+    meets a public need and a hidden one, and each bank has needs enough to write its L2 cells from."""
+    public, hidden = needs_in(PUBLIC), needs_in(HIDDEN)
+    assert public and hidden and not set(public) & set(hidden) and set(public) | set(hidden) == set(NEEDS)
+    meets = {bank: {fact for key in needs_in(bank) for fact in NEEDS[key].satisfied_by} for bank in BANKS}
+    assert not meets[PUBLIC] & meets[HIDDEN]
+    assert len(public) >= 8 and len(hidden) >= 8
+    with pytest.raises(ValueError, match="unknown need bank 'secret'"):
+        needs_in("secret")
 
 
 @pytest.mark.parametrize("key", sorted(NEEDS))
@@ -72,17 +86,15 @@ def test_no_phrasing_serves_two_needs_or_two_banks():
 
 
 def test_a_phrasing_fits_its_place_and_the_questions_moment():
-    museum = fitting_phrases("great_view", PUBLIC, kind="museum", serves_food=False, is_shop=False, timed=False)
+    museum = fitting_phrases("great_view", HIDDEN, kind="museum", serves_food=False, is_shop=False, timed=False)
     assert museum and not any(mentions(p, ("dinner", "coffee", "drink")) for p in museum)
-    park = fitting_phrases("great_view", PUBLIC, kind="park", serves_food=False, is_shop=False, timed=False)
+    park = fitting_phrases("great_view", HIDDEN, kind="park", serves_food=False, is_shop=False, timed=False)
     assert "have dinner looking out across the water to the islands" not in park  # marked for places that serve
-    bank = fitting_phrases("english_speaking_staff", PUBLIC, kind="bank", serves_food=False, is_shop=False, timed=False)
+    bank = fitting_phrases("english_speaking_staff", HIDDEN, kind="bank", serves_food=False, is_shop=False, timed=False)
     assert "explain exactly what haircut I want without miming it" not in bank  # marked for beauty salons
-    for bank_name in BANKS:
-        timed = fitting_phrases(
-            "quiet_for_studying", bank_name, kind="cafe", serves_food=True, is_shop=False, timed=True
-        )
-        assert not [p for p in timed if stay_minutes(p) or mentions(p, TIME_WORDS)]
+    for key, bank_name in (("quiet_for_studying", PUBLIC), ("great_for_dates", HIDDEN)):
+        timed = fitting_phrases(key, bank_name, kind="cafe", serves_food=True, is_shop=False, timed=True)
+        assert timed and not [p for p in timed if stay_minutes(p) or mentions(p, TIME_WORDS)]
     assert stay_minutes("revise somewhere hushed for the whole afternoon") == 180 and stay_minutes("pet a cat") == 0
 
 
@@ -100,6 +112,8 @@ def test_every_need_can_be_asked_of_some_noun_and_fits_only_its_kinds():
 def test_every_need_is_a_hidden_memory():
     """L2 is settled by what people wrote: a need is a long-term or short-term fact, never a visible tag."""
     assert {ALL_SPECS[key].kind for key in NEEDS} == {"long_term", "short_term"}
+    # and notes can deny it, end it, ask about it or credit it elsewhere, so look-alikes carry decoys about it
+    assert [key for key in NEEDS if not ALL_SPECS[key].deniable] == []
 
 
 def test_no_need_phrasing_reuses_the_wording_of_the_evidence_it_points_to():
@@ -113,8 +127,8 @@ def test_a_release_whose_phrasings_reuse_the_evidence_is_refused(monkeypatch):
     import benchmark.cases.phrasings as phrasings
     from benchmark.cases.engine.generate_flow import generate_and_store
 
-    reused = dict(PHRASINGS, great_view=("look out over a sweeping view of the harbour",) * 12)
+    reused = dict(PHRASINGS, salmon_soup=("warm up with creamy salmon soup and rye bread",) * 12)
     monkeypatch.setattr(phrasings, "PHRASINGS", reused)
-    assert evidence_reuse(PUBLIC) and "great_view" in evidence_reuse(PUBLIC)[0]
+    assert evidence_reuse(PUBLIC) and "salmon_soup" in evidence_reuse(PUBLIC)[0]
     with pytest.raises(ValueError, match="reuse the wording of the notes they point to"):
         generate_and_store(city="helsinki", seed=0, count=1, cells=[], validate=False, progress=None)

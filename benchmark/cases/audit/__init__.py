@@ -21,6 +21,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from benchmark.cases.needs import BANKS, NEEDS, PUBLIC
+
 from . import lookups, plans, search
 from .common import Reject
 from .evidence import Lookalikes, recording_lookalikes
@@ -63,7 +65,23 @@ def audit_case(doc, *, world: AuditWorld | None = None) -> list[str]:
     if not failures:
         failures += _budget_failures(world, query, found)
     failures += wording_failures(world, doc.question, query)
-    return failures
+    return failures + bank_failures(query, (getattr(doc, "provenance", None) or {}).get("split") or PUBLIC)
+
+
+def bank_failures(query: dict, split: str) -> list[str]:
+    """A need the release's bank does not hold: a public release asks only for public needs, a hidden one only
+    for hidden needs (:mod:`benchmark.cases.needs`), so a hidden release never asks for a need whose holders a
+    public gold or evidence card has shown."""
+    if split not in BANKS:
+        return [f"the case's split is {split!r}; allowed: {', '.join(BANKS)}"]
+    parts = [query, query.get("stop") or {}, *(query.get("implied") or [])]
+    asked = [p["need"] for p in parts if isinstance(p, dict) and isinstance(p.get("need"), str)]
+    return [
+        f"the need {key} is {'not a need' if key not in NEEDS else 'a ' + NEEDS[key].bank + ' need'}: "
+        f"a {split} release asks only for {split} needs"
+        for key in asked
+        if key not in NEEDS or NEEDS[key].bank != split
+    ]
 
 
 def _budget_failures(world: AuditWorld, query: dict, found: list[Lookalikes]) -> list[str]:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from benchmark.cases.lexicon import ACCEPT, Noun, nouns_for, top_of
-from benchmark.cases.needs import NEEDS, need_of, nouns_for_need
+from benchmark.cases.needs import NEEDS, need_of, needs_in, nouns_for_need
 from benchmark.cases.phrasings import fitting_phrases
 from environment.build.corpus.kinds import kind_of
 from environment.build.corpus.text import parse_label_span
@@ -283,11 +283,11 @@ def has_need(place: dict, key: str) -> bool:
     return bool(facts_of(place) & set(need_of(key).satisfied_by))
 
 
-def needs_of(place: dict, *, trips: bool = False, vehicle: str | None = None) -> list[str]:
-    """The needs whose own fact the place holds (so it fits the place's kind) and that its record does not show
-    (a gold a visible field gives away needs no note)."""
+def needs_of(place: dict, bank: str, *, trips: bool = False, vehicle: str | None = None) -> list[str]:
+    """The needs of ``bank`` (a public release's or a hidden one's) whose own fact the place holds (so it fits
+    the place's kind) and that its record does not show (a gold a visible field gives away needs no note)."""
     out = []
-    for key in sorted(facts_of(place) & set(NEEDS)):
+    for key in sorted(facts_of(place) & set(needs_in(bank))):
         need = NEEDS[key]
         if (trips and not need.trips) or (vehicle and vehicle not in need.vehicles):
             continue

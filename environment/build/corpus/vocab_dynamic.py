@@ -253,6 +253,13 @@ def long_term_specs() -> tuple[FactSpec, ...]:
             ("super fast service", "efficient as always"),
             group="speed",
             contra=("we waited ages last time",),
+            things=("fast service even at lunch", "a quick and efficient team", "food served in minutes"),
+            bare="fast service",
+            absent=(
+                "the service is not fast, we waited forty minutes",
+                "nothing quick about it, the line never moved",
+            ),
+            gone=("the fast lane for takeaways was closed {when}", "the quick express counter was shut down {when}"),
         ),
         s(
             "great_latte_art",
@@ -452,6 +459,16 @@ def long_term_specs() -> tuple[FactSpec, ...]:
             ),
             ("so cosy in winter", "the candles make it"),
             group="light",
+            things=("candles on every table", "warm light and a cosy corner", "a cozy candle-lit room"),
+            bare="cosy lighting",
+            absent=(
+                "it is not cosy at all under the harsh strip lights",
+                "no candles and no warm light, just bright tubes",
+            ),
+            gone=(
+                "they swapped the candles for bright ceiling panels {when}",
+                "the cosy corner was remodelled into a bright counter {when}",
+            ),
         ),
         s(
             "bright_airy",
@@ -500,6 +517,17 @@ def long_term_specs() -> tuple[FactSpec, ...]:
                 "Romantic without being cheesy.",
             ),
             ("noted for date night", "very romantic indeed"),
+            things=(
+                "a romantic corner for a date",
+                "a romantic spot for date night",
+                "a setting that makes a date feel romantic",
+            ),
+            bare="romantic atmosphere",
+            absent=("it is not romantic at all, more like a canteen", "nothing romantic about it, no place for a date"),
+            gone=(
+                "the romantic back room for dates was turned into storage {when}",
+                "the romantic dim lights were swapped for office strip lighting {when}",
+            ),
         ),
         s(
             "good_for_groups",
@@ -513,6 +541,14 @@ def long_term_specs() -> tuple[FactSpec, ...]:
                 "There were ten of us and they handled it well.",
             ),
             ("groups welcome, good to know", "booked for my birthday group"),
+            things=(
+                "a big table that seats a whole group",
+                "room for a group of ten or more",
+                "long tables for big groups of friends",
+            ),
+            bare="group seating",
+            absent=("there is no table big enough for a group", "they would not seat our group of eight together"),
+            gone=("they took out the big table for groups {when}", "they stopped taking group bookings {when}"),
         ),
         s(
             "kid_friendly_vibe",
@@ -537,6 +573,17 @@ def long_term_specs() -> tuple[FactSpec, ...]:
                 "Easy with kids, there is space to park the stroller.",
             ),
             ("family friendly for sure", "went with the kids, all good"),
+            things=(
+                "a welcoming place for families with kids",
+                "room for strollers and children",
+                "staff who are lovely with kids",
+            ),
+            bare="family friendliness",
+            absent=(
+                "they do not want kids in there at all",
+                "there is no room for a stroller and the children were shushed",
+            ),
+            gone=("they banned strollers and kids {when}", "the family corner for children was removed {when}"),
         ),
         s(
             "photogenic_interior",
@@ -561,6 +608,20 @@ def long_term_specs() -> tuple[FactSpec, ...]:
                 "Such a pretty interior, I took fifty photos.",
             ),
             ("the aesthetic!!", "instagram heaven"),
+            things=(
+                "a photogenic interior for Instagram",
+                "an aesthetic corner everyone photographs",
+                "a pretty interior worth a photo",
+            ),
+            bare="photogenic decor",
+            absent=(
+                "it is not photogenic at all, just plain walls",
+                "nothing aesthetic about it, strip lights and plastic chairs",
+            ),
+            gone=(
+                "they painted over the photogenic mural {when}",
+                "the aesthetic corner was replaced by a storage rack {when}",
+            ),
         ),
         s(
             "generous_portions",
@@ -826,6 +887,20 @@ def long_term_specs() -> tuple[FactSpec, ...]:
             subs=("Park", "Garden", "Viewpoint", "Place of Worship", "Memorial", "Tomb"),
             group="noise",
             contra=("was noisy with a school group when I went",),
+            things=(
+                "a peaceful corner with only birds for company",
+                "a tranquil path away from the traffic",
+                "a serene spot under the trees",
+            ),
+            bare="peaceful atmosphere",
+            absent=(
+                "it is not peaceful at all with the building site next door",
+                "there is nothing tranquil about it with the traffic roaring past",
+            ),
+            gone=(
+                "the peaceful corner became a construction site {when}",
+                "the tranquil path was turned into a cycle highway {when}",
+            ),
         ),
         s(
             "windy_exposed",
@@ -864,6 +939,13 @@ def long_term_specs() -> tuple[FactSpec, ...]:
                 "Nice chill music, not too loud.",
             ),
             ("what's their playlist?", "the music is so good"),
+            things=("a great playlist on the speakers", "music that is always on point", "songs worth shazaming"),
+            bare="good music",
+            absent=("there is no music at all, just silence", "the music is not good, the same three songs on loop"),
+            gone=(
+                "they switched the playlist to radio adverts {when}",
+                "the owner who picked the music sold the place {when}",
+            ),
         ),
         s(
             "knowledgeable_staff",
@@ -895,6 +977,14 @@ def long_term_specs() -> tuple[FactSpec, ...]:
                 "The owner knows everything about what they sell.",
             ),
             ("great advice there", "super knowledgeable"),
+            things=(
+                "staff who give real expert advice",
+                "someone knowledgeable to ask about the products",
+                "an owner who knows the stock inside out",
+            ),
+            bare="expert advice",
+            absent=("nobody there could give any advice", "the staff were not knowledgeable about anything we asked"),
+            gone=("the expert who gave all the advice left {when}", "the knowledgeable old owner retired {when}"),
         ),
         s(
             "wide_selection",
@@ -923,6 +1013,16 @@ def long_term_specs() -> tuple[FactSpec, ...]:
             ("wide selection for sure", "so much choice"),
             group="stock",
             contra=("didn't have much in my size",),
+            things=("a wide selection on the shelves", "a huge range to choose from", "so much choice in every aisle"),
+            bare="wide selection",
+            absent=(
+                "the selection is not wide at all, a few half-empty shelves",
+                "there is no real choice, just the basics",
+            ),
+            gone=(
+                "they cut the range down to the bestsellers {when}",
+                "the big selection shrank to one small rack {when}",
+            ),
         ),
         s(
             "limited_stock",

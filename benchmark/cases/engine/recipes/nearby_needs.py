@@ -62,7 +62,7 @@ def nearby_l2(session, rng: random.Random) -> Draft:
     timed = session.variant(rng, "nearby_L2", {"timed": 30, "untimed": 70}) == "timed"
     rank = int(session.variant(rng, "nearby_L2.rank", _rank_weights(session)))
     for gold in sample(session, rng, 30):
-        keys = needs_of(gold)
+        keys = needs_of(gold, session.bank)
         if not keys or (timed and not hours_are_valid(gold["opentime_week"] or "")):
             continue
         key = rng.choice(keys)

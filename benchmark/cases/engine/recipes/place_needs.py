@@ -5,8 +5,11 @@ hold it are the gold's look-alikes, and the notes (read under the evidence rule)
 
 from __future__ import annotations
 
+import itertools
 import random
 
+from benchmark.cases.audit import audit_world
+from benchmark.cases.audit.evidence import MIN_DECOYS, has_talk, keyword_counts
 from benchmark.cases.needs import need_of
 from judging.vocabulary import Category, Level
 
@@ -37,7 +40,7 @@ from .registry import recipe
 def _gold_and_need(session, rng):
     """A sampled place, one of its needs that names a fitting noun, and that noun."""
     for place in sample(session, rng, 40):
-        keys = [k for k in needs_of(place) if nouns_fitting(place, k)]
+        keys = [k for k in needs_of(place, session.bank) if nouns_fitting(place, k)]
         if not keys:
             continue
         key = rng.choice(keys)
@@ -51,6 +54,7 @@ def _gold_and_need(session, rng):
 
 
 CHOICE_OTHERS = 5  # the named options besides the gold: its look-alikes, each without the need but where it fits
+CHOICE_POOL = 10  # the hardest candidates the options are chosen from, to aim the gold's rank by rating
 
 
 def _need_choice(session, rng) -> Draft:
@@ -72,7 +76,7 @@ def _need_choice(session, rng) -> Draft:
     others = [r for r in others[:16] if uniquely_named(session, r)]
     # Hard options first: places whose notes talk about the need too (read from their visible notes).
     others.sort(key=lambda r: -talked_about(session, r, key))
-    others = others[:CHOICE_OTHERS]
+    others = options_at_allowed_rank(session, place, key, others)
     if len(others) < CHOICE_OTHERS:
         raise Discard("not enough other places of the noun without the need")
     # The gold's place among the options is balanced over the cell (a variant), so naming the first, or any
@@ -115,6 +119,37 @@ def _need_choice(session, rng) -> Draft:
 
 def _attributes(place: dict, key: str, extra: tuple[str, ...]) -> list[dict]:
     return [{"place_id": place["place_id"], "key": k} for k in extra]
+
+
+def options_at_allowed_rank(session, gold: dict, key: str, others: list[dict]) -> list[dict]:
+    """The first :data:`CHOICE_OTHERS` of ``others`` (hard ones first); while the cell's rank quota is filling,
+    the first set of them, in combination order among the first :data:`CHOICE_POOL`, that puts the gold at a
+    rank by rating and by keyword hits (as the verifier counts them, :func:`..audit.evidence.keyword_counts`)
+    the quota still allows, with at least two options whose notes talk about the need. With six options a
+    solver could otherwise learn "the second-most keyword hits" from the public cases: the runner refuses a
+    draft whose rank is already common, and these options aim at one that is not, so the cell fills before
+    the quota gives way."""
+    quota = session.rank_quota
+    if quota is None:
+        return others[:CHOICE_OTHERS]
+    world = audit_world(session.context.city_name)
+    counts = keyword_counts(world)
+    hits = {p["place_id"]: counts.hits(p["place_id"], key)[0] for p in (gold, *others[:CHOICE_POOL])}
+    ratings = {p["place_id"]: world.place(p["place_id"]).rating for p in (gold, *others[:CHOICE_POOL])}
+    places = CHOICE_OTHERS + 1
+
+    def allowed(signal: str, values: dict, chosen: tuple[dict, ...]) -> bool:
+        mine = values[gold["place_id"]]
+        theirs = [values[o["place_id"]] for o in chosen]
+        if mine is None or None in theirs:  # the rule cannot be applied to the case: nothing to spread
+            return True
+        return quota.allows(signal, 1 + sum(1 for v in theirs if v > mine), places)
+
+    for chosen in itertools.combinations(others[:CHOICE_POOL], CHOICE_OTHERS):
+        talk = sum(1 for o in chosen if has_talk(world, o["place_id"], key))
+        if talk >= MIN_DECOYS and allowed("rating", ratings, chosen) and allowed("hits", hits, chosen):
+            return list(chosen)
+    return others[:CHOICE_OTHERS]
 
 
 @recipe(Category.PLACE_PERCEPTION, Level.L2)

@@ -354,9 +354,16 @@ def routing_l2(session, rng: random.Random) -> Draft:
     center = {"start": a["place_id"], "end": b["place_id"], "vehicle": vehicle}
     timed = session.variant(rng, "routing_L2", {"timed": 30, "untimed": 70}) == "timed"
     along = session.engine("nearby_search", center=center, radius_meters=300)["results"]
-    pairs = [(p, k) for p in along for k in needs_of(p, trips=True, vehicle=vehicle)]
-    rng.shuffle(pairs)
-    for seed, key in pairs[:6]:
+    # One holder of each need along the route, the needs in random order: a need many places hold (and
+    # that rarely has a clear best stop) does not crowd out the others.
+    by_need: dict[str, list[dict]] = {}
+    for p in along:
+        for k in needs_of(p, session.bank, trips=True, vehicle=vehicle):
+            by_need.setdefault(k, []).append(p)
+    keys = sorted(by_need)
+    rng.shuffle(keys)
+    for key in keys[:10]:
+        seed = rng.choice(by_need[key])
         nouns = nouns_fitting(seed, key)
         noun = None if timed or not nouns or rng.random() < 0.4 else rng.choice(nouns)
         holders = _holders_along(session, center, noun, key)

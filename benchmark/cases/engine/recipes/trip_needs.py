@@ -62,7 +62,12 @@ def trip_l2(session, rng: random.Random) -> Draft:
     start, end, named = places[0], places[-1], places[1:-1]
     around = session.engine("nearby_search", center=start["place_id"], radius_meters=900)["results"]
     taken = {p["place_id"] for p in places}
-    pairs = [(p, k) for p in around if p["place_id"] not in taken for k in needs_of(p, trips=True, vehicle=vehicle)]
+    pairs = [
+        (p, k)
+        for p in around
+        if p["place_id"] not in taken
+        for k in needs_of(p, session.bank, trips=True, vehicle=vehicle)
+    ]
     rng.shuffle(pairs)
     pairs.sort(key=lambda pk: ALL_SPECS[pk[1]].weight)  # rarer facts first: fewer holders, clearer winners
     for seed, key in pairs[:3]:

@@ -6,7 +6,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 
 from benchmark.cases.hidden_bank import EXAMPLE, HiddenBankError, hidden_bank, load_bank, wording_banks
-from benchmark.cases.needs import NEEDS
+from benchmark.cases.needs import HIDDEN, needs_in
 from benchmark.cases.phrasings import PHRASINGS, checked_bank
 
 
@@ -27,9 +27,9 @@ class Command(BaseCommand):
             self.stderr.write(str(exc))
             sys.exit(1)
         self.stdout.write(f"hidden bank: {bank.source}")
-        for key in NEEDS:
+        for key in needs_in(HIDDEN):
             own = bank.phrasings.get(key)
-            found, where = (own, "the file") if own is not None else (PHRASINGS[key][1::2], EXAMPLE)
+            found, where = (own, "the file") if own is not None else (PHRASINGS[key], EXAMPLE)
             self.stdout.write(f"  {key:<28} {len(found):>3} phrasings from {where}")
         own_wordings = sorted(bank.wordings)
         self.stdout.write(

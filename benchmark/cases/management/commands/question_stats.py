@@ -59,9 +59,11 @@ class Command(BaseCommand):
         for label, items in (("needs", both.needs), ("need phrasings", both.phrasings), ("skeletons", both.skeletons)):
             self.stdout.write(f"  {label:<15} {len(items):>3}" + (f"  {', '.join(items[:8])}" if items else ""))
         self.stdout.write("")
-        self.stdout.write(f"{'need':<28} " + " ".join(f"{bank:>7}" for bank in BANKS) + "  (phrasings per bank)")
+        self.stdout.write(
+            f"{'need':<28} " + " ".join(f"{bank:>7}" for bank in BANKS) + "  (phrasings per bank; a need is in one)"
+        )
         for key in sorted(NEEDS):
-            counts = [len(bank_phrasings(key, bank)) for bank in BANKS]
+            counts = [len(bank_phrasings(key, bank)) if NEEDS[key].bank == bank else 0 for bank in BANKS]
             self.stdout.write(f"{key:<28} " + " ".join(f"{n:>7}" for n in counts))
 
 
