@@ -18,10 +18,11 @@ from dataclasses import dataclass
 
 from benchmark.cases.audit import AuditWorld, audit_world, case_lookalikes
 from benchmark.cases.audit.evidence import MIN_LOOKALIKES, Lookalikes, keyword_counts
-from benchmark.cases.audit.reading import TOOL_BUDGET, ReadingPath, reading_path
+from benchmark.cases.audit.reading import TOOL_BUDGET, ReadingPath, Search, reading_path
 from benchmark.cases.document import CaseDocument
 from benchmark.cases.needs import need_of
 from environment.build.corpus.vocab import ALL_SPECS
+from environment.tools.gateway import call_tool
 
 from .rank_rules import CaseSignals, rules_table
 
@@ -43,6 +44,7 @@ class LookalikeRow:
     decoys: int = 0
     signals: CaseSignals | None = None
     path: ReadingPath | None = None  # the reading path the verifier built for it (audit/reading.py)
+    replayed: ReadingPath | None = None  # the same path replayed through the real search_notes (--replay)
 
 
 @dataclass(frozen=True)
@@ -97,6 +99,30 @@ class LookalikeReport:
                 )
         return "\n".join(lines)
 
+    def replay_table(self) -> str:
+        """Per L2 cell, the reading paths replayed through the real ``search_notes``: searches, those that fill
+        a page, notes listed, the replayed paths' length (median, longest), and in how many paths the rule,
+        applied to what the tool lists, finds the gold alone holding the need, the gold not holding it, or a
+        look-alike holding it too."""
+        lines = [
+            f"{'cell':<12} {'paths':>5} {'searches':>8} {'full pages':>10} {'notes listed':>12} "
+            f"{'path median':>11} {'longest':>7} {'over 30':>7} {'settled':>7} {'gold unread':>11} {'rival holds':>11}"
+        ]
+        for cell in sorted({r.cell for r in self.rows}):
+            paths = [r.replayed for r in self.rows if r.cell == cell and r.replayed is not None]
+            if not paths:
+                continue
+            outcomes = [p.outcome for p in paths]
+            lengths = [p.length for p in paths]
+            lines.append(
+                f"{cell:<12} {len(paths):>5} {sum(p.counts().get('search_notes', 0) for p in paths):>8} "
+                f"{sum(p.full_pages for p in paths):>10} {sum(p.listed for p in paths):>12} "
+                f"{statistics.median(lengths):>11g} {max(lengths):>7} {sum(1 for n in lengths if n > TOOL_BUDGET):>7} "
+                f"{outcomes.count('settled'):>7} {outcomes.count('gold unread'):>11} "
+                f"{outcomes.count('rival holds'):>11}"
+            )
+        return "\n".join(lines)
+
     def over_budget(self) -> list[LookalikeRow]:
         """The rows whose reading path is longer than the agent's tool budget."""
         return [r for r in self.rows if r.path is not None and r.path.length > TOOL_BUDGET]
@@ -127,9 +153,25 @@ def case_signals(world: AuditWorld, doc: CaseDocument, found: Lookalikes) -> Cas
     return CaseSignals(found.gold, places, signals)
 
 
-def lookalike_report(*, documents: Iterable[CaseDocument], world: AuditWorld | None = None) -> LookalikeReport:
+def tool_search(city_name: str) -> Search:
+    """The real agent ``search_notes`` of a city, as the note ids it lists for a keyword; a tool error is an
+    error here (a reading path's keyword the tool refuses is a defect of the path)."""
+
+    def search(keyword: str) -> list[str]:
+        call = call_tool("agent", "search_notes", {"keyword": keyword}, city=city_name)
+        if not call.ok:
+            raise ValueError(f"search_notes refused {keyword!r}: {call.error}")
+        return [row["note_id"] for row in call.result["results"]]
+
+    return search
+
+
+def lookalike_report(
+    *, documents: Iterable[CaseDocument], world: AuditWorld | None = None, replay: bool = False
+) -> LookalikeReport:
     """The look-alikes of every L2 case among ``documents`` (other levels have none to report), against the
-    built city of each case (or ``world``)."""
+    built city of each case (or ``world``); with ``replay``, each reading path replayed through the real
+    ``search_notes`` of the case's city too."""
     rows: list[LookalikeRow] = []
     for doc in documents:
         if doc.level != "L2":
@@ -141,6 +183,7 @@ def lookalike_report(*, documents: Iterable[CaseDocument], world: AuditWorld | N
             problem = result.failure or "the verifier checked no implicit need"
             rows.append(LookalikeRow(doc.case_id, cell, "-", "-", "-", "-", (), (), None, problem))
             continue
+        query = (doc.uniqueness or {}).get("query") or {}
         for found in result.found:
             gold = city.places.get(found.gold)
             rows.append(
@@ -157,7 +200,8 @@ def lookalike_report(*, documents: Iterable[CaseDocument], world: AuditWorld | N
                     problem=f"visible: the gold's {found.visible} shows the need" if found.visible else result.failure,
                     decoys=len(found.decoys),
                     signals=case_signals(city, doc, found),
-                    path=reading_path(city, (doc.uniqueness or {}).get("query") or {}, found),
+                    path=reading_path(city, query, found),
+                    replayed=reading_path(city, query, found, search=tool_search(doc.city_name)) if replay else None,
                 )
             )
     return LookalikeReport(tuple(rows))

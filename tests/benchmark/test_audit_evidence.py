@@ -24,6 +24,7 @@ from benchmark.runs.config import DEFAULT_TOOL_BUDGET
 from environment.evidence import ENDED, HEARSAY, NEGATES, SUPPORTS, Item
 from environment.routing import RoadNetwork
 from environment.selectors import NoteText
+from environment.tools.notes import AGENT_CAP
 from tests.factories import grid_roads, node_coord
 
 CAFE, OFFICE = "Food & Beverages|Coffee House", "Business|Office"
@@ -341,3 +342,38 @@ def test_a_case_asking_for_a_need_outside_its_releases_bank_is_refused():
         "the need free_beer is not a need: a public release asks only for public needs"
     ]
     assert bank_failures(QUERY, "secret") == ["the case's split is 'secret'; allowed: public, hidden"]
+
+
+def test_a_path_replayed_through_a_search_reads_only_what_the_search_lists_and_splits_full_pages():
+    """``lookalikes --replay``: the path's searches go to the real search_notes; a full page is asked again in
+    halves, and the path opens, and the rule reads, only what the answers list."""
+    w = labelled_world()
+    with recording_lookalikes() as found:
+        assert solve(w, QUERY, gold(w)) is None
+    asked: list[str] = []
+    chatter = [f"x{i}" for i in range(AGENT_CAP)]
+
+    def full_then_exact(keyword: str) -> list[str]:  # the first search fills its page with chatter
+        asked.append(keyword)
+        if len(asked) == 1:
+            return chatter
+        return [
+            n.note_id
+            for n in w.notes
+            if any(
+                f'"{w.place(p).name}"' in keyword and n.title.startswith(w.place(p).name)
+                for p in ("N2", "N3", "N4", "N5", "N6")
+            )
+        ]
+
+    path = reading_path(w, QUERY, found[0], search=full_then_exact)
+    assert path.replayed and path.full_pages == 1 and len(asked) == 3  # one full page, asked again in two halves
+    assert [args for tool, args in path.calls if tool == "search_notes"] == asked
+    assert path.outcome == "settled" and {"g1", "g2", "s3"} <= {a for t, a in path.calls if t == "note_detail"}
+
+    def without_gold(keyword: str) -> list[str]:  # the tool never lists the gold's supports
+        return [n.note_id for n in w.notes if n.note_id not in ("g1", "g2")]
+
+    unread = reading_path(w, QUERY, found[0], search=without_gold)
+    assert unread.outcome == "gold unread" and "g1" not in {a for t, a in unread.calls if t == "note_detail"}
+    assert reading_path(w, QUERY, found[0]).outcome == "settled" and not reading_path(w, QUERY, found[0]).replayed

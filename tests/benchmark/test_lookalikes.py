@@ -66,9 +66,15 @@ def test_the_command_lists_tag_settled_cases_and_fails(generated_cases, monkeypa
     docs = [d for d in generated_cases[0] if d.level == "L2"]
     for d in docs:
         case_create(document=d.model_copy(update={"case_id": "look-" + d.case_id}))
-    call_command("lookalikes", "--names")
+    call_command("lookalikes", "--names", "--replay")
     out = capsys.readouterr().out
     assert "L2 cases with fewer than 3 look-alikes: 0" in out and "look-" in out
+    assert "searches full pages notes listed" in out  # the paths replayed through the real search_notes
+    cells = {d.type for d in docs}
+    replayed = [line.split() for line in out.splitlines() if line.split()[:1] and line.split()[0] in cells]
+    assert replayed and all(
+        len(row) == 11 and int(row[1]) >= 1 and int(row[8]) == int(row[1]) for row in replayed[-len(cells) :]
+    )
     tagged = next(d for d in docs if d.type == "nearby_L2")
     world, _ = _tag_settled(tagged)
     monkeypatch.setattr(report_module, "audit_world", lambda _name: world)

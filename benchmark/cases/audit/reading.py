@@ -18,7 +18,11 @@ without luck does this with the agent toolset (tables 7 and 8):
 
 The matches are this verifier's own reading of the notes' visible text (a note names a place when
 its title or text holds the full name, and matches when a sentence or comment holds a need word),
-not the tool's full-text search, so the path is an estimate a reviewer can recount by hand. A case
+not the tool's full-text search, so the path is an estimate a reviewer can recount by hand. Given a
+``search`` (the real ``search_notes``: a keyword to the note ids it lists), the same searches are
+**replayed** through it (a search whose answer fills its page of 20 is asked again in two halves, and so on)
+and the path opens, and the rule reads, only what the tool's answers list: a path an agent could
+follow call by call (``lookalikes --replay``). A case
 is not solvable by reading, and the verifier refuses it, when its path is longer than the agent's
 budget, or when the rule applied to what the path can read (the items of the notes its searches
 list) does not find the gold alone holding the need: a gold whose supports only notes calling it
@@ -27,6 +31,7 @@ by part of its name hold, or a look-alike whose denial lies in such a note.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -40,6 +45,8 @@ from .evidence import Lookalikes, keyword_counts, need_pattern, need_words
 from .world import NOW, AuditWorld
 
 TOOL_BUDGET = 30  # the agent's default tool budget (benchmark.runs.config.DEFAULT_TOOL_BUDGET)
+Search = Callable[[str], Sequence[str]]  # a search_notes keyword -> the note ids the tool lists for it
+GOLD_UNREAD = "the notes its searches list do not show the gold holding the need under the rule"
 
 
 @dataclass(frozen=True)
@@ -50,10 +57,19 @@ class ReadingPath:
     need: str
     calls: tuple[tuple[str, str], ...]
     problem: str = ""  # why what the path reads does not settle the gold under the rule ("" when it does)
+    replayed: bool = False  # its searches' lists are the real search_notes answers
+    listed: int = 0  # the distinct notes its searches list
+    full_pages: int = 0  # its searches whose list fills a page (AGENT_CAP results)
 
     @property
     def length(self) -> int:
         return len(self.calls)
+
+    @property
+    def outcome(self) -> str:
+        """What the rule finds from what the path reads: "settled" (the gold alone holds the need), "gold unread"
+        or "rival holds" (a look-alike read before it holds it too)."""
+        return "settled" if not self.problem else "gold unread" if self.problem == GOLD_UNREAD else "rival holds"
 
     def counts(self) -> dict[str, int]:
         out: dict[str, int] = {}
@@ -111,8 +127,8 @@ def query_moment(query: dict) -> datetime | None:
     return None
 
 
-def reading_path(world: AuditWorld, query: dict, found: Lookalikes) -> ReadingPath:
-    """The path for one implicit-need gold (see the module's docstring)."""
+def reading_path(world: AuditWorld, query: dict, found: Lookalikes, search: Search | None = None) -> ReadingPath:
+    """The path for one implicit-need gold (see the module's docstring); with ``search``, replayed through it."""
     at = query_moment(query)
     counts = keyword_counts(world)
     pattern = need_pattern(need_words(found.need))
@@ -120,18 +136,38 @@ def reading_path(world: AuditWorld, query: dict, found: Lookalikes) -> ReadingPa
     places = places_to_read(found)
     listed = {p: _matching_notes(counts, pattern, p) for p in places}
     calls = list(locating_calls(query))
+    batches: list[list[str]] = []
     batch: list[str] = []
     seen: set[int] = set()
     for pid in places:
         room = MAX_TERMS - len(terms) - len(batch) - 1
         if batch and (room < 0 or len(seen | listed[pid]) > AGENT_CAP):
-            calls.append(("search_notes", _describe(world, batch, found.need)))
+            batches.append(batch)
             batch, seen = [], set()
         batch.append(pid)
         seen |= listed[pid]
     if batch:
-        calls.append(("search_notes", _describe(world, batch, found.need)))
-    readable = {world.notes[i].note_id for pid in places for i in listed[pid]}
+        batches.append(batch)
+    if search is None:
+        calls += [("search_notes", _describe(world, b, found.need)) for b in batches]
+        readable = {world.notes[i].note_id for pid in places for i in listed[pid]}
+        full = sum(1 for b in batches if len(set().union(*(listed[p] for p in b))) >= AGENT_CAP)
+    else:  # replayed: a batch whose answer fills its page is asked again in two halves, and so on
+        answers: list[list[str]] = []
+
+        def ask(names: list[str]) -> None:
+            keyword = _describe(world, names, found.need)
+            calls.append(("search_notes", keyword))
+            answers.append(list(search(keyword)))
+            if len(answers[-1]) >= AGENT_CAP and len(names) > 1:
+                ask(names[: len(names) // 2])
+                ask(names[len(names) // 2 :])
+
+        for b in batches:
+            ask(b)
+        readable = {note_id for answer in answers for note_id in answer}
+        full = sum(1 for answer in answers if len(answer) >= AGENT_CAP)
+        listed = {p: {i for i in counts.notes_naming(p) if world.notes[i].note_id in readable} for p in places}
     opened: set[str] = set()
     held = []
     for pid in places:
@@ -146,14 +182,14 @@ def reading_path(world: AuditWorld, query: dict, found: Lookalikes) -> ReadingPa
     calls.append(("submit_answer", "the answer"))
     problem = ""
     if found.gold not in held:
-        problem = "the notes its searches list do not show the gold holding the need under the rule"
+        problem = GOLD_UNREAD
     elif len(held) > 1:
         names = ", ".join(world.place(p).name for p in held if p != found.gold)
         problem = (
             f"the notes its searches list show {names} holding the need too (what undoes it is in a note that "
             "a search for the need's words and the place's name does not list)"
         )
-    return ReadingPath(found.gold, found.need, tuple(calls), problem)
+    return ReadingPath(found.gold, found.need, tuple(calls), problem, search is not None, len(readable), full)
 
 
 def notes_to_open(

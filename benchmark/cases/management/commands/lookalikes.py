@@ -20,8 +20,14 @@ class Command(BaseCommand):
         parser.add_argument("--status", choices=[s for s, _ in Case.STATUSES])
         parser.add_argument("--case", dest="case_ids", action="append", help="only this case (repeatable)")
         parser.add_argument("--names", action="store_true", help="name every look-alike (default: count them)")
+        parser.add_argument(
+            "--replay",
+            action="store_true",
+            help="also replay each reading path's searches through the real search_notes and report, per cell, "
+            "what the tool lists and whether the rule settles the gold from it",
+        )
 
-    def handle(self, *args, release=None, status=None, case_ids=None, names=False, **options):
+    def handle(self, *args, release=None, status=None, case_ids=None, names=False, replay=False, **options):
         frozen = None
         if release:
             frozen = Release.objects.filter(name=release).first()
@@ -32,7 +38,7 @@ class Command(BaseCommand):
             for d in case_documents(release=frozen)
             if (status is None or d.status == status) and (not case_ids or d.case_id in case_ids)
         ]
-        report = lookalike_report(documents=documents)
+        report = lookalike_report(documents=documents, replay=replay)
         for row in report.rows:
             listed = ", ".join(row.lookalike_names) if names else ""
             self.stdout.write(
@@ -47,6 +53,9 @@ class Command(BaseCommand):
         self.stdout.write("")
         self.stdout.write(report.rank_table())
         self.stdout.write("")
+        if replay:
+            self.stdout.write(report.replay_table())
+            self.stdout.write("")
         short = report.short()
         self.stdout.write(f"L2 cases with fewer than {report.minimum} look-alikes: {len(short)}")
         for row in short:
