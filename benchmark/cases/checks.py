@@ -228,7 +228,40 @@ def _check_totals(ctx, doc: CaseDocument, observations: list) -> list[str]:
 
 
 def _check_uniqueness(ctx, doc: CaseDocument, observations: list) -> list[str]:
-    """The independent verifier: the gold is the one right answer against the whole city."""
-    from .audit import audit_case
+    """The independent verifier: the gold is the one right answer against the whole city; and, for each L2
+    gold it checked, the verifier's reading path replayed through the real ``search_notes`` settles the gold
+    within the agent's tool budget (what the verifier cannot check without a tool: the tool lists more than
+    its own reading, so pages fill and more notes name each place)."""
+    from .audit import audit_case, audit_world
+    from .audit.evidence import recording_lookalikes
+    from .audit.reading import TOOL_BUDGET, reading_path
 
-    return audit_case(doc)
+    with recording_lookalikes() as found:
+        failures = audit_case(doc)
+    if failures or not found:
+        return failures
+    world, query = audit_world(doc.city_name), (doc.uniqueness or {}).get("query") or {}
+    for checked in found:
+        path = reading_path(world, query, checked, search=tool_search(ctx))
+        if path.outcome != "settled":
+            failures.append(f"independent check: not readable through search_notes: {path.problem}")
+        elif path.length > TOOL_BUDGET:
+            failures.append(
+                f"independent check: over budget through search_notes: reading what the real searches list "
+                f"takes {path.length} tool calls ({', '.join(f'{n} {t}' for t, n in path.counts().items())}), "
+                f"more than the agent's {TOOL_BUDGET}"
+            )
+    return failures
+
+
+def tool_search(ctx: ToolContext):
+    """The agent's ``search_notes`` in a city, as the note ids it lists for a keyword (a reading path's search,
+    :mod:`.audit.reading`); a keyword the tool refuses is an error (the path's keyword is then a defect)."""
+
+    def search(keyword: str) -> list[str]:
+        call = call_tool("agent", "search_notes", {"keyword": keyword}, context=ctx)
+        if not call.ok:
+            raise ValueError(f"search_notes refused {keyword!r}: {call.error}")
+        return [row["note_id"] for row in call.result["results"]]
+
+    return search

@@ -18,11 +18,12 @@ from dataclasses import dataclass
 
 from benchmark.cases.audit import AuditWorld, audit_world, case_lookalikes
 from benchmark.cases.audit.evidence import MIN_LOOKALIKES, Lookalikes, keyword_counts
-from benchmark.cases.audit.reading import TOOL_BUDGET, ReadingPath, Search, reading_path
+from benchmark.cases.audit.reading import TOOL_BUDGET, ReadingPath, reading_path
+from benchmark.cases.checks import tool_search
 from benchmark.cases.document import CaseDocument
 from benchmark.cases.needs import need_of
 from environment.build.corpus.vocab import ALL_SPECS
-from environment.tools.gateway import call_tool
+from environment.tools.context import city_context
 
 from .rank_rules import CaseSignals, rules_table
 
@@ -153,19 +154,6 @@ def case_signals(world: AuditWorld, doc: CaseDocument, found: Lookalikes) -> Cas
     return CaseSignals(found.gold, places, signals)
 
 
-def tool_search(city_name: str) -> Search:
-    """The real agent ``search_notes`` of a city, as the note ids it lists for a keyword; a tool error is an
-    error here (a reading path's keyword the tool refuses is a defect of the path)."""
-
-    def search(keyword: str) -> list[str]:
-        call = call_tool("agent", "search_notes", {"keyword": keyword}, city=city_name)
-        if not call.ok:
-            raise ValueError(f"search_notes refused {keyword!r}: {call.error}")
-        return [row["note_id"] for row in call.result["results"]]
-
-    return search
-
-
 def lookalike_report(
     *, documents: Iterable[CaseDocument], world: AuditWorld | None = None, replay: bool = False
 ) -> LookalikeReport:
@@ -201,7 +189,9 @@ def lookalike_report(
                     decoys=len(found.decoys),
                     signals=case_signals(city, doc, found),
                     path=reading_path(city, query, found),
-                    replayed=reading_path(city, query, found, search=tool_search(doc.city_name)) if replay else None,
+                    replayed=reading_path(city, query, found, search=tool_search(city_context(doc.city_name)))
+                    if replay
+                    else None,
                 )
             )
     return LookalikeReport(tuple(rows))

@@ -5,7 +5,9 @@ Checks (each failure is a sentence a curator can act on):
    observations (digests) and ends with submit_answer(answer).
 2. Replaying the engine path (engine toolset) gives the same observations.
 3. The independent verifier (``audit``) solves the case's query against the whole city and
-   finds the gold answer, winning by the stated margins, with every stated rule binding.
+   finds the gold answer, winning by the stated margins, with every stated rule binding; and
+   each L2 gold's reading path, replayed through the real ``search_notes``, settles the gold
+   within the agent's tool budget (``audit.reading``).
 4. Every place_id, note_id and route total in the answer was in a reference observation
    ("fetched before cited"); route totals equal the sum of the reference routing legs.
 5. Every cited note_id exists and supports one of the case's facts; every cited attribute

@@ -387,3 +387,45 @@ def test_freezing_refuses_a_case_the_independent_verifier_rejects(generated):
     with pytest.raises(ValidationError, match="1 case.s. fail the independent verifier: tampered-nearby"):
         release_freeze(name="audit-refusal", split="public", cases=cases)
     assert release_freeze(name="audit-ok", split="public", cases=cases[:1]).entries.count() == 1
+
+
+def test_verification_replays_each_l2_reading_path_through_the_real_search(generated, monkeypatch):
+    """verify_case replays the verifier's reading path of each L2 gold through search_notes: a case whose gold the
+    real searches do not show holding its need, or whose replayed path is over the agent's budget, fails."""
+    import benchmark.cases.audit.reading as reading
+    import benchmark.cases.checks as checks
+
+    doc = by_type(generated[0], "nearby_L2")
+    assert verify_case(doc).ok  # the real search_notes: the replayed path settles the gold within 30 calls
+    real = checks.tool_search
+    monkeypatch.setattr(reading, "TOOL_BUDGET", 3)  # what the replay is held to (the verifier's own reading is not)
+    failures = verify_case(doc).failures
+    assert any(
+        f.startswith("independent check: over budget through search_notes: reading what the real") for f in failures
+    )
+    monkeypatch.setattr(reading, "TOOL_BUDGET", 30)
+    monkeypatch.setattr(checks, "tool_search", lambda ctx: lambda keyword: [])  # a search that lists nothing
+    failures = verify_case(doc).failures
+    assert failures == [f"independent check: not readable through search_notes: {reading.GOLD_UNREAD}"]
+    monkeypatch.setattr(checks, "tool_search", real)
+    assert verify_case(doc).ok
+
+
+def test_variants_keep_their_shares_and_never_stall_on_one_the_city_no_longer_allows():
+    import random
+
+    from benchmark.cases.engine.question_phrasing import TRIES_PER_CASE, Phrasebook
+
+    book, rng = Phrasebook(), random.Random(0)
+    weights = {"timed": 1.0, "untimed": 1.0}
+    picked = []
+    for _ in range(4):  # every attempt kept: the variants alternate, keeping their shares
+        picked.append(book.variant(rng, "demo", weights))
+        book.commit([f"variant:demo:{picked[-1]}"])
+    assert sorted(picked) == ["timed", "timed", "untimed", "untimed"]
+    book.commit(["variant:demo:timed"])  # one more timed case was kept: untimed is behind its share
+    # nothing is kept any more (the city no longer allows either variant): each gives way after its tries...
+    drawn = [book.variant(rng, "demo", weights) for _ in range(TRIES_PER_CASE * 4 + TRIES_PER_CASE * 3 + 200)]
+    # ...and then both are drawn by weight, never one alone forever
+    tail = drawn[-200:]
+    assert {"timed", "untimed"} == set(tail) and 60 < tail.count("timed") < 140

@@ -84,13 +84,18 @@ class Phrasebook:
 
         Variants succeed at different rates; choosing by what was kept (not by chance) keeps a
         cell's mix at its weights. A variant that city rarely allows (more than ``TRIES_PER_CASE``
-        attempts per kept case) gives way to the others, so a cell always fills."""
+        attempts per kept case) gives way to the others; once every variant has, they are drawn by weight, so
+        a cell is never stuck on one the city no longer allows."""
         tried = {v: self.tried[f"{name}:{v}"] for v in weights}
         kept = {v: self.used[f"variant:{name}:{v}"] for v in weights}
         open_ = {v: w for v, w in weights.items() if w > 0 and tried[v] < TRIES_PER_CASE * (kept[v] + 1)}
-        ratios = {v: (kept[v] + 1) / w for v, w in (open_ or weights).items() if w > 0}
-        low = min(ratios.values())
-        chosen = rng.choice(sorted(v for v, r in ratios.items() if r == low))
+        if open_:
+            ratios = {v: (kept[v] + 1) / w for v, w in open_.items()}
+            low = min(ratios.values())
+            chosen = rng.choice(sorted(v for v, r in ratios.items() if r == low))
+        else:  # every variant has used its tries: draw by weight, so one the city no longer allows cannot stall
+            names = sorted(v for v, w in weights.items() if w > 0)
+            chosen = rng.choices(names, weights=[weights[v] for v in names])[0]
         self.tried[f"{name}:{chosen}"] += 1
         return chosen
 
