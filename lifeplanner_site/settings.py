@@ -287,7 +287,7 @@ if SUBMISSIONS_PER_DAY < 1:
 # (any signed-in user). Either way the answers, and every run's answers and score details there, stay curators'.
 HIDDEN_RELEASE_RUNNERS = env_choice("HIDDEN_RELEASE_RUNNERS", "staff", ("staff", "all"))
 # The hidden wording bank (benchmark/cases/hidden_bank.py): a JSON file kept outside the repository with the need
-# phrasings and question wordings only hidden releases write from; empty: the example half of the repository's banks.
+# phrasings and question wordings only hidden releases write from; empty: the repository's example hidden bank.
 HIDDEN_BANK_PATH = env_str("HIDDEN_BANK_PATH", "")
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

@@ -242,7 +242,11 @@ def _check_uniqueness(ctx, doc: CaseDocument, observations: list) -> list[str]:
         return failures
     world, query = audit_world(doc.city_name), (doc.uniqueness or {}).get("query") or {}
     for checked in found:
-        path = reading_path(world, query, checked, search=tool_search(ctx))
+        try:
+            path = reading_path(world, query, checked, search=tool_search(ctx))
+        except ValueError as exc:  # the tool refused one of the path's searches: a defect, never a crash
+            failures.append(f"independent check: not readable through search_notes: {exc}")
+            continue
         if path.outcome != "settled":
             failures.append(f"independent check: not readable through search_notes: {path.problem}")
         elif path.length > TOOL_BUDGET:
@@ -256,7 +260,7 @@ def _check_uniqueness(ctx, doc: CaseDocument, observations: list) -> list[str]:
 
 def tool_search(ctx: ToolContext):
     """The agent's ``search_notes`` in a city, as the note ids it lists for a keyword (a reading path's search,
-    :mod:`.audit.reading`); a keyword the tool refuses is an error (the path's keyword is then a defect)."""
+    :mod:`.audit.reading`); a keyword the tool refuses raises ValueError naming it and the tool's error."""
 
     def search(keyword: str) -> list[str]:
         call = call_tool("agent", "search_notes", {"keyword": keyword}, context=ctx)

@@ -407,6 +407,16 @@ def test_verification_replays_each_l2_reading_path_through_the_real_search(gener
     monkeypatch.setattr(checks, "tool_search", lambda ctx: lambda keyword: [])  # a search that lists nothing
     failures = verify_case(doc).failures
     assert failures == [f"independent check: not readable through search_notes: {reading.GOLD_UNREAD}"]
+
+    def refusing(ctx):
+        def search(keyword):
+            raise ValueError(f"search_notes refused {keyword!r}: too many terms")
+
+        return search
+
+    monkeypatch.setattr(checks, "tool_search", refusing)  # a refused search is a failure, never a crash
+    (failure,) = verify_case(doc).failures
+    assert failure.startswith("independent check: not readable through search_notes: search_notes refused")
     monkeypatch.setattr(checks, "tool_search", real)
     assert verify_case(doc).ok
 
