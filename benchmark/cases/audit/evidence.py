@@ -49,6 +49,7 @@ MIN_LOOKALIKES, MIN_DECOYS = 3, 2
 COUNTED_LOOKALIKES = 10  # with a ranking, the keyword count looks at the best-ranked look-alikes
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _NEGATION = re.compile(r"\b(no|not|never|none|without|nothing|nobody|neither|nor|cannot|nowhere|zero)\b|n't\b")
+_WORD = re.compile(r"[a-z0-9]+")  # the runs that the name patterns below take as words (their ends are not these)
 
 
 @cache
@@ -104,15 +105,38 @@ class KeywordCounts:
             for n in world.notes
         ]
         self._naming: dict[str, list[int]] = {}
+        self._words: dict[str, list[int]] | None = None
 
     def notes_naming(self, place_id: str) -> list[int]:
+        """The notes whose title or text names the place (its whole folded name, not inside a longer word)."""
         if place_id not in self._naming:
             name = fold(self.world.place(place_id).name).strip()
             pattern = re.compile(r"(?<![a-z0-9])" + re.escape(name) + r"(?![a-z0-9])") if len(name) >= 3 else None
             self._naming[place_id] = [
-                i for i, (head, _) in enumerate(self.texts) if pattern and name in head and pattern.search(head)
+                i
+                for i in self._candidates(name)
+                if pattern and name in self.texts[i][0] and pattern.search(self.texts[i][0])
             ]
         return self._naming[place_id]
+
+    def _candidates(self, name: str) -> Iterable[int]:
+        """The notes that hold every word of ``name`` (an index, so a place's notes are not found by scanning them
+        all): each run of letters and digits in the name is a whole word wherever the name matches, its ends
+        being not letters or digits, so this keeps every note that names the place, in order."""
+        words = _WORD.findall(name)
+        if not words:
+            return range(len(self.texts))
+        if self._words is None:
+            index: dict[str, list[int]] = {}
+            for i, (head, _) in enumerate(self.texts):
+                for word in set(_WORD.findall(head)):
+                    index.setdefault(word, []).append(i)
+            self._words = index
+        postings = sorted((self._words.get(w, []) for w in set(words)), key=len)
+        if not postings[0]:
+            return []
+        common = set(postings[0]).intersection(*postings[1:])
+        return sorted(common)
 
     def hits(self, place_id: str, need: str) -> tuple[int, int]:
         """(plain hits, hits with a negated sentence counted -1) for the need's words at the place."""
