@@ -129,33 +129,75 @@ CHANCE_MARGIN = 0.05
 
 
 class RankQuota:
-    """What the data engine keeps per L2 cell so that no learned rank finds the gold much more often than
-    chance: a gold whose rank by a signal (the question's measure, rating, keyword hits) already holds its
-    share of the cell, ``max(RANK_SHARE, chance + CHANCE_MARGIN)`` of the target, is refused."""
+    """What the data engine keeps per L2 cell so that no rank rule finds the gold much more often than chance:
+    a gold whose rank by a signal (the question's measure, rating, keyword hits) already holds its share of the
+    cell, ``max(RANK_SHARE, chance + CHANCE_MARGIN)`` of the target, is refused, and so is one that a fixed rule
+    (:data:`RULES`: the best-rated, the worst-rated, the dearest, ...) would pick when that rule's picks already
+    hold that share (a tie of k places counts 1/k, as :func:`picks_gold` scores it)."""
 
     def __init__(self, target: int):
         self.target = target
         self.taken: dict[tuple[str, int], int] = {}
+        self.picked: dict[str, float] = {}
+        self.golds = 0
+        self.inverse = 0.0  # the sum of 1 / places over the golds taken: chance is its mean
+        self.applied: dict[str, int] = {}  # per signal, the golds taken whose every place it is known for
 
-    def cap(self, places: int) -> int:
-        return max(2, int(max(RANK_SHARE, 1 / places + CHANCE_MARGIN) * self.target))
+    def cap(self, places: int, signal: str | None = None) -> int:
+        """The most golds one rank may hold, were a gold among ``places`` places added to the cell: a share of
+        the cases a rule by ``signal`` applies to (a signal unknown for some places, a rating or a cost, applies
+        to fewer than the target; the share so far of the golds it applied to estimates how many)."""
+        return max(2, int(self.share(places) * self._cases(signal)))
+
+    def _cases(self, signal: str | None) -> float:
+        if signal is None:
+            return float(self.target)
+        return self.target * (self.applied.get(signal, 0) + 1) / (self.golds + 1)
+
+    def share(self, places: int) -> float:
+        """``max(RANK_SHARE, chance + CHANCE_MARGIN)``, chance being the cell's (the mean of 1 / places over
+        its golds so far and one among ``places``), not the new case's alone: one case with few look-alikes
+        does not raise the cap of a cell whose golds have a hundred."""
+        chance = (self.inverse + 1 / places) / (self.golds + 1)
+        return max(RANK_SHARE, chance + CHANCE_MARGIN)
 
     def allows(self, signal: str, rank: int, places: int) -> bool:
         """Whether a gold at ``rank`` by ``signal`` among ``places`` places would still fit the cell's share."""
-        return self.taken.get((signal, rank), 0) < self.cap(places)
+        return self.taken.get((signal, rank), 0) < self.cap(places, signal)
 
     def refusal(self, cases: Sequence[CaseSignals]) -> str | None:
-        """Why the golds of a new case would make a rank too common (None when they would not)."""
+        """Why the golds of a new case would make a rank or a rule's pick too common (None when they would not)."""
+        taken, picked = dict(self.taken), dict(self.picked)
         for case in cases:
             for signal, largest, name in LEARNED:
                 rank = gold_rank(case, signal, largest)
-                if rank is not None and self.taken.get((signal, rank), 0) >= self.cap(len(case.places)):
+                if rank is None:
+                    continue
+                if taken.get((signal, rank), 0) >= self.cap(len(case.places), signal):
                     return f"the gold's rank by {name} is already common in the cell"
+                taken[signal, rank] = taken.get((signal, rank), 0) + 1
+            for rule, signal, largest in RULES:
+                share = picks_gold(case, signal, largest)
+                if not share:
+                    continue
+                cap = max(2.0, self.share(len(case.places)) * self._cases(signal))
+                if picked.get(rule, 0.0) + share > cap + 1e-9:
+                    return f"the rule '{rule}' already picks the gold often in the cell"
+                picked[rule] = picked.get(rule, 0.0) + share
         return None
 
     def take(self, cases: Sequence[CaseSignals]) -> None:
         for case in cases:
+            self.golds += 1
+            self.inverse += 1 / len(case.places)
+            for signal in {signal for _, signal, _ in RULES} | {signal for signal, _, _ in LEARNED}:
+                if gold_rank(case, signal, False) is not None:
+                    self.applied[signal] = self.applied.get(signal, 0) + 1
             for signal, largest, _ in LEARNED:
                 rank = gold_rank(case, signal, largest)
                 if rank is not None:
                     self.taken[signal, rank] = self.taken.get((signal, rank), 0) + 1
+            for rule, signal, largest in RULES:
+                share = picks_gold(case, signal, largest)
+                if share:
+                    self.picked[rule] = self.picked.get(rule, 0.0) + share

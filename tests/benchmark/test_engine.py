@@ -439,3 +439,83 @@ def test_variants_keep_their_shares_and_never_stall_on_one_the_city_no_longer_al
     # ...and then both are drawn by weight, never one alone forever
     tail = drawn[-200:]
     assert {"timed", "untimed"} == set(tail) and 60 < tail.count("timed") < 140
+
+
+@pytest.fixture(scope="module")
+def verified_twice(generated_cases, django_db_blocker):
+    """The engine's 22 cases verified by one process and by two (forked) processes, outside a transaction."""
+    from benchmark.cases.engine.generate_flow import verified
+    from benchmark.cases.engine.runner import _in_transaction
+    from environment.tools.context import city_context
+
+    documents = generated_cases[0]
+    with django_db_blocker.unblock():
+        assert not _in_transaction()  # so two workers really fork
+        ctx = city_context("helsinki")
+        return documents, verified(ctx, documents, documents, workers=1), verified(ctx, documents, documents, workers=2)
+
+
+def test_cases_verified_in_two_processes_get_the_same_results(verified_twice):
+    """generate_cases --release verifies what it wrote in forked workers: the same verdicts as in one process."""
+    documents, alone, together = verified_twice
+    assert list(alone) == [d.case_id for d in documents] == list(together)
+    assert all(r.ok for r in alone.values()), [(c, r.failures) for c, r in alone.items() if not r.ok]
+    assert {c: r.to_dict() for c, r in alone.items()} == {c: r.to_dict() for c, r in together.items()}
+
+
+def test_nearby_l2_anchors_keep_every_other_holder_clearly_farther(helsinki_ctx):
+    """An untimed nearby_L2 question needs its gold to be clearly the nearest holder of the need: the anchors the
+    recipe aims from (``clear``) put every other holder farther than the gold by the nearest-margin."""
+    from benchmark.cases.audit import audit_world
+    from benchmark.cases.engine.recipes.nearby import NEAREST_SLACK
+    from benchmark.cases.engine.recipes.nearby_needs import _holders_of, anchors_at_rank
+    from benchmark.cases.engine.session import EngineSession
+    from benchmark.cases.needs import PUBLIC, needs_in
+
+    world = audit_world(helsinki_ctx.city_name)
+    session = EngineSession(helsinki_ctx)
+    checked = 0
+    for need in sorted(needs_in(PUBLIC))[:4]:
+        holders = _holders_of(world, None, need)
+        for gold in holders[:3]:
+            for rank in (2, 3):
+                everywhere = anchors_at_rank(session, gold, None, need, rank)
+                clear = anchors_at_rank(session, gold, None, need, rank, clear=True)
+                assert set(clear) <= set(everywhere)
+                for anchor, to_gold in clear[:5]:
+                    nearest_other = min(world.distance_m(anchor, h) for h in holders if h != gold)
+                    assert nearest_other - to_gold >= max(15.0, 0.1 * to_gold) * NEAREST_SLACK - 1.0
+                    checked += 1
+    assert checked >= 10
+
+
+def test_routing_l2_puts_each_best_stop_to_the_verifiers_checks_before_writing_the_case(generated, helsinki_ctx):
+    """The recipe asks the verifier's L2 checks and the cell's quota about a need's best stop, so an attempt goes
+    on to its next need: a written case passes them, and the same gold is refused once its rank is full."""
+    from datetime import datetime
+
+    from benchmark.cases.audit import audit_world
+    from benchmark.cases.audit.common import lookalikes
+    from benchmark.cases.audit.plans import detour_costs
+    from benchmark.cases.engine.recipes.routing import _notes_blind_problem
+    from benchmark.cases.engine.session import EngineSession
+    from benchmark.cases.lexicon import noun_of
+    from benchmark.cases.rank_rules import RankQuota
+
+    world = audit_world(helsinki_ctx.city_name)
+    cases = [d for d in generated[0] if d.type == "routing_L2"]
+    assert cases
+    for document in cases:
+        q, gold = document.uniqueness["query"], document.answer["waypoints"][0]["place_id"]
+        a, b = {"place_id": q["start"]}, {"place_id": q["end"]}
+        noun = noun_of(q["stop"]["noun"]) if q["stop"].get("noun") else None
+        depart = datetime.fromisoformat(q["depart"]) if q.get("depart") else None
+        args = (a, b, q["vehicle"], q["mode"], noun, q["stop"]["need"], gold, depart)
+        assert _notes_blind_problem(EngineSession(helsinki_ctx), *args) is None
+        pool = [p for p in lookalikes(world, q["stop"]["noun"], q["stop"]["need"]) if p not in (q["start"], q["end"])]
+        costs = detour_costs(world, q["start"], q["end"], q["vehicle"], q["mode"], [gold, *pool], depart)
+        rank = 1 + sum(1 for p, c in costs.items() if p != gold and c < costs[gold])
+        full = RankQuota(target=10)
+        full.taken["measure", rank] = full.cap(len(costs), "measure")
+        problem = _notes_blind_problem(EngineSession(helsinki_ctx, rank_quota=full), *args)
+        assert problem == "the gold's rank by detour among its look-alikes is already common in the cell"

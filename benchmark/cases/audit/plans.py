@@ -113,6 +113,24 @@ def _detour_rows(world: AuditWorld, q: dict, pool: dict[str, str]) -> dict[str, 
     return rows
 
 
+def detour_costs(
+    world: AuditWorld,
+    start: str,
+    end: str,
+    vehicle: str,
+    mode: str,
+    places: list[str],
+    depart: datetime | None = None,
+) -> dict[str, float]:
+    """The verifier's cost of start -> place -> end for each of ``places`` it can reach that is open on arrival
+    (when ``depart`` is given): the measure a routing L2 gold is ranked by among its look-alikes."""
+    q = {"start": start, "end": end, "vehicle": vehicle, "mode": mode, "stop": {}}
+    if depart is not None:
+        q["depart"] = depart.isoformat(timespec="minutes")
+    rows = _detour_rows(world, q, {p: ACCEPT for p in places})
+    return {p: row[2] for p, row in rows.items() if row[1] == PASS}
+
+
 def _no_named_holder(world: AuditWorld, named: list[str], need: str, at) -> None:
     """A place the question names that already holds the need makes the extra stop needless."""
     from benchmark.cases.needs import need_of

@@ -8,7 +8,7 @@ from typing import TextIO
 from benchmark.cases.document import TABLE4, case_type
 from judging.vocabulary import CELLS
 
-from .runner import CellReport, generate_cases
+from .runner import CellReport, _in_transaction, generate_cases
 
 
 def cell_name(cell: tuple[str, str]) -> str:
@@ -98,15 +98,13 @@ def generate_and_store(
         from benchmark.cases.services.cases import CaseVerificationError, case_validate
 
         failed, validated = [], 0
-        cases = Case.objects.filter(case_id__in=[d.case_id for d in documents], status=Case.DRAFT)
-        from benchmark.cases.document import normalise_question
+        cases = list(Case.objects.filter(case_id__in=[d.case_id for d in documents], status=Case.DRAFT))
+        from benchmark.cases.selectors import case_document
 
-        mine = {d.case_id: normalise_question(d.question) for d in documents}
-        for case in tqdm(list(cases), file=progress, disable=progress is None, unit="verified"):
-            # Its engine path was just recorded; a duplicate is looked for among the cases written now.
-            others = {q: case_id for case_id, q in mine.items() if case_id != case.case_id}
+        results = verified(context, [case_document(c) for c in cases], documents, workers, progress)
+        for case in cases:
             try:
-                case_validate(case=case, actor=None, replay_engine=False, other_questions=others)
+                case_validate(case=case, actor=None, replay_engine=False, result=results[case.case_id])
                 validated += 1
             except CaseVerificationError as exc:
                 failed.append(f"  {case.case_id}: {'; '.join(exc.failures)}")
@@ -125,6 +123,59 @@ def generate_and_store(
             f"Froze release {frozen.name!r}: {frozen.entries.count()} cases, content hash {frozen.content_hash[:12]}."
         )
     return "\n".join(lines)
+
+
+def verified(context, documents: list, written: list, workers: int, progress: TextIO | None = None) -> dict:
+    """{case_id: the verification of each of ``documents``}, in ``workers`` forked processes when there are several
+    (the verifier's city is built first, so they share it), the same results as in one process. Each case's
+    engine path was just recorded (it is not replayed), and a duplicate is looked for among the documents
+    ``written`` now."""
+    from tqdm import tqdm
+
+    from benchmark.cases.audit import audit_world
+    from benchmark.cases.document import normalise_question
+
+    mine = {d.case_id: normalise_question(d.question) for d in written}
+    jobs = [(d, {q: cid for cid, q in mine.items() if cid != d.case_id}) for d in documents]
+    bar = tqdm(total=len(jobs), file=progress, disable=progress is None, unit="verified")
+    if workers > 1 and len(jobs) > 1 and not _in_transaction():
+        import multiprocessing
+
+        from django.db import connections
+
+        audit_world(context.city_name)  # built once here; the forked workers share it
+        context.network  # noqa: B018
+        connections.close_all()  # each forked worker opens its own database connection
+        shares = [jobs[i::workers] for i in range(workers)]  # interleaved: every worker gets each cell's share
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            done = pool.map(_verify_in_worker, shares, chunksize=1)
+        results: list = [None] * len(jobs)
+        for i, share in enumerate(done):
+            results[i::workers] = share
+        bar.update(len(jobs))
+    else:
+        results = []
+        for job in jobs:
+            results.append(_verify_one(job))
+            bar.update(1)
+    bar.close()
+    return {d.case_id: r for d, r in zip(documents, results)}
+
+
+def _verify_one(job):
+    from benchmark.cases.verify import verify_case
+
+    document, others = job
+    return verify_case(document, other_questions=others, replay=False)
+
+
+def _verify_in_worker(jobs: list) -> list:
+    from django.db import connections
+
+    try:
+        return [_verify_one(job) for job in jobs]
+    finally:
+        connections.close_all()
 
 
 TOP_REASONS = 2

@@ -71,7 +71,12 @@ def case_apply(*, case: Case, values: dict[str, Any], actor, action: str, reason
 
 
 def case_validate(
-    *, case: Case, actor, replay_engine: bool = True, other_questions: Collection[str] | None = None
+    *,
+    case: Case,
+    actor,
+    replay_engine: bool = True,
+    other_questions: Collection[str] | None = None,
+    result: VerificationResult | None = None,
 ) -> Case:
     """Verify the case and mark it validated if every check passes.
 
@@ -80,12 +85,15 @@ def case_validate(
     engine's own path: the engine passes it for cases it has just written against this city
     version (the reference path is always replayed, the independent verifier always runs).
     ``other_questions`` replaces the questions a duplicate is looked for in (default: every
-    other case's); the engine passes those of the release it is writing.
+    other case's); the engine passes those of the release it is writing. ``result``: the verification
+    of the case's current document, computed elsewhere (the engine verifies its cases in worker
+    processes and stores the results here, in one process).
 
     Raises:
         CaseVerificationError: a check failed; the case keeps its status.
     """
-    result = _verify(case, replay_engine=replay_engine, other_questions=other_questions)
+    if result is None:
+        result = _verify(case, replay_engine=replay_engine, other_questions=other_questions)
     stored = _stored(result)
     if not result.ok:
         case_apply(

@@ -7,7 +7,8 @@ import random
 import numpy as np
 
 from benchmark.cases.audit import audit_world
-from benchmark.cases.audit.common import lookalikes
+from benchmark.cases.audit.common import lookalikes, noun_candidates
+from benchmark.cases.needs import need_of
 from environment.opening import hours_are_valid
 from judging.vocabulary import Category, Level
 
@@ -31,7 +32,7 @@ from ..moments import moments_when, stable_state
 from ..question_phrasing import a, moment_slots
 from ..session import Discard
 from ..wording import nearby as words
-from .nearby import nearest_margin, radius_for, walk_costs
+from .nearby import NEAREST_SLACK, nearest_margin, radius_for, walk_costs
 from .registry import recipe
 
 MIN_DISTRACTORS = 4  # other places a reader would consider within the radius, so guessing rarely works
@@ -54,6 +55,7 @@ def _holders_around(session, anchor: dict, radius: float, noun, key: str) -> lis
 # gold much more often than chance. The nearest is never the gold (the verifier refuses it: no note needed).
 RANKS = tuple(range(2, 10))
 ANCHOR_RADIUS_M = (40.0, 900.0)
+CLEAR_SAFETY = 1.2  # the planar aim keeps this much more than the nearest-margin, which the engine checks on foot
 QUOTA_PLACES = 100  # nearby golds have tens of look-alikes: the quota's share is its floor (RANK_SHARE)
 
 
@@ -68,7 +70,7 @@ def nearby_l2(session, rng: random.Random) -> Draft:
         key = rng.choice(keys)
         nouns = nouns_fitting(gold, key)
         noun = None if timed or not nouns or rng.random() < 0.35 else rng.choice(nouns)
-        anchors = anchors_at_rank(session, gold["place_id"], noun.key if noun else None, key, rank)
+        anchors = anchors_at_rank(session, gold["place_id"], noun.key if noun else None, key, rank, clear=not timed)
         rng.shuffle(anchors)
         for anchor_id, distance in anchors[:6]:
             anchor = session.engine("place_search", query_name=session_name(session, anchor_id))["results"]
@@ -89,16 +91,20 @@ def session_name(session, place_id: str) -> str:
     return audit_world(session.context.city_name).place(place_id).name
 
 
-def anchors_at_rank(session, gold: str, noun: str | None, key: str, rank: int) -> list[tuple[str, float]]:
+def anchors_at_rank(
+    session, gold: str, noun: str | None, key: str, rank: int, clear: bool = False
+) -> list[tuple[str, float]]:
     """(place_id, distance to the gold) of every place 40-900 m from the gold from which the gold is the
     ``rank``-th nearest of itself and its look-alikes (the verifier's, :func:`..audit.common.lookalikes`),
-    in place_id order. Distances are planar over the city's small extent: enough to aim at a rank, which the
-    verifier then measures on the ellipsoid."""
+    in place_id order; with ``clear``, only those from which every other holder of the need (of the noun) is
+    farther than the gold by the nearest-margin, so an untimed question's gold is clearly the nearest holder.
+    Distances are planar over the city's small extent: enough to aim at a rank, which the verifier then
+    measures on the ellipsoid."""
     world = audit_world(session.context.city_name)
     memo_key = ("lookalikes", noun, key)
     if memo_key not in session.memo:
-        session.memo[memo_key] = lookalikes(world, noun, key)
-    alike = [p for p in session.memo[memo_key] if p != gold]
+        session.memo[memo_key] = lookalikes(world, noun, key), _holders_of(world, noun, key)
+    alike = [p for p in session.memo[memo_key][0] if p != gold]
     ids, xy = _planar(world)
     index = {pid: i for i, pid in enumerate(ids)}
     to_gold = np.hypot(*(xy - xy[index[gold]]).T)
@@ -108,7 +114,19 @@ def anchors_at_rank(session, gold: str, noun: str | None, key: str, rank: int) -
     rivals = xy[[index[p] for p in alike]]
     to_rivals = np.hypot(*(xy[near][:, None, :] - rivals[None, :, :]).transpose(2, 0, 1))
     ranks = 1 + (to_rivals < to_gold[near][:, None]).sum(axis=1)
-    return [(ids[i], float(to_gold[i])) for i, r in zip(near, ranks) if r == rank and ids[i] != gold]
+    keep = ranks == rank
+    holders = [index[p] for p in session.memo[memo_key][1] if p != gold]
+    if clear and holders:
+        to_holders = np.hypot(*(xy[near][:, None, :] - xy[holders][None, :, :]).transpose(2, 0, 1)).min(axis=1)
+        margin = np.maximum(15.0, 0.1 * to_gold[near]) * NEAREST_SLACK * CLEAR_SAFETY
+        keep &= to_holders - to_gold[near] >= margin
+    return [(ids[i], float(to_gold[i])) for i, k in zip(near, keep) if k and ids[i] != gold]
+
+
+def _holders_of(world, noun: str | None, key: str) -> list[str]:
+    """Places that hold the need under the evidence rule, of the noun if one is named (any verdict)."""
+    held = world.holders(need_of(key).satisfied_by)
+    return sorted(held if noun is None else held & set(noun_candidates(world, noun)))
 
 
 def _planar(world) -> tuple[list[str], np.ndarray]:

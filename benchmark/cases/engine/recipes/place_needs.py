@@ -11,6 +11,7 @@ import random
 from benchmark.cases.audit import audit_world
 from benchmark.cases.audit.evidence import MIN_DECOYS, has_talk, keyword_counts
 from benchmark.cases.needs import need_of
+from benchmark.cases.rank_rules import CaseSignals
 from judging.vocabulary import Category, Level
 
 from ..common import (
@@ -54,7 +55,7 @@ def _gold_and_need(session, rng):
 
 
 CHOICE_OTHERS = 5  # the named options besides the gold: its look-alikes, each without the need but where it fits
-CHOICE_POOL = 10  # the hardest candidates the options are chosen from, to aim the gold's rank by rating
+CHOICE_POOL = 14  # the hardest candidates the options are chosen from, to aim the gold's rank by rating
 
 
 def _need_choice(session, rng) -> Draft:
@@ -123,31 +124,28 @@ def _attributes(place: dict, key: str, extra: tuple[str, ...]) -> list[dict]:
 
 def options_at_allowed_rank(session, gold: dict, key: str, others: list[dict]) -> list[dict]:
     """The first :data:`CHOICE_OTHERS` of ``others`` (hard ones first); while the cell's rank quota is filling,
-    the first set of them, in combination order among the first :data:`CHOICE_POOL`, that puts the gold at a
-    rank by rating and by keyword hits (as the verifier counts them, :func:`..audit.evidence.keyword_counts`)
-    the quota still allows, with at least two options whose notes talk about the need. With six options a
-    solver could otherwise learn "the second-most keyword hits" from the public cases: the runner refuses a
-    draft whose rank is already common, and these options aim at one that is not, so the cell fills before
-    the quota gives way."""
+    the first set of them, in combination order among the first :data:`CHOICE_POOL`, that the quota still
+    admits (the gold's rank by rating and by keyword hits, as the verifier counts them,
+    :func:`..audit.evidence.keyword_counts`, and what the best-rated, worst-rated, cheapest, dearest, most- and
+    fewest-hits rules would pick), with at least two options whose notes talk about the need. With six options
+    a solver could otherwise learn "the second-most keyword hits" or "the worst-rated" from the public cases:
+    the runner refuses a draft whose rank or pick is already common, and these options aim at one that is not,
+    so the cell fills before the quota gives way."""
     quota = session.rank_quota
     if quota is None:
         return others[:CHOICE_OTHERS]
     world = audit_world(session.context.city_name)
     counts = keyword_counts(world)
-    hits = {p["place_id"]: counts.hits(p["place_id"], key)[0] for p in (gold, *others[:CHOICE_POOL])}
-    ratings = {p["place_id"]: world.place(p["place_id"]).rating for p in (gold, *others[:CHOICE_POOL])}
-    places = CHOICE_OTHERS + 1
-
-    def allowed(signal: str, values: dict, chosen: tuple[dict, ...]) -> bool:
-        mine = values[gold["place_id"]]
-        theirs = [values[o["place_id"]] for o in chosen]
-        if mine is None or None in theirs:  # the rule cannot be applied to the case: nothing to spread
-            return True
-        return quota.allows(signal, 1 + sum(1 for v in theirs if v > mine), places)
-
+    pool = [gold, *others[:CHOICE_POOL]]
+    signals = {
+        "rating": {p["place_id"]: r for p in pool if (r := world.place(p["place_id"]).rating) is not None},
+        "cost": {p["place_id"]: float(c) for p in pool if (c := world.place(p["place_id"]).cost) is not None},
+        "hits": {p["place_id"]: float(counts.hits(p["place_id"], key)[0]) for p in pool},
+    }
     for chosen in itertools.combinations(others[:CHOICE_POOL], CHOICE_OTHERS):
         talk = sum(1 for o in chosen if has_talk(world, o["place_id"], key))
-        if talk >= MIN_DECOYS and allowed("rating", ratings, chosen) and allowed("hits", hits, chosen):
+        case = CaseSignals(gold["place_id"], tuple(p["place_id"] for p in (gold, *chosen)), signals)
+        if talk >= MIN_DECOYS and quota.refusal([case]) is None:
             return list(chosen)
     return others[:CHOICE_OTHERS]
 

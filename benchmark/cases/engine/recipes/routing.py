@@ -7,6 +7,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from benchmark.cases.audit import audit_world
+from benchmark.cases.audit.common import Reject, lookalikes
+from benchmark.cases.audit.evidence import check_l2
+from benchmark.cases.audit.plans import detour_costs
 from benchmark.cases.lexicon import ERRANDS, errand_noun
 from benchmark.cases.needs import need_of
 from environment.opening import hours_are_valid
@@ -362,7 +366,7 @@ def routing_l2(session, rng: random.Random) -> Draft:
             by_need.setdefault(k, []).append(p)
     keys = sorted(by_need)
     rng.shuffle(keys)
-    for key in keys[:10]:
+    for key in keys:
         seed = rng.choice(by_need[key])
         nouns = nouns_fitting(seed, key)
         noun = None if timed or not nouns or rng.random() < 0.4 else rng.choice(nouns)
@@ -375,6 +379,34 @@ def routing_l2(session, rng: random.Random) -> Draft:
         except Discard:
             continue
     raise Discard("no need along the route gives a clear best stop")
+
+
+def _notes_blind_problem(session, a, b, vehicle, mode, noun, key: str, gold: str, depart) -> str | None:
+    """Why the verifier's L2 checks (:func:`..audit.evidence.check_l2`) would refuse the gold among its
+    look-alikes (places of the noun where the need fits and does not hold, ranked by the verifier's detour cost,
+    :func:`..audit.plans.detour_costs`), or why the cell's rank quota would refuse its rank; None when neither.
+    Refused here, the attempt goes on to its next need instead of ending at the verifier or the runner."""
+    world = audit_world(session.context.city_name)
+    memo_key = ("route lookalikes", noun.key if noun else None, key)
+    if memo_key not in session.memo:
+        session.memo[memo_key] = lookalikes(world, noun.key if noun else None, key)
+    ends = (a["place_id"], b["place_id"])
+    if any(p in world.holders(need_of(key).satisfied_by) for p in ends):
+        return "a named end holds the need"
+    pool = [p for p in session.memo[memo_key] if p not in ends and p != gold]
+    costs = detour_costs(world, a["place_id"], b["place_id"], vehicle, mode, [gold, *pool], depart)
+    if gold not in costs:
+        return None  # the verifier will say why
+    rivals = [p for p in costs if p != gold]
+    try:  # the verifier's own L2 checks, early: a notes-blind gold, decoys, the keyword count
+        check_l2(world, gold=gold, need=key, lookalikes=rivals, measure=costs, measure_name="cost", at=depart)
+    except Reject as exc:
+        return f"the verifier would refuse the gold ({exc.kind})"
+    rank = 1 + sum(1 for p in rivals if costs[p] < costs[gold])
+    quota = session.rank_quota
+    if quota is not None and not quota.allows("measure", rank, places=len(costs)):
+        return "the gold's rank by detour among its look-alikes is already common in the cell"
+    return None
 
 
 def _holders_along(session, center, noun, key: str) -> list[dict]:
@@ -399,6 +431,9 @@ def _need_case(session, rng, a, b, vehicle, mode, center, noun, key, holders, ti
         raise Discard("the need does not fit the best stop")
     if gold.place["distance_m"] > 300:
         raise Discard("the best stop is too far off the route to be on the way")
+    problem = _notes_blind_problem(session, a, b, vehicle, mode, noun, key, gold.place["place_id"], depart)
+    if problem:
+        raise Discard(problem)
     # The need must change the answer: the place nearest the route (of the noun, if one is named) is not it.
     types = {"place_types": noun_types(noun)} if noun else {}
     closest = session.engine("nearby_search", center=center, radius_meters=300, **types)["results"]
