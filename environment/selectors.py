@@ -113,6 +113,15 @@ def place_names(*, city_id: int) -> list[tuple[str, str]]:
     return list(Place.objects.filter(city_id=city_id).order_by("place_id").values_list("place_id", "name"))
 
 
+def visible_tag_labels(*, city_name: str) -> list[str]:
+    """Every distinct label of the visible ``tag`` field over the city's places ("Facility: Power outlets"),
+    sorted: the tag vocabulary anyone who calls place_detail on every place sees."""
+    labels: set[str] = set()
+    for tag in Place.objects.filter(city__name=city_name).exclude(tag="").values_list("tag", flat=True):
+        labels.update(part.strip() for part in tag.split(";") if part.strip())
+    return sorted(labels)
+
+
 def place_distance_m(*, city_id: int, a: str, b: str) -> float | None:
     """Metres between places ``a`` and ``b`` of the city (None when either is missing)."""
     return _one(
@@ -222,6 +231,12 @@ def evidence_rows(
     with connection.cursor() as cursor:
         cursor.execute(_EVIDENCE_SQL.format(where=where), params)
         return [EvidenceRow(*row) for row in cursor.fetchall()]
+
+
+def city_evidence_rows(*, city_name: str, place_ids: Iterable[str], keys: Iterable[str]) -> list[EvidenceRow]:
+    """:func:`evidence_rows` of the city named ``city_name`` (none when no such city is built)."""
+    city_id = City.objects.filter(name=city_name).values_list("id", flat=True).first()
+    return [] if city_id is None else evidence_rows(city_id=city_id, place_ids=place_ids, keys=keys)
 
 
 def fact_held(*, city_id: int, place_id: str, key: str, at: datetime) -> bool:

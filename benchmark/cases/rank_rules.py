@@ -142,6 +142,7 @@ class RankQuota:
         self.golds = 0
         self.inverse = 0.0  # the sum of 1 / places over the golds taken: chance is its mean
         self.applied: dict[str, int] = {}  # per signal, the golds taken whose every place it is known for
+        self.floors: dict[str, int] = {}  # per floor agent, the cases taken whose gold its answer names
 
     def cap(self, places: int, signal: str | None = None) -> int:
         """The most golds one rank may hold, were a gold among ``places`` places added to the cell: a share of
@@ -186,7 +187,22 @@ class RankQuota:
                 picked[rule] = picked.get(rule, 0.0) + share
         return None
 
-    def take(self, cases: Sequence[CaseSignals]) -> None:
+    def floor_refusal(self, cases: Sequence[CaseSignals], floors: Mapping[str, frozenset[str]]) -> str | None:
+        """Why a floor agent (:mod:`.floors`: the place ids each one's answer names) that picks a gold of the new
+        case would find too many of the cell's golds (None when none would)."""
+        for floor, named in sorted(floors.items()):
+            for case in cases:
+                if case.gold in named and self.floors.get(floor, 0) + 1 > self._floor_cap(case) + 1e-9:
+                    return f"the floor agent '{floor}' already picks the gold often in the cell"
+        return None
+
+    def _floor_cap(self, case: CaseSignals) -> float:
+        return max(2.0, self.share(len(case.places)) * self.target)
+
+    def take(self, cases: Sequence[CaseSignals], floors: Mapping[str, frozenset[str]] | None = None) -> None:
+        for floor, named in sorted((floors or {}).items()):
+            if any(case.gold in named for case in cases):
+                self.floors[floor] = self.floors.get(floor, 0) + 1
         for case in cases:
             self.golds += 1
             self.inverse += 1 / len(case.places)

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
+from .audit.evidence import recording_lookalikes
 from .checks import run_checks
 from .document import CaseDocument
 
@@ -29,9 +30,15 @@ class VerificationResult:
     ok: bool
     failures: list[str] = field(default_factory=list)
     checks: int = 0
+    # per L2 gold, what the independent verifier weighed it against (the case page's evidence card):
+    # {"gold", "need", "lookalikes", "decoys"}
+    evidence: list[dict] = field(default_factory=list)
 
     def to_dict(self) -> dict:
-        return {"ok": self.ok, "failures": self.failures, "checks": self.checks}
+        out: dict = {"ok": self.ok, "failures": self.failures, "checks": self.checks}
+        if self.evidence:
+            out["evidence"] = self.evidence
+        return out
 
 
 def verify_case(
@@ -42,5 +49,11 @@ def verify_case(
 
     ``replay=False`` skips replaying the engine path (the data engine uses it for a case whose calls it has
     just made; validation always replays both paths)."""
-    failures, checks = run_checks(doc, other_questions=other_questions, replay_engine=replay)
-    return VerificationResult(ok=not failures, failures=failures, checks=checks)
+    with recording_lookalikes() as found:
+        failures, checks = run_checks(doc, other_questions=other_questions, replay_engine=replay)
+    weighed = {f.gold: f for f in found}  # the last check of each gold: the verifier's own, after any earlier one
+    evidence = [
+        {"gold": f.gold, "need": f.need, "lookalikes": list(f.lookalikes), "decoys": list(f.decoys)}
+        for f in weighed.values()
+    ]
+    return VerificationResult(ok=not failures, failures=failures, checks=checks, evidence=evidence)

@@ -9,4 +9,4 @@ class RunsConfig(AppConfig):
     verbose_name = "Runs"
 
     def ready(self) -> None:
-        from . import tasks  # noqa: F401  registers the Celery tasks, which dispatch sends by name
+        from . import floors, tasks  # noqa: F401  registers the Celery tasks and the data engine's floor probe

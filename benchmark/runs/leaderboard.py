@@ -25,9 +25,11 @@ DEFAULT_SORT = "rank"
 SCORE_COLUMNS = frozenset({"rank", "overall", "macro", *CELL_KEYS})
 
 # Baselines: agents that are not models under test. The reference agent replays the gold answers (an
-# oracle) and the heuristic one follows fixed rules; a "scripted" or "fake" model string is the scripted
-# endpoint (benchmark/endpoints/fake_endpoint.py), which answers with the gold answers too.
-BASELINE_AGENTS = ("reference", "heuristic")
+# oracle); the heuristic, the skeptic and the rank-rule agents are no-model floors; a "scripted" or "fake"
+# model string is the scripted endpoint (benchmark/endpoints/fake_endpoint.py), which answers with the gold
+# answers too.
+BASELINE_AGENTS = ("reference", "heuristic", "skeptic")
+RANK_RULE_PREFIX = "rank-"  # the rank-rule floors: rank-nearest, rank-best-rated, ... (agents/skeptic)
 SCRIPTED_MODEL_NAMES = ("scripted", "fake")
 
 
@@ -36,7 +38,11 @@ def is_baseline(*, agent: str, model: str = "") -> bool:
 
     Baselines are shown in their own section of the leaderboard and never ranked among models.
     """
-    return agent in BASELINE_AGENTS or model.rsplit("/", 1)[-1].lower() in SCRIPTED_MODEL_NAMES
+    return (
+        agent in BASELINE_AGENTS
+        or agent.startswith(RANK_RULE_PREFIX)
+        or model.rsplit("/", 1)[-1].lower() in SCRIPTED_MODEL_NAMES
+    )
 
 
 def leaderboard_releases(*, user) -> list[Release]:

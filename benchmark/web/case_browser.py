@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from django.db.models import F, Q, QuerySet
 
+from benchmark.cases.evidence_card import evidence_card
 from benchmark.cases.models import CATEGORIES, LEVELS, Case, Release, ReleaseCase
 from benchmark.runs.models import Trajectory
 from benchmark.runs.visibility import can_see_answers, runs_visible
@@ -131,6 +132,12 @@ def case_view(*, entry: ReleaseCase, user) -> dict:
                 for step in snap.get("reference_path") or []
             ],
             required_evidence=snap.get("required_evidence") or {},
+            evidence_card=evidence_card(
+                level=snap["level"],
+                city_name=snap.get("city_name", ""),
+                uniqueness=snap.get("uniqueness") or {},
+                verification=entry.case.verification,
+            ),
         )
     return view
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
+import os
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -27,6 +28,15 @@ from environment.tools.registry import tool_names, tools_for
 # process, keeps one database connection per thread for the life of the process; a fresh
 # executor per event loop would leave a connection behind with every evaluated case.
 _TOOL_THREADS = ThreadPoolExecutor(max_workers=8, thread_name_prefix="lifeplanner-tools")
+
+
+def _fresh_tool_threads() -> None:
+    """In a forked child, a new pool: the parent's threads are not copied, and its pool would wait on them."""
+    global _TOOL_THREADS
+    _TOOL_THREADS = ThreadPoolExecutor(max_workers=8, thread_name_prefix="lifeplanner-tools")
+
+
+os.register_at_fork(after_in_child=_fresh_tool_threads)
 
 
 def city_tool_names(toolset: str) -> list[str]:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from benchmark.cases.audit import audit_world
 from benchmark.cases.audit.evidence import recording_lookalikes
 from benchmark.cases.document import TABLE4, CaseDocument, RequiredEvidence, case_type, normalise_question
+from benchmark.cases.floors import floor_picks
 from benchmark.cases.lookalike_report import case_signals
 from benchmark.cases.phrasings import HIDDEN, PUBLIC
 from benchmark.cases.rank_rules import RankQuota
@@ -26,7 +27,7 @@ from .recipes import load_recipes
 from .session import Discard, EngineSession
 
 ENGINE_VERSION = "3.0"
-MAX_ATTEMPTS_PER_CASE = 60
+MAX_ATTEMPTS_PER_CASE = 80
 RANK_QUOTA_UNTIL = 55  # attempts per case after which an L2 cell stops refusing common ranks (it still fills)
 
 
@@ -127,11 +128,17 @@ def _generate_cell(
             continue
         if paraphraser is not None:
             document = _paraphrased(document, draft, session, paraphraser, report)
+        floors = floor_picks(document) if quota and signals else {}
+        holding = quota is not None and report.attempts < target * RANK_QUOTA_UNTIL
+        refusal = quota.floor_refusal(signals, floors) if quota and holding else None
+        if refusal:  # no no-model agent finds the cell's golds more often than the rank rules may
+            report.discards[refusal] += 1
+            continue
         signatures.add(draft.signature)
         questions.add(question)
         phrasebook.commit(session.skeletons + session.variants)
         if quota:
-            quota.take(signals)
+            quota.take(signals, floors)
         report.made += 1
         documents.append(document)
     report.seconds = time.perf_counter() - started

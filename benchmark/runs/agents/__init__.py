@@ -5,7 +5,7 @@ Each agent module registers itself with ``base.agent``; importing this package i
 
 from environment.registry_base import NotRegistered
 
-from . import heuristic, litellm_agent, reference, self_driven  # noqa: F401  (importing registers them)
+from . import heuristic, litellm_agent, reference, self_driven, skeptic  # noqa: F401  (importing registers them)
 from .base import AGENTS, AgentFunc, AgentOutcome, AgentTask, RunConfig, agent
 
 

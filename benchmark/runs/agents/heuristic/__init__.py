@@ -12,6 +12,9 @@ whatever partial answer it has. Deterministic: same question, same calls.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Awaitable, Callable
+
 from judging.vocabulary import Ending
 
 from ..base import AgentOutcome, AgentTask, agent
@@ -20,11 +23,11 @@ from .reading import Reading, find_names
 from .shapes import SHAPES
 
 
-class _OutOfCalls(Exception):
+class OutOfCalls(Exception):
     """Only the call reserved for submit_answer is left."""
 
 
-class _Run:
+class Run:
     """The agent's state for one question: its tools and the answer it has so far."""
 
     def __init__(self, tools):
@@ -32,7 +35,7 @@ class _Run:
 
     async def call(self, tool: str, **arguments) -> dict | None:
         if self.tools.used >= self.tools.budget - 1:
-            raise _OutOfCalls
+            raise OutOfCalls
         observation, is_error = await self.tools.call(tool, {k: v for k, v in arguments.items() if v is not None})
         return None if is_error else observation
 
@@ -69,18 +72,15 @@ def _ref(place: dict, reason: str) -> dict:
     return {"name": place["name"], "place_id": place["place_id"], "reason": reason}
 
 
-@agent("heuristic")
-async def heuristic_agent(task: AgentTask) -> AgentOutcome:
-    run = _Run(task.tools)
-    question = " ".join(task.question.split())
-    try:
-        reading = Reading(question, await find_names(run, question))
-        for shape in SHAPES:
-            if await shape(run, reading):
-                run.shape = shape.__name__.removesuffix("_shape")
-                break
-    except (_OutOfCalls, BudgetExhausted):
-        pass  # submit what there is
+async def play(task: AgentTask, solve: Callable[[Run, str], Awaitable[None]]) -> AgentOutcome:
+    """Run ``solve(run, question)`` until it returns or the calls run out, then submit what there is.
+
+    Shared by the no-model agents (this one and :mod:`..skeptic`): the last call of the budget is
+    kept for submit_answer, and the outcome notes the recipe (``run.shape``) that answered.
+    """
+    run = Run(task.tools)
+    with contextlib.suppress(OutOfCalls, BudgetExhausted):  # then submit what there is
+        await solve(run, " ".join(task.question.split()))
     try:
         _, is_error = await task.tools.call("submit_answer", {"result": run.answer})
     except BudgetExhausted as exc:
@@ -92,3 +92,20 @@ async def heuristic_agent(task: AgentTask) -> AgentOutcome:
         ended=Ending.INVALID_ANSWER if is_error else Ending.SUBMITTED,
         notes={"shape": run.shape},
     )
+
+
+async def follow_shapes(run: Run, reading: Reading) -> None:
+    """The first recipe of :data:`.shapes.SHAPES` that recognises the question answers it."""
+    for shape in SHAPES:
+        if await shape(run, reading):
+            run.shape = shape.__name__.removesuffix("_shape")
+            return
+
+
+async def _solve(run: Run, question: str) -> None:
+    await follow_shapes(run, Reading(question, await find_names(run, question)))
+
+
+@agent("heuristic")
+async def heuristic_agent(task: AgentTask) -> AgentOutcome:
+    return await play(task, _solve)
