@@ -6,7 +6,7 @@ agent toolset, as an evaluation would: the strong baseline and the rank-rule age
 (``benchmark.runs.floors`` registers them; the cases app cannot import the runs app). The quota
 then refuses a draft whose gold a floor picks once that floor's picks hold the cell's share
 (``RankQuota.floor_refusal``), so on the release each floor finds at most 15% of a cell's golds, or
-chance plus 5 points where chance is higher, for the first 55 attempts per case.
+chance plus 5 points where chance is higher, for the first 75 attempts per case.
 """
 
 from __future__ import annotations

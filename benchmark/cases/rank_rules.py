@@ -133,7 +133,8 @@ class RankQuota:
     a gold whose rank by a signal (the question's measure, rating, keyword hits) already holds its share of the
     cell, ``max(RANK_SHARE, chance + CHANCE_MARGIN)`` of the target, is refused, and so is one that a fixed rule
     (:data:`RULES`: the best-rated, the worst-rated, the dearest, ...) would pick when that rule's picks already
-    hold that share (a tie of k places counts 1/k, as :func:`picks_gold` scores it)."""
+    hold that share (a tie of k places counts 1/k, as :func:`picks_gold` scores it). The floor agents themselves
+    (:mod:`.floors`) are held to the same share by what their answers name (:meth:`floor_refusal`)."""
 
     def __init__(self, target: int):
         self.target = target

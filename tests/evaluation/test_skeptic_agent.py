@@ -81,6 +81,10 @@ def test_a_trips_order_rule_about_the_extra_stop_is_read(rule, before, after):
 
 def test_a_question_without_a_want_is_left_to_the_recipes():
     assert read_ask(_reading("What's the nearest café to Alpha?", ["Alpha"])).shape == ""
+    assert read_ask(_reading("I can only go on a Wednesday. Is Alpha open that day?", ["Alpha"])).shape == ""
+    # a yes/no about opening on arrival is not a trip to order, although it names stops and a start
+    check = "Plan check for Monday: Alpha at 10:00, then Bravo (20 minutes), then Charlie. Will Charlie be open?"
+    assert read_trip(_reading(check, ["Alpha", "Bravo", "Charlie"])).shape == ""
 
 
 def test_the_vote_counts_support_and_sets_denials_endings_hearsay_and_adverts_against_or_aside():

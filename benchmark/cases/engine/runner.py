@@ -28,7 +28,7 @@ from .session import Discard, EngineSession
 
 ENGINE_VERSION = "3.0"
 MAX_ATTEMPTS_PER_CASE = 80
-RANK_QUOTA_UNTIL = 55  # attempts per case after which an L2 cell stops refusing common ranks (it still fills)
+RANK_QUOTA_UNTIL = 75  # attempts per case after which an L2 cell stops refusing common ranks (it still fills)
 
 
 @dataclass

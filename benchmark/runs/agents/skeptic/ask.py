@@ -21,7 +21,7 @@ from ..heuristic.shapes import START
 # stay of the recipe kind ("reach B", "stop at a café", "spend 30 minutes in ...") is the want.
 _INTRO = re.compile(
     r"(?:\bwant to|\blike to|\blove to|\blets me|\bwhere i can|\bwhere i could|\bcan i|\bcould i|\bsomewhere i can|"
-    r"\bsomewhere to|\bplace i can go to|\bi can)\s+",
+    r"\bsomewhere to|\bplace i can go to)\s+",
     re.I,
 )
 _CLAUSE_END = re.compile(
@@ -312,6 +312,9 @@ class Ask:
 
 _WHOLE_STAY = re.compile(r"while (?:i'm|i am) there|all while|open while|for the whole", re.I)
 _TOUR = re.compile(r"\bevery\b|\ball the\b|\btour\b|\bcrawl\b", re.I)
+_TRIP = re.compile(r"\border\b|\broute\b|\bitinerary\b|\bsequence\b|\bplan\b|\berrands\b|\bstops?\b", re.I)
+# "Which of A, B or C ...?", "Will D still be open when I reach it?": a choice or a yes/no, not a trip to order
+_CHOICE = re.compile(r"\bwhich (?:of|one)\b|open[^.?!]*\?\s*$", re.I)
 
 
 def read_trip(reading: Reading) -> Ask:
@@ -320,7 +323,8 @@ def read_trip(reading: Reading) -> Ask:
     ask = Ask(reading)
     names = reading.names
     starts = [n for n in names if reading.role(n, START)]
-    if len(names) < 3 or not starts or _TOUR.search(reading.text):
+    text = reading.text
+    if len(names) < 3 or not starts or _TOUR.search(text) or not _TRIP.search(text) or _CHOICE.search(text):
         return ask
     ask.start = starts[0]
     rest = [n for n in names if n is not ask.start]
