@@ -57,6 +57,7 @@ cases: city
 baselines: cases
 	$(PY) manage.py evaluate --agent reference --release helsinki-v2 --sync --concurrency 2 --if-missing --no-progress
 	$(PY) manage.py evaluate --agent heuristic --release helsinki-v2 --sync --concurrency 2 --if-missing --no-progress
+	$(PY) manage.py evaluate --agent skeptic --release helsinki-v2 --sync --concurrency 2 --if-missing --no-progress
 
 demo: setup cases baselines
 	bash scripts/demo.sh
