@@ -1,15 +1,17 @@
 """The skeptic's keyword vote over search_notes: which candidate do the notes say meets the want?
 
-For each candidate (nearest first, as many as the budget allows) one ``search_notes`` asks for
-notes naming it that use any of the want's words or their everyday synonyms (:data:`SYNONYMS`, a
-general thesaurus, not the corpus's vocabulary): ``"Name" AND (w1 OR w2 ...)``. Its
-``total_matched`` is the candidate's *hits*. The notes of the candidates with the most hits are
-then read (``note_detail``) and every sentence holding a want word is voted on for the place it
-is about (a sentence naming another candidate is about that one; the rest of a note and its
-comments are about the place the note names): +1, or -1 when it holds a negation or a word saying
-the thing ended or is past ("no longer", "used to", "gone", "took out" ...), 0 when it is a
-question, hearsay, an advert, or a comparison that credits another place. A place's score is its
-votes, then its hits. Nothing here reads a hidden field.
+The want's words are expanded with :data:`SYNONYMS`, groups of everyday near-synonyms such as a
+skeptic writes after reading the public notes (the themes people post about: quiet, big, fresh,
+views, music ...); it is not the corpus generator's vocabulary, and it never sees a hidden label.
+A few candidates (named options) get one ``search_notes`` each, ``"Name" AND (w1 OR w2 ...)``, whose
+``total_matched`` is the candidate's *hits*; many candidates (a nearby or route search) are asked
+about in groups of ten names. The notes found are read with ``note_detail`` while the budget lasts,
+and every clause holding a want word votes for the place it speaks of (a sentence naming a
+candidate is about it; the rest of a note and its comments are about the place the note names):
++1, or -1 when it holds a negation or a word saying the thing ended or is past ("no longer",
+"used to", "gone", "took out" ...), and nothing when its sentence is a question, hearsay, an advert
+or a comparison that credits another place (a promoted post is skipped whole). A place's score is
+its votes, then its hits.
 """
 
 from __future__ import annotations
