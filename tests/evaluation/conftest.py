@@ -2,7 +2,24 @@
 
 from __future__ import annotations
 
+import re
+from collections import Counter
+
 import pytest
+
+SIMPLE_NAME = re.compile(r"[A-Z][a-z]{3,}(?: [A-Z][a-z]{2,})?")  # no "to", "and", commas or punctuation to trip on
+
+
+@pytest.fixture(scope="session")
+def places(helsinki, django_db_blocker) -> list:
+    """Helsinki places with a simple name that no other place shares, in place_id order (for the no-model agents'
+    questions: a name they must find by searching)."""
+    from environment.models import Place
+
+    with django_db_blocker.unblock():
+        rows = list(Place.objects.filter(city=helsinki).order_by("place_id"))
+    counts = Counter(p.name.casefold() for p in rows)
+    return [p for p in rows if counts[p.name.casefold()] == 1 and SIMPLE_NAME.fullmatch(p.name)]
 
 
 @pytest.fixture(scope="session")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections import Counter
 from datetime import datetime
 
 import pytest
@@ -12,19 +11,6 @@ import pytest
 from benchmark.runs.agents.base import AGENTS, AgentTask, RunConfig
 from benchmark.runs.agents.heuristic import heuristic_agent
 from benchmark.runs.agents.toolbox import Toolbox
-
-SIMPLE_NAME = re.compile(r"[A-Z][a-z]{3,}(?: [A-Z][a-z]{2,})?")  # no "to", "and", commas or punctuation to trip on
-
-
-@pytest.fixture(scope="module")
-def places(helsinki, django_db_blocker) -> list:
-    """Helsinki places with a simple name that no other place shares, in place_id order."""
-    from environment.models import Place
-
-    with django_db_blocker.unblock():
-        rows = list(Place.objects.filter(city=helsinki).order_by("place_id"))
-    counts = Counter(p.name.casefold() for p in rows)
-    return [p for p in rows if counts[p.name.casefold()] == 1 and SIMPLE_NAME.fullmatch(p.name)]
 
 
 @pytest.fixture(scope="module")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import re
 from collections import Counter
 
 import pytest
@@ -16,8 +15,6 @@ from benchmark.runs.agents.skeptic.ask import read_ask, read_trip, stem
 from benchmark.runs.agents.skeptic.vote import Tally, expand, vote_note
 from benchmark.runs.agents.toolbox import Toolbox
 from benchmark.runs.floors import FLOOR_AGENTS, answer_places, floor_probe
-
-SIMPLE_NAME = re.compile(r"[A-Z][a-z]{3,}(?: [A-Z][a-z]{2,})?")
 
 
 def _reading(question: str, names: list[str]) -> Reading:
@@ -107,16 +104,6 @@ def test_the_vote_counts_support_and_sets_denials_endings_hearsay_and_adverts_ag
     advert = {"note_id": "n2", "title": "Alpha", "desc": "#ad So quiet and calm at Alpha! Link in bio.", "comments": []}
     vote_note(advert, "A", names, stems, tallies)
     assert tallies["A"].votes == 0  # an advert counts for nothing
-
-
-@pytest.fixture(scope="module")
-def places(helsinki, django_db_blocker) -> list:
-    from environment.models import Place
-
-    with django_db_blocker.unblock():
-        rows = list(Place.objects.filter(city=helsinki).order_by("place_id"))
-    counts = Counter(p.name.casefold() for p in rows)
-    return [p for p in rows if counts[p.name.casefold()] == 1 and SIMPLE_NAME.fullmatch(p.name)]
 
 
 @pytest.fixture(scope="module")
