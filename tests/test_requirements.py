@@ -92,13 +92,23 @@ def test_the_development_lock_pins_the_runtime_versions():
     assert {name: (version, dev.get(name)) for name, version in runtime.items() if dev.get(name) != version} == {}
 
 
+# benchmark/endpoints/local_model/ (and only it) may import the optional local model's packages
+# (requirements/local-model.in): they run in the model server's own process.
+LOCAL_MODEL_CODE = "benchmark/endpoints/local_model/"
+
+
 @pytest.mark.parametrize("folders, in_file", [(APPS, "runtime.in"), (("tests",), "dev.in")])
 def test_every_third_party_import_is_declared(folders, in_file):
     names = declared(REQUIREMENTS / in_file)
+    optional = declared(REQUIREMENTS / "local-model.in") if in_file == "runtime.in" else set()
     distributions = packages_distributions()
     undeclared = {
         module: str(path)
         for module, path in third_party_imports(*folders).items()
         if not names & {normalise(d) for d in distributions.get(module, [module])}
+        and not (
+            str(path).startswith(LOCAL_MODEL_CODE)
+            and optional & {normalise(d) for d in distributions.get(module, [module])}
+        )
     }
     assert undeclared == {}, f"declare these in requirements/{in_file} (module: first importer)"

@@ -6,8 +6,9 @@ Users submit endpoints, so the URL a model request goes to is attacker-chosen. O
 - always refused, whatever the settings: link-local addresses (169.254.0.0/16, fe80::/10), the
   cloud metadata services (169.254.169.254, fd00:ec2::254, Alibaba's 100.100.100.200, Oracle's
   192.0.0.192), unspecified, multicast and reserved addresses;
-- refused unless ``settings.ALLOW_PRIVATE_ENDPOINTS`` is on (the local demo): loopback, private,
-  shared (100.64.0.0/10), unique-local and every other non-public address.
+- refused unless ``settings.ALLOW_PRIVATE_ENDPOINTS`` is on, or the address and port are on the
+  allow-list ``settings.PRIVATE_ENDPOINT_ADDRESSES`` (e.g. ``127.0.0.1:8091``, the local model server of
+  the demo): loopback, private, shared (100.64.0.0/10), unique-local and every other non-public address.
 
 It is applied three times: when an endpoint is saved (``check_api_base``), before each run
 (``assert_api_base_allowed``, since DNS can change after a save), and, the check that holds, when
@@ -27,7 +28,7 @@ import urllib.request
 from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
+from django.core.exceptions import ImproperlyConfigured, ValidationError
 
 _NOT_IN_URL = re.compile(r"[\s\\\x00-\x1f\x7f]")  # parsers disagree on these: refuse rather than guess
 _NAT64 = ipaddress.ip_network("64:ff9b::/96")
@@ -37,7 +38,10 @@ METADATA_ADDRESSES = frozenset(
     ipaddress.ip_address(a)
     for a in ("169.254.169.254", "169.254.170.2", "fd00:ec2::254", "100.100.100.200", "192.0.0.192")
 )
-PRIVATE_SETTING = "private endpoints are disabled (ALLOW_PRIVATE_ENDPOINTS)"
+PRIVATE_SETTING = (
+    "private endpoints are disabled (ALLOW_PRIVATE_ENDPOINTS), and this address and port are not on the "
+    "allow-list PRIVATE_ENDPOINT_ADDRESSES"
+)
 ALWAYS_REFUSED = "refused even with ALLOW_PRIVATE_ENDPOINTS"
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
@@ -53,6 +57,39 @@ class ApiBaseNotAllowed(ValueError):
 def allow_private() -> bool:
     """Whether loopback and private addresses may be reached (``settings.ALLOW_PRIVATE_ENDPOINTS``)."""
     return bool(getattr(settings, "ALLOW_PRIVATE_ENDPOINTS", False))
+
+
+def allowed_private_addresses() -> frozenset[tuple[IPAddress, int]]:
+    """The (address, port) pairs of ``settings.PRIVATE_ENDPOINT_ADDRESSES`` ("127.0.0.1:8091", "[::1]:8091").
+
+    Raises:
+        ImproperlyConfigured: an entry is not an IP address literal with a port (names are not taken: what a
+            name resolves to can change), or names an address that is always refused.
+    """
+    pairs = set()
+    for entry in getattr(settings, "PRIVATE_ENDPOINT_ADDRESSES", None) or []:
+        pair = _address_port(str(entry).strip())
+        if pair is None:
+            raise ImproperlyConfigured(
+                f"PRIVATE_ENDPOINT_ADDRESSES: {entry!r} is not an IP address and port such as 127.0.0.1:8091 "
+                "or [::1]:8091"
+            )
+        reason, always = address_problem(pair[0])
+        if always:
+            raise ImproperlyConfigured(f"PRIVATE_ENDPOINT_ADDRESSES: {entry!r} is {reason}, which is never allowed")
+        pairs.add(pair)
+    return frozenset(pairs)
+
+
+def _address_port(entry: str) -> tuple[IPAddress, int] | None:
+    host, _, port = entry.rpartition(":")
+    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        return None
+    try:
+        return ipaddress.ip_address(host), int(port)
+    except ValueError:
+        return None
 
 
 def check_api_base(url: str) -> str:
@@ -140,7 +177,7 @@ def host_problem(host: str, port: int, *, proxied: bool = False) -> str | None:
         if allow_private() or proxied:
             return None  # e.g. a compose service name; the client or the proxy checks the address at connect
         return f"api_base host {host} does not resolve ({getattr(exc, 'strerror', None) or exc})"
-    return addresses_problem(host, _addresses(infos))
+    return addresses_problem(host, _addresses(infos), port=port)
 
 
 def environment_proxy(scheme: str, host: str, proxies: dict[str, str] | None = None) -> str | None:
@@ -175,7 +212,7 @@ async def resolve_allowed(host: str, port: int, *, proxied: bool = False) -> lis
             return []
         raise ApiBaseNotAllowed(f"host {host} does not resolve ({getattr(exc, 'strerror', None) or exc})") from None
     addresses = _addresses(infos)
-    problem = addresses_problem(host, addresses, what="host")
+    problem = addresses_problem(host, addresses, what="host", port=port)
     if problem:
         raise ApiBaseNotAllowed(problem)
     return addresses
@@ -188,14 +225,19 @@ def _addresses(infos) -> list[str]:
     return list(seen)
 
 
-def addresses_problem(host: str, addresses: list[str], what: str = "api_base host") -> str | None:
-    """Why ``host`` with these resolved addresses may not be reached (any refused address refuses it)."""
+def addresses_problem(
+    host: str, addresses: list[str], what: str = "api_base host", *, port: int | None = None
+) -> str | None:
+    """Why ``host`` with these resolved addresses may not be reached on ``port`` (any refused address
+    refuses it); a private address on the allow-list is allowed on its own port only."""
     if not addresses:
         return f"{what} {host} does not resolve"
     private_ok = allow_private()
+    listed = allowed_private_addresses()
     for address in addresses:
-        reason, always = address_problem(ipaddress.ip_address(address))
-        if reason and (always or not private_ok):
+        ip = ipaddress.ip_address(address)
+        reason, always = address_problem(ip)
+        if reason and (always or not (private_ok or (ip, port) in listed)):
             where = f"is {reason}" if address == host else f"resolves to {address}, {reason}"
             return f"{what} {host} {where}; {ALWAYS_REFUSED if always else PRIVATE_SETTING}"
     return None

@@ -58,6 +58,10 @@ class ModelError(Exception):
     """The model gave no usable answer (after retries, or at once for errors a retry cannot fix)."""
 
 
+class ContextExceeded(ModelError):
+    """The conversation no longer fits the model's context window (the server refused it; nothing is cut)."""
+
+
 @dataclass(frozen=True)
 class EndpointSpec:
     """Where and how to reach a model; ``endpoint_id`` None means no cross-worker caps."""
@@ -88,9 +92,9 @@ class _Retryable(Exception):
 
 
 class _Failed(Exception):
-    def __init__(self, message: str, attempts: int):
+    def __init__(self, message: str, attempts: int, kind: type[ModelError] = ModelError):
         super().__init__(message)
-        self.message, self.attempts = message, attempts
+        self.message, self.attempts, self.kind = message, attempts, kind
 
 
 class LLMClient:
@@ -144,6 +148,7 @@ class LLMClient:
 
         Raises:
             ModelError: no usable response (the message says why); the call is recorded first.
+                ``ContextExceeded`` when the server says the conversation is longer than the model's context.
         """
         sequence, self.sequence = self.sequence, self.sequence + 1
         kwargs = self._kwargs(messages, tools, self.temperature if temperature is None else temperature)
@@ -156,7 +161,7 @@ class LLMClient:
             response, attempts = await self._with_retries(kwargs)
         except _Failed as exc:
             attempts, error = exc.attempts, exc.message
-            raise ModelError(error) from None
+            raise exc.kind(error) from None
         except asyncio.CancelledError:
             error = "cancelled: the agent ran out of time while waiting for the model"
             raise
@@ -194,7 +199,7 @@ class LLMClient:
                 log.warning("model %s, attempt %d failed (%s); retrying", self.spec.model, attempt, exc)
                 await asyncio.sleep(self.retry.delay(attempt))
             except ModelError as exc:
-                raise _Failed(str(exc), attempt) from None
+                raise _Failed(str(exc), attempt, type(exc)) from None
         raise AssertionError("unreachable")  # pragma: no cover
 
     async def aclose(self) -> None:
@@ -254,6 +259,8 @@ class LLMClient:
             if watch.refusal:  # the egress checks stopped it: a retry would be stopped again
                 raise ModelError(f"refused: {watch.refusal}") from None
             message = self._describe(exc)
+            if _context_exceeded(exc):
+                raise ContextExceeded(message) from None
             if _retryable(exc):
                 raise _Retryable(message) from None
             raise ModelError(message) from None
@@ -423,6 +430,14 @@ def full_requests(recorded: list[dict]) -> list[dict]:
             whole["tools"] = previous.get("tools")
         requests.append(whole)
     return requests
+
+
+def _context_exceeded(exc: BaseException) -> bool:
+    """Whether the endpoint refused the request for being longer than the model's context (litellm reads the
+    providers' wordings, llama.cpp's and vLLM's included, into ``ContextWindowExceededError``)."""
+    import litellm
+
+    return isinstance(exc, litellm.ContextWindowExceededError)
 
 
 def _retryable(exc: BaseException) -> bool:

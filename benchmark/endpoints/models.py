@@ -19,6 +19,12 @@ class ModelEndpoint(models.Model):
     api_base = models.URLField(max_length=500, blank=True)
     api_key_encrypted = models.TextField(blank=True, editable=False)
     params = models.JSONField(default=dict, blank=True, help_text="Extra litellm parameters.")
+    card = models.JSONField(
+        default=dict,
+        db_default=models.Value({}, output_field=models.JSONField()),  # the previous code inserts rows without it
+        blank=True,
+        help_text="What the submitter declares of the model (endpoints/card.py).",
+    )
     concurrency = models.PositiveIntegerField(default=4, help_text="Requests in flight at once, across workers.")
     requests_per_minute = models.PositiveIntegerField(null=True, blank=True, help_text="Across all workers.")
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)

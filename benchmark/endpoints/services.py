@@ -21,6 +21,7 @@ from django.db import IntegrityError, transaction
 from benchmark.endpoints.models import ModelEndpoint
 from environment.inputs import REQUEST_JSON, check_json
 
+from .card import card_clean
 from .egress import ApiBaseNotAllowed, api_base_problem, assert_api_base_allowed, check_api_base
 from .probe import ProbeResult, endpoint_probe
 from .providers import base_problem, key_problem, params_problem, provider_for
@@ -71,6 +72,7 @@ def endpoint_check(
     keeps_key: bool | None | _Unchanged = UNCHANGED,
     endpoint: ModelEndpoint | None = None,
     owner: Any = UNCHANGED,
+    card: Any = None,
 ) -> dict[str, Any]:
     """Validate every field of an endpoint; returns the cleaned values.
 
@@ -83,6 +85,7 @@ def endpoint_check(
         endpoint: the endpoint being edited (its own name is not a clash), or None for a new one.
         owner: whose names the name must not clash with (names are unique per owner); by default
             the edited endpoint's owner, or nobody (command-line endpoints) for a new one.
+        card: what the submitter declares of the model (``card.FIELDS``), or None for nothing.
 
     Raises:
         ValidationError: a dict keyed by field name; each message says what is allowed.
@@ -99,6 +102,7 @@ def endpoint_check(
             else _clean_int("requests_per_minute", requests_per_minute, 1, MAX_REQUESTS_PER_MINUTE, none_ok=True)
         ),
         "api_key": lambda: _clean_api_key(api_key),
+        "card": lambda: card_clean(card),
     }
     cleaned: dict[str, Any] = {}
     errors: dict[str, list[str]] = {}
@@ -229,6 +233,7 @@ def endpoint_create(
     requests_per_minute: int | None = None,
     owner=None,
     no_key: bool = False,
+    card: dict | None = None,
 ) -> ModelEndpoint:
     """Create an endpoint after validating every field; the API key is stored encrypted.
 
@@ -251,6 +256,7 @@ def endpoint_create(
         api_key=api_key,
         no_key=no_key,
         owner=owner,
+        card=card,
     )
     endpoint = ModelEndpoint(owner=owner)
     return _save(endpoint, values, set_key=True)
@@ -268,6 +274,7 @@ def endpoint_update(
     requests_per_minute: int | None | _Unchanged = UNCHANGED,
     owner=UNCHANGED,
     no_key: bool = False,
+    card: dict | None | _Unchanged = UNCHANGED,
 ) -> ModelEndpoint:
     """Change the given fields (the others stay), re-validating the whole endpoint.
 
@@ -286,6 +293,7 @@ def endpoint_update(
         "params": params,
         "concurrency": concurrency,
         "requests_per_minute": requests_per_minute,
+        "card": card,
     }
     merged = {f: getattr(endpoint, f) if v is UNCHANGED else v for f, v in given.items()}
     removing = api_key is not UNCHANGED and not api_key and bool(endpoint.api_key_encrypted)

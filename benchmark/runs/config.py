@@ -7,7 +7,7 @@ them in ``EvaluationRun.config``; the runner, the agents and the external-run se
 back with ``RunConfig.from_stored``.
 
 A stored config is one flat JSON object: these settings and, beside them, what belongs to the run
-rather than to its agent: its filters (``RUN_FILTERS``: ``limit``, ``category``, ``level``) and
+rather than to its agent: its filters (``RUN_FILTERS``: ``limit``, ``category``, ``level``, ``per_cell``) and
 its marks (``smoke_run`` of a submission's full run, ``source`` and ``file`` of an upload,
 ``recording_pruned_at`` once retention pruned its recording). Settings given by a user may hold
 nothing else; a stored config is read by taking the settings and leaving the rest, so rows of
@@ -29,7 +29,9 @@ DEFAULT_TOOL_BUDGET = 30
 # for it (settings.EVALUATION_AGENT_SECONDS), so a longer clock would be cut by the task instead.
 DEFAULT_TIMEOUT_S = 600
 MAX_TRIALS = 20  # an upload's trial numbers are bounded by it too
-RUN_FILTERS = ("limit", "category", "level")  # stored beside the settings; they choose the cases
+# Stored beside the settings; they choose the cases (per_cell: the first N cases of each table 2 cell, a stratified
+# sample).
+RUN_FILTERS = ("limit", "category", "level", "per_cell")
 
 
 class RunConfigError(ValueError):

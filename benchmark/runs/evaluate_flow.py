@@ -11,7 +11,7 @@ from benchmark.runs.models import EvaluationRun
 from .config import RunConfig, run_config_from_options
 from .driver import run_queued, run_summary, run_sync
 from .preflight import run_preflight
-from .services import run_cancel, run_create, run_progress, run_reopen, run_resume
+from .services import run_cancel, run_complete, run_create, run_enqueue, run_progress, run_reopen, run_resume
 
 
 class RunInterrupted(Exception):
@@ -28,6 +28,16 @@ def evaluate_command(opts: dict, *, progress: TextIO | None) -> str:
     if opts.get("cancel"):
         run = _run(opts["cancel"])
         return f"Run {run.id} cancelled; {run_cancel(run=run)} queued cases will not run."
+    if opts.get("complete"):
+        run = _run(opts["complete"])
+        added = run_complete(run=run)
+        note = f"Completed run {run.id}: {added} cases added."
+        if not added:
+            return f"Run {run.id} already covers every case of {run.release.name}.\n" + run_summary(run=run)
+        if opts.get("sync"):
+            return _follow(run, opts, progress, note=note)
+        run_enqueue(run=run)
+        return _follow(run, opts, progress, already_queued=True, note=note)
     if opts.get("resume"):
         run = _run(opts["resume"])
         if opts.get("sync"):  # this process runs the cases: nothing is sent to the workers
@@ -129,6 +139,7 @@ def _new_run(opts: dict) -> EvaluationRun:
         config=config,
         name=opts.get("name") or "",
         limit=opts.get("limit"),
+        per_cell=opts.get("per_cell"),
         category=opts.get("category"),
         level=opts.get("level"),
     )

@@ -9,6 +9,7 @@ page never imports litellm.
 from __future__ import annotations
 
 from benchmark.cases.models import Release
+from benchmark.endpoints.card import card_summary
 from benchmark.runs.config import RunConfig
 from benchmark.runs.models import EvaluationRun
 from judging.aggregate import Interval, rank_ranges
@@ -77,7 +78,18 @@ def leaderboard_rows(*, release: Release, user, cases: int | None = None) -> lis
         runs_visible(user=user)
         .filter(release=release, purpose=EvaluationRun.EVALUATION, unlisted_at__isnull=True)
         .select_related("endpoint")
-        .only("id", "name", "agent", "status", "verified", "created_at", "config", "aggregates", "endpoint__model")
+        .only(
+            "id",
+            "name",
+            "agent",
+            "status",
+            "verified",
+            "created_at",
+            "config",
+            "aggregates",
+            "endpoint__model",
+            "endpoint__card",
+        )
         .order_by("id")
     )
     cases = release.entries.count() if cases is None else cases
@@ -103,6 +115,7 @@ def _row(run: EvaluationRun, *, cases: int) -> dict:
         "name": run.name,
         "agent": run.agent,
         "model": model,
+        "card": card_summary(run.endpoint.card if run.endpoint else None),
         "created_at": run.created_at,
         "status": run.status,
         "verified": run.verified,

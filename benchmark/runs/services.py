@@ -46,6 +46,7 @@ def run_create(
     case_ids: list[str] | None = None,
     marks: Mapping | None = None,
     rename_duplicate: bool = False,
+    per_cell: int | None = None,
 ) -> EvaluationRun:
     """A queued run with one trajectory row per (release case, trial), filtered and limited.
 
@@ -56,6 +57,8 @@ def run_create(
         name: unique among the release's runs; left out, the endpoint's name or the agent's, numbered
             ("reference (2)") when taken.
         rename_duplicate: number a taken ``name`` instead of refusing it (names the platform makes up).
+        per_cell: only the first ``per_cell`` cases (in release order) of each category and level: a stratified
+            sample, listed as a partial run until ``run_complete`` adds the rest.
 
     Raises:
         ValueError: an unknown agent, a deleted endpoint, a limit under 1, a setting out of range or unknown
@@ -65,10 +68,11 @@ def run_create(
     from benchmark.runs.agents import get_agent
 
     get_agent(agent)  # unknown agents fail here, with the list of registered ones
-    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
-        raise ValueError(
-            f"limit must be a whole number of cases, 1 or more (leave it out for every case), got {limit!r}"
-        )
+    for field, value in (("limit", limit), ("per_cell", per_cell)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+            raise ValueError(
+                f"{field} must be a whole number of cases, 1 or more (leave it out for every case), got {value!r}"
+            )
     if endpoint is not None and endpoint.deleted_at is not None:
         raise ValueError(f"endpoint {endpoint.name!r} was deleted by its owner; it cannot be run again")
     run_config = config if isinstance(config, RunConfig) else RunConfig.from_input(config or {})
@@ -82,10 +86,14 @@ def run_create(
         entries = entries.filter(case__level=level)
     if case_ids is not None:  # e.g. a submission's smoke test: chosen cases
         entries = entries.filter(case__case_id__in=case_ids)
+    if per_cell is not None:
+        entries = entries.select_related("case")
     chosen = list(entries if limit is None else entries[:limit])
+    if per_cell is not None:
+        chosen = _first_per_cell(chosen, per_cell)
     if not chosen:
         raise ValueError("no case of the release matches the filters")
-    filters = {key: value for key, value in zip(RUN_FILTERS, (limit, category, level), strict=True) if value}
+    filters = {key: value for key, value in zip(RUN_FILTERS, (limit, category, level, per_cell), strict=True) if value}
     with transaction.atomic():
         Release.objects.select_for_update().filter(id=release.id).first()  # one name check at a time per release
         wanted = name or (endpoint.name if endpoint else agent)
@@ -106,6 +114,51 @@ def run_create(
             [Trajectory(run=run, entry=entry, trial=trial) for entry in chosen for trial in range(run_config.trials)]
         )
     return run
+
+
+def _first_per_cell(entries: list, per_cell: int) -> list:
+    taken: dict[tuple[str, str], int] = {}
+    chosen = []
+    for entry in entries:
+        cell = (entry.case.category, entry.case.level)
+        if taken.get(cell, 0) < per_cell:
+            taken[cell] = taken.get(cell, 0) + 1
+            chosen.append(entry)
+    return chosen
+
+
+def run_complete(*, run: EvaluationRun) -> int:
+    """Add every case of the release the run left out (each trial), so that it covers the whole release.
+
+    The run's filters are dropped from its stored config (its settings stay); a finished run is RUNNING again
+    with the new cases queued (nothing is sent: ``run_enqueue`` or ``run_sync`` runs them). Returns how many
+    trajectories were added.
+
+    Raises:
+        ValueError: a replay or smoke run (they cover chosen cases by design), or a deleted endpoint.
+    """
+    if run.replay_of_id or run.purpose != EvaluationRun.EVALUATION:
+        raise ValueError(f"run {run.id} is a {'replay' if run.replay_of_id else run.purpose}: it is not completed")
+    if run.endpoint is not None and run.endpoint.deleted_at is not None:
+        raise ValueError(f"run {run.id} cannot be completed: its endpoint {run.endpoint.name!r} was deleted")
+    trials = RunConfig.from_stored(run.config).trials
+    with transaction.atomic():
+        EvaluationRun.objects.select_for_update().filter(id=run.id).first()
+        have = set(run.trajectories.values_list("entry_id", "trial"))
+        missing = [
+            Trajectory(run=run, entry_id=entry_id, trial=trial)
+            for entry_id in run.release.entries.order_by("position").values_list("id", flat=True)
+            for trial in range(trials)
+            if (entry_id, trial) not in have
+        ]
+        Trajectory.objects.bulk_create(missing)
+        config = {key: value for key, value in run.config.items() if key not in RUN_FILTERS}
+        changes: dict = {"config": config}
+        if missing:
+            changes |= {"status": EvaluationRun.RUNNING, "finished_at": None}
+        EvaluationRun.objects.filter(id=run.id).update(**changes)
+    run.refresh_from_db()
+    return len(missing)
 
 
 class RunNameTaken(ValueError):

@@ -69,6 +69,8 @@ def submission_create(
     release: Release | None = None,
     no_key: bool = False,
     config: RunConfig | None = None,
+    card: dict | None = None,
+    full_run_per_cell: int | None = None,
 ) -> EvaluationRun:
     """Store the user's endpoint and queue its smoke run; returns the smoke run.
 
@@ -79,6 +81,9 @@ def submission_create(
             scaffold: 30 tool calls, temperature 0, 1 trial).
         no_key: the user says their server (at ``api_base``) takes no API key; an empty key without
             it is refused (the evaluation workers' own keys are never used).
+        card: what the user declares of the model (``benchmark.endpoints.card``).
+        full_run_per_cell: the full run is a stratified sample of this many cases per cell (a partial run,
+            which ``evaluate --complete`` makes whole); None for every case.
 
     Raises:
         SubmissionLimitReached: the user submitted ``SUBMISSIONS_PER_DAY`` times in the last 24 hours.
@@ -102,6 +107,7 @@ def submission_create(
             params=params,
             release=release,
             no_key=no_key,
+            card=card,
         )
         endpoint = endpoint_create(
             name=name,
@@ -113,6 +119,7 @@ def submission_create(
             requests_per_minute=requests_per_minute,
             owner=user,
             no_key=no_key,
+            card=card,
         )
         smoke = run_create(
             agent="litellm",
@@ -123,6 +130,7 @@ def submission_create(
             rename_duplicate=True,
             created_by=user,
             case_ids=smoke_case_ids(release=release),
+            marks={"full_run_per_cell": full_run_per_cell} if full_run_per_cell else None,
         )
         EvaluationRun.objects.filter(id=smoke.id).update(purpose=EvaluationRun.SMOKE)
         smoke.purpose = EvaluationRun.SMOKE
@@ -226,6 +234,25 @@ def submission_smoke_finished(*, run: EvaluationRun) -> EvaluationRun | None:
         return None
 
 
+def submission_full_run_force(*, user, run: EvaluationRun) -> EvaluationRun:
+    """Staff: queue the full run of a finished smoke run whatever its report says (a blocked submission run
+    anyway, e.g. a model too small to pass the smoke test whose real numbers are wanted as a floor).
+
+    Raises:
+        PermissionError: ``user`` is not staff.
+        ValueError: ``run`` is not a finished smoke run.
+    """
+    if not (user and user.is_staff):
+        raise PermissionError("only staff may run a submission that its smoke test stopped")
+    if run.purpose != EvaluationRun.SMOKE or run.endpoint_id is None:
+        raise ValueError(f"run {run.id} is not a submission's smoke run")
+    if run.status in (EvaluationRun.QUEUED, EvaluationRun.RUNNING):
+        raise ValueError(f"smoke run {run.id} has not finished")
+    full = _full_run_create(smoke=run)
+    log.info("full run %s of smoke run %s queued by %s despite the smoke report", full.id, run.id, user)
+    return full
+
+
 def _full_run_create(*, smoke: EvaluationRun) -> EvaluationRun:
     with transaction.atomic():
         EvaluationRun.objects.select_for_update().get(id=smoke.id)  # two finishing workers: one creates it
@@ -239,6 +266,7 @@ def _full_run_create(*, smoke: EvaluationRun) -> EvaluationRun:
             endpoint=smoke.endpoint,
             config=RunConfig.from_stored(smoke.config),
             marks={"smoke_run": smoke.id},
+            per_cell=smoke.config.get("full_run_per_cell"),
             name=smoke.endpoint.name,
             rename_duplicate=True,
             created_by=smoke.created_by,

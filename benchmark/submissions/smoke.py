@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import functools
 import json
-import re
-from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -14,6 +12,7 @@ from django.db.models import Count
 from django.utils import timezone
 
 from benchmark.endpoints.redaction import REDACTED, redact
+from benchmark.runs.agents.text_calls import looks_like_tool_call
 from benchmark.runs.models import EvaluationRun, ModelCall, Trajectory
 from judging.vocabulary import Ending
 
@@ -72,6 +71,8 @@ ENDING_PROBLEMS: dict[str, tuple[bool, str]] = {  # trajectory ending -> (blocki
     Ending.MODEL_ERROR: (True, "the endpoint failed"),
     Ending.TIMEOUT: (False, "the case ran out of time"),
     Ending.NO_SUBMISSION: (False, "the model stopped without calling submit_answer"),
+    Ending.TOOL_CALL_AS_TEXT: (False, "the model wrote a tool call as text instead of calling the tool"),
+    Ending.CONTEXT_EXCEEDED: (False, "the conversation grew past the model's context window"),
     Ending.INVALID_ANSWER: (False, "the agent could not finish the case"),
     Ending.BUDGET_EXHAUSTED: (False, "the model used its whole tool budget without submitting"),
 }
@@ -193,26 +194,6 @@ def _trajectory_problems(run: EvaluationRun, t: Trajectory, responses: list) -> 
 
 
 # A tool call in text: provider-specific markers, or a JSON object naming a function and its arguments.
-_CALL_MARKERS = re.compile(
-    r"<\|?(tool_call|tool_calls|function_call|function_calls|python_tag)\|?>|<function=|"
-    r"\[TOOL_CALLS\]|<invoke\b|<\|tool_call_begin\|>",
-    re.IGNORECASE,
-)
-_JSON_NAME = re.compile(r'"(?:name|function|tool|tool_name)"\s*:\s*"(?P<tool>[A-Za-z_][\w.-]*)"')
-_JSON_ARGS = re.compile(r'"(?:arguments|parameters|args|input)"\s*:')
-
-
-def looks_like_tool_call(text: str, tool_names: Collection[str]) -> bool:
-    """Whether a model's text holds a tool call the provider left unparsed."""
-    if not text:
-        return False
-    if _CALL_MARKERS.search(text):
-        return True
-    if _JSON_ARGS.search(text) and any(m.group("tool") in tool_names for m in _JSON_NAME.finditer(text)):
-        return True
-    return any(re.search(rf"\b{re.escape(name)}\s*\(", text) for name in tool_names)
-
-
 def _unparsed_tool_call(response) -> str:
     """A short, redacted excerpt of a model response's text when it is an unparsed tool call, else ""."""
     message = _message(response)

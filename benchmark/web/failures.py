@@ -104,6 +104,8 @@ REASONS: tuple[Reason, ...] = (
     _ended(Ending.TIMEOUT, "timeout", "the agent ran out of time"),
     _ended(Ending.MODEL_ERROR, "model error", "the model endpoint failed or could not be reached"),
     _ended(Ending.INVALID_ANSWER, "invalid answer", "the agent crashed or its answer could not be read"),
+    _ended(Ending.CONTEXT_EXCEEDED, "context exceeded", "the conversation grew past the model's context window"),
+    _ended(Ending.TOOL_CALL_AS_TEXT, "tool call as text", "the model wrote a tool call as text, which is never run"),
     _ended(Ending.NO_SUBMISSION, "no answer", "the agent never called submit_answer"),
     Reason(
         "scoring_failed", "scoring failed", "the scorer raised an error (kept for a re-score)", lambda t: t["error"]

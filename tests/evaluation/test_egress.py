@@ -558,3 +558,41 @@ def test_a_stored_endpoint_the_checks_refuse_does_not_get_a_client(fields, expec
     stored = ModelEndpoint.objects.create(name="saved before the checks", **fields)
     with pytest.raises(ValueError, match=expected):  # ApiBaseNotAllowed, or the run-wide MissingApiKey
         factory_client(stored)
+
+
+# --- the allow-list of private endpoint addresses (PRIVATE_ENDPOINT_ADDRESSES) --------------------------------
+
+
+@pytest.mark.django_db
+def test_a_listed_private_address_is_reached_on_its_own_port_only(settings):
+    with FakeOpenAI([reply("hello from the local server")]) as fake:
+        port = int(fake.url.rsplit(":", 1)[1].split("/")[0])
+        settings.PRIVATE_ENDPOINT_ADDRESSES = [f"127.0.0.1:{port}"]
+        assert make(api_base=fake.url).api_base == fake.url  # saved
+        answer = ask("openai/local", fake.url)  # and reached, with ALLOW_PRIVATE_ENDPOINTS off
+        assert answer["choices"][0]["message"]["content"] == "hello from the local server"
+        other = f"http://127.0.0.1:{port + 1}/v1"
+        with pytest.raises(ValidationError, match="not on the allow-list PRIVATE_ENDPOINT_ADDRESSES"):
+            make(name="other port", api_base=other)
+        with pytest.raises(ModelError, match="refused"):
+            ask("openai/local", other)
+
+
+@pytest.mark.parametrize(
+    "entry, problem",
+    [
+        ("localhost:8091", "is not an IP address and port"),
+        ("127.0.0.1", "is not an IP address and port"),
+        ("127.0.0.1:99999", "is not an IP address and port"),
+        ("169.254.169.254:80", "never allowed"),
+        ("[fe80::1]:8091", "never allowed"),
+    ],
+)
+def test_an_allow_list_entry_that_is_not_an_address_and_port_or_is_always_refused_is_a_configuration_error(
+    settings, entry, problem
+):
+    from django.core.exceptions import ImproperlyConfigured
+
+    settings.PRIVATE_ENDPOINT_ADDRESSES = [entry]
+    with pytest.raises(ImproperlyConfigured, match=problem):
+        check_api_base("http://127.0.0.1:8091/v1")

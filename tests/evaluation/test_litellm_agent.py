@@ -170,3 +170,62 @@ def test_a_replayed_run_repeats_the_recorded_trajectory_without_calling_the_mode
     assert replayed.ended == "submitted" and replayed.final_answer == original.final_answer
     assert [(s.tool, s.arguments) for s in tools.steps] == [(s.tool, s.arguments) for s in original_tools.steps]
     assert (replayed.input_tokens, replayed.output_tokens) == (original.input_tokens, original.output_tokens)
+
+
+# --- what a real model does besides calling tools (issue 44) ----------------------------------------------
+
+
+def test_a_tool_call_written_as_text_is_recorded_never_run_and_ends_tool_call_as_text(run_agent):
+    written = '<tool_call>\n{"name": "place_search", "arguments": {"query_name": "Museo Kivi"}}\n</tool_call>'
+    outcome, tools, requests, calls = run_agent([reply(written), reply(written)])
+
+    assert outcome.ended == "tool_call_as_text" and tools.steps == []  # nothing was run
+    assert "recorded and not run" in outcome.error and "<tool_call>" in outcome.error
+    assert requests[1]["messages"][-1] == {"role": "user", "content": REMINDER}
+    assert [c["response"]["choices"][0]["message"]["content"] for c in calls] == [written, written]
+
+
+def test_a_json_object_naming_a_tool_in_prose_is_a_tool_call_as_text(run_agent):
+    text = 'I will call {"name": "submit_answer", "arguments": {"result": {"answer": "10:00"}}} now.'
+    outcome, tools, _, _ = run_agent([reply(text)])
+    assert outcome.ended == "tool_call_as_text" and tools.steps == [] and outcome.final_answer is None
+
+
+def test_an_empty_reply_twice_ends_no_submission_saying_it_was_empty(run_agent):
+    outcome, tools, requests, _ = run_agent([reply("")])
+    assert outcome.ended == "no_submission" and len(requests) == 2 and tools.steps == []
+    assert outcome.error.endswith("its last reply was an empty reply")
+
+
+def test_a_reply_cut_at_the_token_limit_says_so(run_agent):
+    cut = reply("la " * 50)
+    cut["body"]["choices"][0]["finish_reason"] = "length"
+    outcome, _, _, _ = run_agent([cut])
+    assert outcome.ended == "no_submission" and "cut at the token limit" in outcome.error
+
+
+def test_an_unknown_tool_is_a_recorded_tool_error_the_model_reads(run_agent):
+    unknown = {"name": "book_table", "arguments": {"place_id": "N5"}}
+    outcome, tools, requests, _ = run_agent([reply(tool_calls=[unknown]), reply(tool_calls=[SUBMIT])])
+    assert outcome.ended == "submitted"
+    assert tools.steps[0].tool == "book_table" and tools.steps[0].error_kind != ""
+    told = json.loads(requests[1]["messages"][-1]["content"])
+    assert "error" in told and "book_table" in json.dumps(told)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # llama-cpp-python's server (llama_cpp/server/errors.py), as it words a prompt past n_ctx
+        "This model's maximum context length is 8192 tokens. However, you requested 9000 tokens "
+        "(8999 in the messages, 1 in the completion). Please reduce the length of the messages or completion.",
+        # llama.cpp's own server
+        "the request exceeds the available context size, try increasing it",
+    ],
+)
+def test_a_conversation_past_the_models_context_ends_context_exceeded_without_retries(run_agent, message):
+    outcome, tools, requests, calls = run_agent([reply(tool_calls=[SEARCH]), error(400, message)])
+    assert outcome.ended == "context_exceeded", outcome.error
+    assert "no longer fits the model's context" in outcome.error
+    assert len(requests) == 2 and calls[1]["attempts"] == 1  # a refusal a retry cannot fix
+    assert len(tools.steps) == 1  # what was done before stays recorded

@@ -16,9 +16,10 @@ from benchmark.accounts.models import ApiToken
 from benchmark.accounts.services import api_token_hash
 from benchmark.cases.models import Case, Release
 from benchmark.endpoints.models import ModelEndpoint
+from benchmark.runs.agents.text_calls import looks_like_tool_call
 from benchmark.runs.models import EvaluationRun
 from benchmark.submissions.services import smoke_case_ids, submission_create
-from benchmark.submissions.smoke import looks_like_tool_call, smoke_report
+from benchmark.submissions.smoke import smoke_report
 from tests.api.data import CELLS, SECRET, release, user
 from tests.fakes.openai_server import FakeOpenAI, error, reply
 from tests.processes import celery_broker
@@ -176,6 +177,9 @@ def test_tool_calls_written_as_text_are_recognised(text):
         'My answer: {"name": "Museo Kivi", "place_id": "N5"}',
         "I will search for places first.",
         "",
+        # the scaffold's own words, echoed by a small model (figure 9 and the reminder)
+        "You must call submit_answer(result=<your_answer>) with your final answer as a JSON object.",
+        "After completing your analysis, you MUST call submit_answer() to deliver your final answer",
     ],
 )
 def test_ordinary_text_is_not_taken_for_a_tool_call(text):

@@ -7,6 +7,14 @@ otherwise, and the same budget of tool calls. The loop asks the model, runs its 
 through the toolbox (each one a recorded step) and hands back the observations, until
 submit_answer succeeds, the budget or the time runs out, the model fails, or it stops
 calling tools (it is reminded once to call submit_answer).
+
+What a model does besides calling tools ends the case in a state that says so (docs/evaluation.md,
+"How a case ends"): a reply without tool calls twice in a row ends ``no_submission`` (the error says
+whether the replies were empty, cut at the token limit, or prose); one whose text looks like a tool call
+(``text_calls``) is recorded with its model call and never run, and ends ``tool_call_as_text``;
+a conversation the model's context cannot hold ends ``context_exceeded`` (the server refuses it: nothing
+is cut or summarised, so every model answers the same conversation); unreadable arguments and unknown
+tools are tool errors the model reads, each a recorded step.
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ from judging.vocabulary import Ending
 
 from .answer_format import ANSWER_FORMAT
 from .base import AgentOutcome, AgentTask, agent
+from .text_calls import written_tool_call
 from .toolbox import BudgetExhausted
 
 # Figure 9, verbatim but for the marked additions to the answer format (see answer_format.py).
@@ -45,6 +54,9 @@ REMINDER = (
     "You have not submitted an answer. You MUST call submit_answer(result=<your_answer>) with your final "
     "answer as a JSON object. Do NOT output JSON as plain text - always use submit_answer()."
 )
+
+
+SNIPPET_CHARS = 160
 
 
 def system_prompt(question: str) -> str:
@@ -95,14 +107,17 @@ class _Conversation:
 
     async def run(self) -> tuple[Ending, str]:
         """Ask and act until the conversation ends; returns (ended, error)."""
-        from benchmark.endpoints.llm import ModelError
+        from benchmark.endpoints.llm import ContextExceeded, ModelError
 
         functions = function_specs(await self.task.tools.list_tools())
+        names = {f["function"]["name"] for f in functions}
         while True:
             try:
                 response = await self.task.llm.complete(
                     self.messages, functions, temperature=self.task.config.temperature
                 )
+            except ContextExceeded as exc:
+                return Ending.CONTEXT_EXCEEDED, f"the conversation no longer fits the model's context: {exc}"
             except ModelError as exc:
                 return Ending.MODEL_ERROR, str(exc)
             message, usage = self._read(response)
@@ -110,7 +125,7 @@ class _Conversation:
             self.messages.append(_assistant_turn(message, calls))
             if not calls:
                 if self.reminded:
-                    return Ending.NO_SUBMISSION, "the model stopped without calling submit_answer"
+                    return _no_call_ending(message, response, names)
                 self.reminded = True
                 self.messages.append({"role": "user", "content": REMINDER})
                 continue
@@ -158,6 +173,28 @@ class _Conversation:
                 return
 
 
+def _no_call_ending(message: dict, response: dict, tool_names: set[str]) -> tuple[Ending, str]:
+    """How a case ends when the model, reminded once, again answers without a tool call; the error says what
+    the reply was."""
+    text = message.get("content") or ""
+    text = text if isinstance(text, str) else json.dumps(text)
+    written = written_tool_call(text, tool_names)
+    if written:
+        snippet = text[max(0, written.start() - 20) :][:SNIPPET_CHARS]
+        return Ending.TOOL_CALL_AS_TEXT, (
+            f"the model wrote a tool call as text, which is recorded and not run ({snippet!r}), and never "
+            "called submit_answer"
+        )
+    finish = (response.get("choices") or [{}])[0].get("finish_reason")
+    if not text.strip():
+        what = "an empty reply"
+    elif finish == "length":
+        what = f"text cut at the token limit ({text[:SNIPPET_CHARS]!r}...)"
+    else:
+        what = f"text ({text[:SNIPPET_CHARS]!r})"
+    return Ending.NO_SUBMISSION, f"the model stopped without calling submit_answer: its last reply was {what}"
+
+
 def _arguments(raw: Any) -> tuple[Any, str]:
     """(arguments, problem): parsed JSON, or the raw text and why it is not JSON (the toolbox then
     records an invalid_parameter step)."""
@@ -172,7 +209,10 @@ def _arguments(raw: Any) -> tuple[Any, str]:
 
 
 def _assistant_turn(message: dict, calls: list[dict]) -> dict:
-    turn: dict[str, Any] = {"role": "assistant", "content": message.get("content")}
+    # Text, never null: OpenAI takes a null content beside tool calls, but llama-cpp-python's server (and other
+    # servers that validate the request) refuses it, and every turn after a silent tool call would fail.
+    content = message.get("content")
+    turn: dict[str, Any] = {"role": "assistant", "content": content if content is not None else ""}
     if calls:
         turn["tool_calls"] = [
             {

@@ -19,6 +19,13 @@ class Command(BaseCommand):
         who.add_argument("--api-key-env", help="Environment variable that holds the endpoint's API key.")
         parser.add_argument("--release", help="Release name (default: the newest release).")
         parser.add_argument("--limit", type=int, help="Only the first N cases (N >= 1); every case when left out.")
+        parser.add_argument(
+            "--per-cell",
+            type=int,
+            metavar="N",
+            help="A stratified sample: the first N cases of each category and level (a partial run; --complete "
+            "adds the rest).",
+        )
         parser.add_argument("--category", choices=[category.value for category in Category])
         parser.add_argument("--level", choices=[level.value for level in Level])
         add_run_config_arguments(parser.add_argument_group("the run's settings"))
@@ -46,6 +53,12 @@ class Command(BaseCommand):
         )
         control.add_argument("--resume", type=int, metavar="RUN", help="Queue RUN's unfinished cases again.")
         control.add_argument("--cancel", type=int, metavar="RUN", help="Cancel RUN.")
+        control.add_argument(
+            "--complete",
+            type=int,
+            metavar="RUN",
+            help="Add the cases a sampled or filtered RUN left out, and run them (the run then covers the release).",
+        )
 
     def handle(self, *args, **opts):
         from django.core.exceptions import ValidationError
