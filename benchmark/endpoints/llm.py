@@ -142,9 +142,16 @@ class LLMClient:
         register_secret(spec.api_key)  # log lines quoting the key are redacted
 
     async def complete(
-        self, messages: list[dict], tools: list[dict] | None = None, *, temperature: float | None = None
+        self,
+        messages: list[dict],
+        tools: list[dict] | None = None,
+        *,
+        temperature: float | None = None,
+        tool_choice: str | None = None,
     ) -> dict:
         """The model's next message for ``messages``, as an OpenAI-style response dict.
+
+        ``tool_choice``: sent with the tools when given (``"none"``: a judge whose verification budget is spent).
 
         Raises:
             ModelError: no usable response (the message says why); the call is recorded first.
@@ -152,6 +159,8 @@ class LLMClient:
         """
         sequence, self.sequence = self.sequence, self.sequence + 1
         kwargs = self._kwargs(messages, tools, self.temperature if temperature is None else temperature)
+        if tools and tool_choice:
+            kwargs["tool_choice"] = tool_choice
         request = self._delta(self._scrub_request(kwargs))
         if self.replay is not None:
             return self._replayed(sequence, request)

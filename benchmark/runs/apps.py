@@ -9,4 +9,5 @@ class RunsConfig(AppConfig):
     verbose_name = "Runs"
 
     def ready(self) -> None:
-        from . import floors, tasks  # noqa: F401  registers the Celery tasks and the data engine's floor probe
+        # the Celery tasks, the data engine's floor probe and the paraphraser's model client
+        from . import floors, model_clients, tasks  # noqa: F401

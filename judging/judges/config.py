@@ -7,8 +7,12 @@ The API key never sits in settings: an entry names the environment variable that
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+# (messages, tools or None, tool_choice or None) -> an OpenAI-style chat completion as a dict.
+JudgeClient = Callable[[list[dict], list[dict] | None, str | None], dict]
 
 # Arguments judge_score sets itself; a config's extra params may not override them.
 RESERVED_PARAMS = frozenset(
@@ -40,6 +44,9 @@ class JudgeConfig:
         params: extra litellm arguments (``max_tokens``, ``reasoning_effort`` ...).
         timeout_s: per request.
         num_retries: retries of 429 and 5xx answers (by the HTTP client, with backoff).
+        client: the model client that asks the model. The platform gives every judge its own
+            (``benchmark.runs.model_clients``: the egress checks, retries and redaction every model
+            endpoint gets); None asks litellm directly (judging used as a library, outside the platform).
     """
 
     name: str
@@ -49,6 +56,7 @@ class JudgeConfig:
     params: dict[str, Any] = field(default_factory=dict)
     timeout_s: float = 120.0
     num_retries: int = 2
+    client: JudgeClient | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not self.name or not self.model:

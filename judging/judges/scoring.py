@@ -1,4 +1,5 @@
-"""One judge, one judgment: :func:`judge_score` asks a model through litellm for a verdict.
+"""One judge, one judgment: :func:`judge_score` asks a model for a verdict (through the judge's model client, or
+litellm outside the platform).
 
 The conversation: system + user prompt from the role's template (temperature 0); the judge
 may call verification tools (the engine toolset, through the gateway) up to
@@ -207,11 +208,11 @@ def _converse(
         except Exception as exc:  # 429/5xx were already retried num_retries times
             result.failure = f"model error: {_scrub(exc, config)}"
             return result
-        if message.tool_calls:
+        if message.get("tool_calls"):
             result.raw.append(_raw_tool_turn(message))
             messages += _answer_tool_calls(message, offered, tools_city, budget_left, result)
             continue
-        content = message.content or ""
+        content = message.get("content") or ""
         result.raw.append(content)
         score, explanation, problem = parse_verdict(content)
         if not problem:
@@ -232,7 +233,12 @@ def _converse(
     return result
 
 
-def _complete(config: JudgeConfig, messages: list[dict], tools: list[dict] | None, *, tools_spent: bool):
+def _complete(config: JudgeConfig, messages: list[dict], tools: list[dict] | None, *, tools_spent: bool) -> dict:
+    """The judge's next message as a plain dict (``content``, ``tool_calls``), from its model client or litellm."""
+    tool_choice = "none" if tools and tools_spent else None
+    if config.client is not None:
+        message = config.client(list(messages), tools, tool_choice)["choices"][0]["message"]
+        return message if isinstance(message, dict) else {}
     import litellm
 
     kwargs: dict[str, Any] = {
@@ -249,24 +255,24 @@ def _complete(config: JudgeConfig, messages: list[dict], tools: list[dict] | Non
     }
     if tools:
         kwargs["tools"] = tools
-        if tools_spent:
-            kwargs["tool_choice"] = "none"
-    return litellm.completion(**kwargs).choices[0].message
+        if tool_choice:
+            kwargs["tool_choice"] = tool_choice
+    return litellm.completion(**kwargs).choices[0].message.model_dump()
 
 
 def _answer_tool_calls(
-    message, offered: set[str], tools_city: str | None, budget_left: int, result: _Pass
+    message: dict, offered: set[str], tools_city: str | None, budget_left: int, result: _Pass
 ) -> list[dict]:
     """The assistant turn and one tool message per call (run, refused, or over budget)."""
-    calls = [
+    calls: list[dict[str, Any]] = [
         {
-            "id": call.id,
+            "id": call.get("id") or "",
             "type": "function",
-            "function": {"name": call.function.name, "arguments": call.function.arguments or "{}"},
+            "function": {"name": call["function"]["name"], "arguments": call["function"].get("arguments") or "{}"},
         }
-        for call in message.tool_calls
+        for call in message["tool_calls"]
     ]
-    out: list[dict] = [{"role": "assistant", "content": message.content or "", "tool_calls": calls}]
+    out: list[dict] = [{"role": "assistant", "content": message.get("content") or "", "tool_calls": calls}]
     for call in calls:
         name, arguments = call["function"]["name"], call["function"]["arguments"]
         if budget_left <= 0:
@@ -325,9 +331,12 @@ def verification_tools() -> list[dict]:
     ]
 
 
-def _raw_tool_turn(message) -> str:
-    calls = [{"name": call.function.name, "arguments": call.function.arguments} for call in message.tool_calls]
-    return dumps({"content": message.content, "tool_calls": calls})
+def _raw_tool_turn(message: dict) -> str:
+    calls = [
+        {"name": call["function"]["name"], "arguments": call["function"].get("arguments")}
+        for call in message["tool_calls"]
+    ]
+    return dumps({"content": message.get("content"), "tool_calls": calls})
 
 
 def _parsed(arguments: str) -> Any:

@@ -78,6 +78,7 @@ def test_calibrate_judges_reports_agreement_and_recommends(trip_case, settings, 
     for value in (0.8, 0.9, 0.7):
         HumanScore.objects.create(case=case, metric="SC", answer={**trip_case.answer, "note": value}, score=value)
     monkeypatch.setenv("FAKE_JUDGE_KEY", "sk-test")
+    settings.ALLOW_PRIVATE_ENDPOINTS = True  # the judges ask through the model client: its egress checks apply
     with FakeOpenAI([verdict(0.8)]) as close, FakeOpenAI([verdict(0.1)]) as far:
         settings.JUDGE_MODELS = [
             {"name": "close", "model": "openai/close", "api_base": close.url, "api_key_env": "FAKE_JUDGE_KEY"},

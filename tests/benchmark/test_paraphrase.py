@@ -1,4 +1,4 @@
-"""Question paraphrasing through litellm against a local fake OpenAI-compatible server."""
+"""Question paraphrasing through the model client against a local fake OpenAI-compatible server."""
 
 import pytest
 
@@ -28,6 +28,11 @@ def test_a_paraphrase_that_changes_the_question_is_rejected(text, reason):
     assert reason in keeps_meaning(ORIGINAL, text, names=["Hotel Kämp"], forbidden=["corgi cafe"])
 
 
+@pytest.fixture(autouse=True)
+def private_endpoints_on(settings):
+    settings.ALLOW_PRIVATE_ENDPOINTS = True  # the fake listens on 127.0.0.1; the model client's egress checks apply
+
+
 def rephrase(body: dict) -> dict:
     question = body["messages"][-1]["content"]
     return reply("Please help: " + question)
@@ -37,7 +42,7 @@ def drop_names(body: dict) -> dict:
     return reply("Can you help me plan something nice today around town please, thanks a lot?")
 
 
-def test_generation_paraphrases_through_litellm_and_records_the_original(helsinki):
+def test_generation_paraphrases_through_the_model_client_and_records_the_original(helsinki):
     from environment.tools.context import city_context
 
     ctx = city_context("helsinki")

@@ -113,6 +113,31 @@ def test_the_local_model_is_submitted_run_scored_listed_and_replayed_byte_for_by
             endpoints.delete()
 
 
+def test_the_local_model_judges_through_the_model_client_its_replies_parsed_kept_and_cached(port, settings):
+    from benchmark.runs.model_clients import with_model_client
+    from judging.judges import InMemoryJudgeCache, JudgeConfig, judge_score
+    from tests.judging.test_judges import CASE
+
+    settings.ALLOW_PRIVATE_ENDPOINTS = False
+    settings.PRIVATE_ENDPOINT_ADDRESSES = [f"127.0.0.1:{port}"]
+    judge = with_model_client(
+        JudgeConfig(
+            name="smollm2",
+            model=f"openai/{MODEL_ALIAS}",
+            api_base=f"http://127.0.0.1:{port}/v1",
+            params={"max_tokens": 128},
+        )
+    )
+    cache = InMemoryJudgeCache()
+    first = judge_score("semantic_constraint", judge, CASE, CASE.answer, cache=cache)
+    assert first.raw and all(isinstance(reply, str) for reply in first.raw)  # every reply kept verbatim
+    again = judge_score("semantic_constraint", judge, CASE, CASE.answer, cache=cache)
+    if first.score is not None:  # a verdict the parser accepted: 0..1, cached
+        assert 0 <= first.score <= 1 and again.cached and again.score == first.score
+    else:  # what a 135M judge mostly writes: told what was wrong twice, then no score (never a 0), not cached
+        assert first.failure.startswith("malformed reply") and len(first.raw) == 3 and not again.cached
+
+
 def test_the_server_uses_the_lifeplanner_chat_format():
     from benchmark.endpoints.local_model.server import local_server_command
 

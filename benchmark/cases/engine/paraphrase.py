@@ -1,4 +1,9 @@
-"""Optional paraphrasing of generated questions through litellm (temperature 0.7, appendix B.3).
+"""Optional paraphrasing of generated questions by a model (temperature 0.7, appendix B.3).
+
+The model is asked through the platform's model client, which the runs app registers in
+``PARAPHRASE_CLIENTS`` (``benchmark.runs.model_clients``: the egress checks and retries every model
+request gets; the cases app cannot import the endpoints app). Without one (the engine used outside the
+platform), through litellm directly.
 
 A paraphrase is kept only when it still asks the same thing: every place name and every
 number of the original is still there verbatim, no number is added, and (at L2) it does
@@ -8,8 +13,10 @@ not name the hidden criterion. Otherwise the original question stays.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+
+from environment.registry_base import Registry
 
 NUMBER = re.compile(r"\d+(?:[.:]\d+)?")
 SYSTEM_PROMPT = (
@@ -17,6 +24,11 @@ SYSTEM_PROMPT = (
     "name verbatim, keep every number, time and date, keep the travel mode and what is being optimised, and do "
     "not add requirements. Vary the wording and tone naturally. Reply with the rewritten question only."
 )
+
+
+# ask(model=, api_base=, api_key=, messages=, temperature=, timeout_s=) -> the reply's text
+ParaphraseAsk = Callable[..., str]
+PARAPHRASE_CLIENTS: Registry[ParaphraseAsk] = Registry("paraphrase model client")
 
 
 @dataclass(frozen=True)
@@ -28,6 +40,18 @@ class Paraphraser:
     timeout_s: float = 60.0
 
     def __call__(self, question: str) -> str:
+        messages = [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": question}]
+        for name in PARAPHRASE_CLIENTS.names():  # the platform's model client
+            ask = PARAPHRASE_CLIENTS.get(name)
+            reply = ask(
+                model=self.model,
+                api_base=self.api_base,
+                api_key=self.api_key,
+                messages=messages,
+                temperature=self.temperature,
+                timeout_s=self.timeout_s,
+            )
+            return reply.strip()
         import litellm
 
         response = litellm.completion(
@@ -37,7 +61,7 @@ class Paraphraser:
             temperature=self.temperature,
             timeout=self.timeout_s,
             num_retries=2,
-            messages=[{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": question}],
+            messages=messages,
         )
         return (response.choices[0].message.content or "").strip()
 

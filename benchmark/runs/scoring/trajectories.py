@@ -13,8 +13,8 @@ from typing import Any, Protocol
 from django.db import InterfaceError, OperationalError
 
 from benchmark.cases.document import CaseDocument
+from benchmark.runs.model_clients import platform_judges
 from environment.tools.context import ToolContext
-from judging.judges import configured_judges
 from judging.types import Step as JStep
 from judging.types import Trajectory as JTrajectory
 from judging.vocabulary import Ending
@@ -103,7 +103,7 @@ def trajectory_score(
 
 
 def _judges():
-    return configured_judges() or None
+    return platform_judges() or None
 
 
 def _cache():

@@ -29,10 +29,10 @@ class Command(BaseCommand):
         from pydantic import ValidationError
 
         from benchmark.cases.document import CaseDocument
+        from benchmark.runs.model_clients import platform_judges
         from benchmark.runs.scoring.judge_cache import DatabaseJudgeCache
         from benchmark.runs.scoring.services import answer_score
         from environment.tools.context import CityNotBuilt
-        from judging.judges import configured_judges
         from judging.types import Trajectory
 
         try:
@@ -52,7 +52,7 @@ class Command(BaseCommand):
             )
         except ValidationError as exc:
             raise CommandError(f"invalid input: {exc.errors(include_url=False)[0]}") from None
-        judges = configured_judges() if opts["judges"] else None
+        judges = platform_judges() if opts["judges"] else None
         if opts["judges"] and not judges:
             raise CommandError("--judges: no judge is configured (set JUDGE_MODELS, see docs/judges.md)")
         try:
