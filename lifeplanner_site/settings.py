@@ -58,6 +58,11 @@ SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 BEHIND_TLS_PROXY = env_bool("BEHIND_TLS_PROXY", False)
 if BEHIND_TLS_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# How many proxies in front of the site add to X-Forwarded-For (docs/operations.md, "Client addresses"): the
+# throttles count the address the outermost of them saw. 0: the peer's address, the header ignored.
+TRUSTED_PROXIES = env_int("TRUSTED_PROXIES", 1 if BEHIND_TLS_PROXY else 0)
+if TRUSTED_PROXIES < 0:
+    raise ImproperlyConfigured(f"TRUSTED_PROXIES must be 0 or more, got {TRUSTED_PROXIES}")
 
 INSTALLED_APPS = [
     "lifeplanner_site.apps.SiteAdminConfig",  # django.contrib.admin; curators open it by their group

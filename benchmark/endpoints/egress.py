@@ -171,6 +171,9 @@ def host_problem(host: str, port: int, *, proxied: bool = False) -> str | None:
             (behind one, the worker may have no DNS for outside names): a host that does not
             resolve here is left to the proxy's own checks.
     """
+    literal = ip_literal(host)
+    if literal is not None:  # judged as the address it is, whether or not it resolves (a zone id never does)
+        return addresses_problem(host, [literal], port=port)
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError) as exc:
@@ -205,6 +208,12 @@ async def resolve_allowed(host: str, port: int, *, proxied: bool = False) -> lis
     Raises:
         ApiBaseNotAllowed: the host does not resolve, or one of its addresses is refused.
     """
+    literal = ip_literal(host)
+    if literal is not None:  # an address, not a name: no lookup, and its zone id cannot hide what it is
+        problem = addresses_problem(host, [literal], what="host", port=port)
+        if problem:
+            raise ApiBaseNotAllowed(problem)
+        return [literal]
     try:
         infos = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError) as exc:
@@ -216,6 +225,17 @@ async def resolve_allowed(host: str, port: int, *, proxied: bool = False) -> lis
     if problem:
         raise ApiBaseNotAllowed(problem)
     return addresses
+
+
+def ip_literal(host: str) -> str | None:
+    """The address ``host`` is when it is an IP literal (an IPv6 zone id, "%lo" or "%25lo" in a URL, stripped);
+    None for a name."""
+    address = host.split("%", 1)[0]
+    try:
+        ipaddress.ip_address(address)
+    except ValueError:
+        return None
+    return address
 
 
 def _addresses(infos) -> list[str]:

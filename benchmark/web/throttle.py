@@ -34,12 +34,22 @@ def parse_rate(rate: str | None) -> tuple[int, int] | None:
 
 
 def client_ip(request: HttpRequest) -> str:
-    """The client's address: REMOTE_ADDR, or the first X-Forwarded-For hop when the site is behind a
-    trusted proxy (``settings.BEHIND_TLS_PROXY``), which overwrites that header."""
-    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-    if getattr(settings, "BEHIND_TLS_PROXY", False) and forwarded:
-        return forwarded.split(",")[0].strip()
-    return request.META.get("REMOTE_ADDR", "unknown")
+    """The client's address, as both throttles (pages and API) count clients.
+
+    With no trusted proxy (``settings.TRUSTED_PROXIES`` 0, the default), the peer's address: X-Forwarded-For
+    is the client's own words. Behind N trusted proxies, each of which appends the address it was connected from
+    (nginx's ``$proxy_add_x_forwarded_for``, a cloud load balancer) or, for the outermost one, overwrites the
+    header (``proxy_set_header X-Forwarded-For $remote_addr``), the N-th hop from the right: the address the
+    outermost trusted proxy saw. Whatever a client writes into the header sits left of it and is not read. A
+    header with fewer hops than proxies (a proxy not configured as documented) counts the peer: those requests
+    share one budget rather than each naming its own.
+    """
+    peer = request.META.get("REMOTE_ADDR") or "unknown"
+    trusted = int(getattr(settings, "TRUSTED_PROXIES", 0) or 0)
+    if trusted <= 0:
+        return peer
+    hops = [hop.strip() for hop in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if hop.strip()]
+    return hops[-trusted] if len(hops) >= trusted else peer
 
 
 def page_throttled(request: HttpRequest, scope: str) -> HttpResponse | None:
@@ -100,7 +110,9 @@ class AnonApiThrottle(_SettingsRateThrottle):
     def get_cache_key(self, request, view):
         if request.user and request.user.is_authenticated:
             return None
-        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+        # client_ip, not DRF's get_ident: without NUM_PROXIES, get_ident returns the whole X-Forwarded-For
+        # header, so a new header value was a new budget
+        return self.cache_format % {"scope": self.scope, "ident": client_ip(request)}
 
 
 class UserApiThrottle(_SettingsRateThrottle):

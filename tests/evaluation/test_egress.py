@@ -596,3 +596,19 @@ def test_an_allow_list_entry_that_is_not_an_address_and_port_or_is_always_refuse
     settings.PRIVATE_ENDPOINT_ADDRESSES = [entry]
     with pytest.raises(ImproperlyConfigured, match=problem):
         check_api_base("http://127.0.0.1:8091/v1")
+
+
+@pytest.mark.parametrize(
+    "url, kind",
+    [
+        ("http://[fe80::1%25lo]/v1", "link-local"),
+        ("http://[::ffff:169.254.169.254%25x]/", "metadata"),
+        ("http://[fe80::1%25eth0]:8080/v1", "link-local"),
+    ],
+)
+def test_an_ip_literal_with_a_zone_id_is_judged_as_its_address_when_saved_and_when_called(settings, url, kind):
+    settings.ALLOW_PRIVATE_ENDPOINTS = True  # even so: link-local and metadata addresses are always refused
+    with pytest.raises(ValidationError, match=kind):
+        check_api_base(url)
+    with pytest.raises(ModelError, match="refused"):
+        ask("openai/x", url)
