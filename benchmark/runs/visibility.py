@@ -99,8 +99,7 @@ def release_run_check(*, user, release: Release) -> None:
         raise ValidationError(
             {
                 "release": [
-                    f"release {release.name} is hidden: only curators and staff may run on it "
-                    "(HIDDEN_RELEASE_RUNNERS=staff); choose a public release"
+                    f"release {release.name} is hidden: only curators and staff may run on it; choose a public release"
                 ]
             }
         )

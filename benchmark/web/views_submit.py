@@ -83,14 +83,21 @@ class SubmissionForm(forms.Form):
         help_text='Optional JSON object of litellm parameters, e.g. {"max_tokens": 2048}.',
     )
     release = forms.ModelChoiceField(
-        queryset=Release.objects.order_by("-created_at", "-id"), to_field_name="name", required=False, empty_label=None
+        queryset=Release.objects.order_by("-created_at", "-id"),
+        to_field_name="name",
+        required=False,
+        empty_label=None,
+        error_messages={
+            "invalid_choice": "you may not run on that release (a hidden release is for curators and staff): "
+            "choose one of the releases listed"
+        },
     )
 
     def __init__(self, *args, user=None, **kwargs):
         super().__init__(*args, **kwargs)
-        # Offer only the releases this user may run on (hidden ones: HIDDEN_RELEASE_RUNNERS); a posted hidden
-        # release is still read, so the service can say why it is refused.
-        if user is not None and not self.is_bound:
+        # Offer only the releases this user may run on, before and after a POST: a posted release the user may
+        # not run on is an invalid choice, refused with the message above.
+        if user is not None:
             field = cast(forms.ModelChoiceField, self.fields["release"])
             assert field.queryset is not None  # the field above has one
             allowed = [r.pk for r in field.queryset if can_run_on(user=user, release=r)]

@@ -50,6 +50,12 @@ def test_after_thirty_wrong_passwords_the_right_one_does_not_sign_in(client):
     assert client.get("/submit/").status_code == 302  # still signed out
 
 
+def test_the_fifth_wrong_password_in_a_row_already_answers_429_as_the_docs_say(client, settings):
+    user("typist")
+    codes = [sign_in(client, "typist", "wrong").status_code for _ in range(settings.AXES_FAILURE_LIMIT)]
+    assert settings.AXES_FAILURE_LIMIT == 5 and codes == [200, 200, 200, 200, 429]
+
+
 def test_the_lockout_is_per_username_and_ends_after_its_time(client, settings):
     from axes.models import AccessAttempt
 

@@ -230,11 +230,12 @@ def test_an_ordinary_user_may_not_submit_to_a_hidden_release_by_default(client, 
     response = client.post("/api/v1/runs/", {**SUBMISSION, "release": "hid-hidden"}, content_type="application/json")
     assert response.status_code == 400
     assert response.json()["release"] == [
-        "release hid-hidden is hidden: only curators and staff may run on it "
-        "(HIDDEN_RELEASE_RUNNERS=staff); choose a public release"
-    ]
+        "release hid-hidden is hidden: only curators and staff may run on it; choose a public release"
+    ]  # the refusal names no operator setting
     form = client.post("/submit/", {**SUBMISSION, "release": "hid-hidden", "requests_per_minute": "", "params": ""})
-    assert form.status_code == 200 and "only curators and staff may run on it" in form.content.decode()
+    page = form.content.decode()
+    assert form.status_code == 200 and "you may not run on that release" in page and "HIDDEN_RELEASE" not in page
+    assert 'value="hid-hidden"' not in page  # after the POST too, the form offers only releases the user may run on
     assert not EvaluationRun.objects.filter(created_by=other).exists()
     assert (
         client.post(
