@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from django.conf import settings
 from django.http import HttpResponseBadRequest, JsonResponse
 from django.views.debug import SafeExceptionReporterFilter
 
@@ -28,6 +29,22 @@ class RejectNulCharactersMiddleware:
                     return JsonResponse({"detail": message}, status=400)
                 return HttpResponseBadRequest(message)
         return self.get_response(request)
+
+
+class ContentSecurityPolicyMiddleware:
+    """Every answer carries ``settings.CONTENT_SECURITY_POLICY``: scripts and styles from this site only, no
+    inline script or style (the pages keep their data in JSON blocks, static/js starts the maps), no frame.
+    The replay pages render a model's own text; a script smuggled into it would not run."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        policy = getattr(settings, "CONTENT_SECURITY_POLICY", "")
+        if policy and "Content-Security-Policy" not in response:
+            response["Content-Security-Policy"] = policy
+        return response
 
 
 class SafeErrorPageFilter(SafeExceptionReporterFilter):

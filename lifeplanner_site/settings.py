@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from datetime import timedelta
 from pathlib import Path
 
@@ -94,6 +95,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "lifeplanner_site.middleware.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -196,6 +198,7 @@ LIFEPLANNER_QUEUES = ("evaluation", "scoring", "housekeeping")
 CELERY_TASK_DEFAULT_QUEUE = "evaluation"
 CELERY_TASK_ROUTES = {
     "benchmark.tasks.trajectory_task": {"queue": "evaluation"},
+    "benchmark.tasks.connection_test_task": {"queue": "evaluation"},  # behind the egress proxy, as model calls are
     "benchmark.tasks.*score*": {"queue": "scoring"},
     "benchmark.tasks.*judge*": {"queue": "scoring"},
     "benchmark.tasks.housekeeping_*": {"queue": "housekeeping"},
@@ -283,6 +286,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "benchmark.api.schema.documented_errors",  # every operation's 400, 404 and 429
+    ],
 }
 # Model submissions (benchmark/submissions/): smoke tests a user may start in 24 hours; staff are exempt.
 SUBMISSIONS_PER_DAY = env_int("SUBMISSIONS_PER_DAY", 3)
@@ -349,6 +356,16 @@ LOGGING = {
 # city's streets from our own road data, so a page makes no request beyond this server. Setting
 # MAP_TILE_URL (e.g. a tile server you have an agreement with) adds its tiles underneath.
 MAP_TILE_URL = env_str("MAP_TILE_URL", "")
+_TILE_HOST = re.match(r"^https?://[^/]+", MAP_TILE_URL)
+_TILE_ORIGIN = _TILE_HOST.group(0).replace("{s}", "*") if _TILE_HOST else ""  # {s}.tile.example.org: any subdomain
+# The Content-Security-Policy of every answer (lifeplanner_site/middleware.py): nothing inline, nothing from
+# elsewhere but the map tiles' server; images may be data: URLs (Leaflet's and Swagger UI's icons).
+CONTENT_SECURITY_POLICY = env_str(
+    "CONTENT_SECURITY_POLICY",
+    "default-src 'self'; script-src 'self'; style-src 'self'; "
+    f"img-src 'self' data:{' ' + _TILE_ORIGIN if _TILE_ORIGIN else ''}; connect-src 'self'; "
+    "font-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'",
+)
 LEAFLET_CONFIG = {
     "DEFAULT_CENTER": (60.1699, 24.9384),
     "DEFAULT_ZOOM": 15,

@@ -175,3 +175,23 @@ def celery_broker(url: str) -> Iterator[str]:
         yield url
     finally:
         use(previous)
+
+
+CONNECTION_TEST_BROKER = "redis://127.0.0.1:6379/8"  # the connection tests' worker, records and queue
+
+
+@contextmanager
+def connection_test_worker(settings) -> Iterator[subprocess.Popen]:
+    """A real Celery worker on the evaluation queue, on a Redis database of its own (flushed), with this
+    process publishing there and keeping the connection tests' records there too (``settings.REDIS_URL``)."""
+    import redis
+
+    redis.Redis.from_url(CONNECTION_TEST_BROKER).flushdb()
+    settings.REDIS_URL = CONNECTION_TEST_BROKER
+    env = child_env(REDIS_URL=CONNECTION_TEST_BROKER, ALLOW_PRIVATE_ENDPOINTS="1")
+    worker = start_celery_worker(env, pool="solo", queues="evaluation", name="connection-test")
+    try:
+        with celery_broker(CONNECTION_TEST_BROKER):
+            yield worker
+    finally:
+        kill_process_group(worker)

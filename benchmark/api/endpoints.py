@@ -76,6 +76,7 @@ class OwnEndpointViewSet(
     serializer_class = OwnEndpointSerializer
     permission_classes = [IsAuthenticated]
     pagination_class = Pagination
+    lookup_value_regex = "[0-9]+"
 
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):  # schema generation

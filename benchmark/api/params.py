@@ -25,8 +25,26 @@ ENDINGS = [ending.value for ending in Ending]
 
 
 class Pagination(LimitOffsetPagination):
+    """limit and offset, each a whole number in its range or a 400 naming it (DRF's own silently takes the
+    default for ``offset=null`` and the maximum for a limit above it)."""
+
     default_limit = 100
     max_limit = 500
+
+    def get_limit(self, request):
+        return _whole(request, self.limit_query_param, self.default_limit, low=1, high=self.max_limit)
+
+    def get_offset(self, request):
+        return _whole(request, self.offset_query_param, 0, low=0, high=10**12)
+
+
+def _whole(request, name: str, default: int, *, low: int, high: int) -> int:
+    value = request.query_params.get(name)
+    if value is None or value == "":
+        return default
+    if not value.isascii() or not value.isdigit() or len(value) > 13 or not low <= int(value) <= high:
+        raise ValidationError({name: [f"{value[:40]!r} is not allowed; use a whole number from {low} to {high}"]})
+    return int(value)
 
 
 def choice_param(request, name: str, allowed: list[str]) -> str | None:

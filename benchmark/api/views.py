@@ -147,6 +147,7 @@ class RunViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Create
 
     permission_classes = [ReadOrSubmit]
     pagination_class = Pagination
+    lookup_value_regex = "[0-9]+"  # any other id is a route that does not exist (lifeplanner_site/errors.py)
 
     def get_serializer_class(self):
         return {"list": s.RunSerializer, "create": s.SubmissionSerializer, "scores": s.RunScoresSerializer}.get(
@@ -250,6 +251,7 @@ class TrajectoryViewSet(viewsets.ReadOnlyModelViewSet):
 
     permission_classes = [ReadOnly]
     pagination_class = Pagination
+    lookup_value_regex = "[0-9]+"
 
     def get_serializer_class(self):
         return s.TrajectoryDetailSerializer if self.action == "retrieve" else s.TrajectorySerializer

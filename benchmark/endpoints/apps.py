@@ -7,3 +7,6 @@ class EndpointsConfig(AppConfig):
     name = "benchmark.endpoints"
     label = "endpoints"
     verbose_name = "Model endpoints"
+
+    def ready(self) -> None:
+        from . import tasks  # noqa: F401  the connection test's Celery task, queued by name

@@ -10,6 +10,8 @@ every request litellm sends for the endpoint, whatever URL litellm built:
 - only the headers a model request needs are sent (others, such as an OpenAI-Organization the
   SDK read from the worker's environment, are dropped), and a credential header must carry the
   endpoint's own key, or the request is refused;
+- an answer's body is read up to ``max_response_bytes`` (``MAX_RESPONSE_BYTES`` unless the client was
+  made with less, as a connection test is): past it the request is refused, not retried;
 - a proxy named by the standard HTTPS_PROXY / HTTP_PROXY / NO_PROXY variables is used, as any
   HTTP client would (the deployment's egress proxy, docs/operations.md): the host is checked
   before the request is handed to it, and the proxy, which resolves the host again itself,
@@ -69,6 +71,7 @@ CREDENTIAL_HEADERS = ("authorization", "x-api-key")
 
 
 KEEPALIVE_S = 5.0  # an idle connection to an endpoint is closed after this (httpx's default)
+MAX_RESPONSE_BYTES = 8 * 1024 * 1024  # a model answer; one of max_tokens 32k is about 150 kB of JSON
 SHARED_CLIENTS_PER_LOOP = 32  # endpoints a worker keeps clients for (the oldest is dropped, not closed, past it)
 _shared: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[tuple, tuple[Any, EgressTransport]]] = (
     weakref.WeakKeyDictionary()
@@ -109,13 +112,16 @@ def shared_endpoint_client(route: Route, *, timeout_s: float) -> tuple[Any, Egre
     return clients[key]
 
 
-def endpoint_client(route: Route, *, timeout_s: float, shared: bool = False) -> tuple[Any, EgressTransport]:
+def endpoint_client(
+    route: Route, *, timeout_s: float, shared: bool = False, max_response_bytes: int = MAX_RESPONSE_BYTES
+) -> tuple[Any, EgressTransport]:
     """(the client to pass to ``litellm.acompletion(client=...)``, its transport) for ``route``.
 
     ``shared``: the transport ignores ``aclose`` (see the module's docstring); close the client of an
     unshared one with ``endpoint_client_close`` when done.
+    ``max_response_bytes``: the most of an answer's body that is read (see the module's docstring).
     """
-    transport = EgressTransport(api_key=route.api_key, shared=shared)
+    transport = EgressTransport(api_key=route.api_key, shared=shared, max_response_bytes=max_response_bytes)
     if route.provider.client == OPENAI_SDK:
         import openai
 
@@ -150,9 +156,10 @@ async def endpoint_client_close(client: Any) -> None:
 class EgressTransport(httpx.AsyncBaseTransport):
     """Every request of one endpoint: headers filtered, address checked and pinned, redirects refused."""
 
-    def __init__(self, *, api_key: str, shared: bool = False):
+    def __init__(self, *, api_key: str, shared: bool = False, max_response_bytes: int = MAX_RESPONSE_BYTES):
         self.api_key = api_key
         self.shared = shared
+        self.max_response_bytes = max_response_bytes
         self._direct = _PinnedTransport()
         self._proxied: dict[str, httpx.AsyncHTTPTransport] = {}
         self._proxy_environment = urllib.request.getproxies_environment()  # a worker's environment does not change
@@ -170,10 +177,17 @@ class EgressTransport(httpx.AsyncBaseTransport):
                     f"the endpoint answered {response.status_code} redirecting to "
                     f"{location[:200]}; redirects are never followed"
                 )
+            length = response.headers.get("content-length", "")
+            if length.isdigit() and int(length) > self.max_response_bytes:
+                await response.aclose()
+                raise ApiBaseNotAllowed(_too_long(self.max_response_bytes, f"declared {int(length):,} bytes"))
         except ApiBaseNotAllowed as exc:
             watch.refusal = str(exc)
             raise
-        return response
+        capped = _Capped(response.stream, self.max_response_bytes, watch)
+        return httpx.Response(
+            response.status_code, headers=response.headers, stream=capped, extensions=response.extensions
+        )
 
     async def _send(self, request: httpx.Request) -> httpx.Response:
         problem, host, port = parse_url(str(request.url), what="the request URL")
@@ -375,6 +389,31 @@ class _GivesBack:
             give_back, self._give_back = self._give_back, None
             if give_back is not None:
                 await give_back()
+
+
+def _too_long(cap: int, seen: str) -> str:
+    return f"the endpoint's answer is longer than {cap:,} bytes ({seen}), the most that is read of one answer"
+
+
+class _Capped(httpx.AsyncByteStream):
+    """An answer's body, read up to ``cap`` bytes: past it, the request is refused (``watch.refusal`` says so)."""
+
+    def __init__(self, inner: Any, cap: int, watch: EgressWatch) -> None:
+        self._inner, self._cap, self._watch = inner, cap, watch
+
+    async def __aiter__(self):
+        seen = 0
+        async for part in self._inner:
+            seen += len(part)
+            if seen > self._cap:
+                message = _too_long(self._cap, f"{seen:,} bytes read so far")
+                self._watch.refusal = message
+                raise ApiBaseNotAllowed(message)
+            yield part
+
+    async def aclose(self) -> None:
+        if hasattr(self._inner, "aclose"):
+            await self._inner.aclose()
 
 
 @functools.cache

@@ -106,7 +106,9 @@ class LLMClient:
         replay: sequence -> recorded response; when given, no request is sent.
         retry: attempts and backoff.
         temperature: the default temperature (the run's config); ``complete`` may override it.
-        timeout_s: per request.
+        timeout_s: per read of a request (httpx's timeout: not a deadline for the whole call).
+        max_response_bytes: the most of an answer's body that is read (``egress_http.MAX_RESPONSE_BYTES`` by
+            default; a client of its own only, not ``shared_http``); past it the call is refused, not retried.
         redis_url: where the cross-worker caps live (settings.REDIS_URL by default).
         redis: a ``redis.asyncio.Redis`` for the caps, shared with other clients on the same event
             loop and not closed by ``aclose``; without it the client opens its own connection.
@@ -129,6 +131,7 @@ class LLMClient:
         window_s: float = 60.0,
         redis=None,
         shared_http: bool = False,
+        max_response_bytes: int | None = None,
     ):
         self.spec, self.record, self.replay = spec, record, replay
         self.retry = retry or RetryPolicy()
@@ -137,6 +140,7 @@ class LLMClient:
         self.sequence = 0
         self._previous_request: dict | None = None  # the last request in full (scrubbed), for the next delta
         self._shared_redis, self.shared_http = redis, shared_http
+        self.max_response_bytes = max_response_bytes
         self._endpoint_limits: tuple[Any, Any] | None = None  # (event loop, EndpointLimits), one per loop
         self._egress: tuple[Any, Any, Any] | None = None  # (event loop, route, client)
         register_secret(spec.api_key)  # log lines quoting the key are redacted
@@ -307,8 +311,12 @@ class LLMClient:
             )
         except ApiBaseNotAllowed as exc:
             raise ModelError(f"refused: {exc}") from None
-        make = shared_endpoint_client if self.shared_http else endpoint_client
-        client, _ = make(route, timeout_s=self.timeout_s)
+        if self.shared_http:
+            client, _ = shared_endpoint_client(route, timeout_s=self.timeout_s)
+        elif self.max_response_bytes is not None:
+            client, _ = endpoint_client(route, timeout_s=self.timeout_s, max_response_bytes=self.max_response_bytes)
+        else:
+            client, _ = endpoint_client(route, timeout_s=self.timeout_s)
         self._egress = (loop, route, client)
         return route, client
 

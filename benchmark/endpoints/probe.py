@@ -1,7 +1,10 @@
 """A connection test: one cheap model call to an endpoint that is not saved, through the runs' own client.
 
 The call goes through ``LLMClient`` (so through the same egress checks, pinned connections and refused
-redirects as a run), asks for one token, is not retried and is not recorded; nothing is stored.
+redirects as a run), asks for one token, is not retried and is not recorded; nothing is stored. It has one
+deadline for the whole call (a server that drips its answer a byte at a time is cut off there, whatever its
+pace) and reads at most ``PROBE_MAX_BYTES`` of the answer. The site runs it on a worker, never in a web
+request (``connection_tests.py``).
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ from .llm import EndpointSpec, LLMClient, ModelError, RetryPolicy
 from .providers import key_problem, provider_for
 from .redaction import REDACTED, redact
 
-PROBE_TIMEOUT_S = 20.0
+PROBE_TIMEOUT_S = 20.0  # the deadline of the whole call: connecting, sending and reading the answer
+PROBE_MAX_BYTES = 256 * 1024  # an answer of one token is about 1 kB; an error page may be longer
 PROBE_MESSAGES = [{"role": "user", "content": "Reply with the single word: ok"}]
 
 
@@ -43,6 +47,7 @@ def endpoint_probe(
     Args:
         api_key: the key to send; None or "" only with ``no_key`` and an api_base (as for a submission).
         params: the endpoint's extra parameters; ``max_tokens`` is set to 1 whatever they say.
+        timeout_s: the deadline of the whole call.
 
     Returns:
         A ProbeResult; a refusal by the egress checks or a model error is a result, not an exception.
@@ -60,10 +65,13 @@ def endpoint_probe(
         api_key=api_key or None,
         params={**(params or {}), "max_tokens": 1},
     )
-    client = LLMClient(spec, retry=RetryPolicy(max_attempts=1), timeout_s=timeout_s)
+    client = LLMClient(spec, retry=RetryPolicy(max_attempts=1), timeout_s=timeout_s, max_response_bytes=PROBE_MAX_BYTES)
     started = time.perf_counter()
     try:
-        asyncio.run(_call(client))
+        asyncio.run(asyncio.wait_for(_call(client), timeout_s))
+    except TimeoutError:
+        message = f"no complete answer within {timeout_s:g} s, the deadline of a connection test"
+        return ProbeResult(ok=False, latency_ms=_since(started), message=message)
     except ModelError as exc:
         return ProbeResult(ok=False, latency_ms=_since(started), message=_without_key(str(exc), api_key))
     return ProbeResult(ok=True, latency_ms=_since(started), message="the endpoint answered")

@@ -22,6 +22,7 @@ from benchmark.endpoints.models import ModelEndpoint
 from environment.inputs import REQUEST_JSON, check_json
 
 from .card import card_clean
+from .connection_tests import ConnectionTestBusy, connection_test_start, connection_test_state
 from .egress import ApiBaseNotAllowed, api_base_problem, assert_api_base_allowed, check_api_base
 from .probe import ProbeResult, endpoint_probe
 from .providers import base_problem, key_problem, params_problem, provider_for
@@ -35,10 +36,13 @@ MAX_API_KEY_LENGTH = 4096
 __all__ = [
     "UNCHANGED",
     "ApiBaseNotAllowed",
+    "ConnectionTestBusy",
     "ProbeResult",
     "api_base_problem",
     "assert_api_base_allowed",
     "check_api_base",
+    "connection_test_start",
+    "connection_test_state",
     "endpoint_api_key",
     "endpoint_check",
     "endpoint_create",

@@ -14,7 +14,8 @@ The file is JSONL, one line per (case, trial) of the release::
 anything is written, its hygiene too (``environment.inputs``: no NUL, NaN, Infinity or huge
 numbers anywhere; the answer and each step's arguments within the tool-argument limits; a
 step's text and every string within ``MODEL_TEXT_CHARS``, its observation within
-``OBSERVATION_CHARS`` of JSON), each problem named by line and field. Then one run of the
+``OBSERVATION_CHARS`` of JSON, the line within ``MAX_LINE_BYTES``), each problem named by line and
+field. The file is read a line at a time, never whole. Then one run of the
 ``upload`` agent is created with ``verified=False`` and each trajectory is scored exactly as a
 run's trajectories are.
 """
@@ -22,6 +23,7 @@ run's trajectories are.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +42,7 @@ from .execute import trajectory_finish
 from .services import run_name_check
 
 MAX_ERRORS = 50
+MAX_LINE_BYTES = 16 * 1024 * 1024  # one (case, trial): 30 steps of the largest observations is about 6 MB
 MAX_COUNT = 2**31 - 1  # a token count, as stored
 
 
@@ -78,12 +81,15 @@ class UploadError(ValueError):
 def run_upload(*, release: Release, path: str | Path, name: str, created_by=None) -> EvaluationRun:
     """Validate every line of the JSONL at ``path``, then record and score it as a self-reported run.
 
+    The file is read line by line, twice (checked whole, then written), never held in memory: one line at
+    a time, of at most ``MAX_LINE_BYTES``, is.
+
     Raises:
         RunNameTaken: a run of ``release`` already has ``name`` (checked before the file is read).
         UploadError: the file does not follow the upload format.
     """
     run_name_check(release=release, name=name)
-    lines = upload_parse(release=release, text=Path(path).read_text(encoding="utf-8"))
+    checked = upload_check(release=release, path=path)
     now = timezone.now()
     with transaction.atomic():  # the whole upload lands, or nothing does
         run = EvaluationRun.objects.create(
@@ -94,23 +100,22 @@ def run_upload(*, release: Release, path: str | Path, name: str, created_by=None
             status=EvaluationRun.RUNNING,
             started_at=now,
             created_by=created_by,
-            config={"source": "upload", "file": Path(path).name, "trials": 1 + max(line.trial for _, line in lines)},
+            config={"source": "upload", "file": Path(path).name, "trials": 1 + max(t for _, t in checked.values())},
         )
-        trajectories = Trajectory.objects.bulk_create(
-            [
-                Trajectory(
-                    run=run,
-                    entry=entry,
-                    trial=line.trial,
-                    status=Trajectory.RUNNING,
-                    claimed_by="upload",
-                    started_at=now,
-                    attempts=1,
-                )
-                for entry, line in lines
-            ]
-        )
-        for trajectory, (_, line) in zip(trajectories, lines):
+        for number, raw in _lines(path):
+            if number not in checked:
+                continue  # blank
+            assert isinstance(raw, str)  # a refused line would have stopped the upload above
+            line = UploadLine.model_validate(json.loads(raw))  # checked above
+            trajectory = Trajectory.objects.create(
+                run=run,
+                entry=checked[number][0],
+                trial=line.trial,
+                status=Trajectory.RUNNING,
+                claimed_by="upload",
+                started_at=now,
+                attempts=1,
+            )
             trajectory_finish(
                 trajectory=trajectory,
                 steps=_steps(line),
@@ -123,13 +128,17 @@ def run_upload(*, release: Release, path: str | Path, name: str, created_by=None
     return run
 
 
-def upload_parse(*, release: Release, text: str) -> list[tuple[ReleaseCase, UploadLine]]:
-    """Every line of an upload, validated against the format and the release; raises UploadError."""
+def upload_check(*, release: Release, path: str | Path) -> dict[int, tuple[ReleaseCase, int]]:
+    """Every line of the upload at ``path`` validated against the format and the release: line number ->
+    (its case in the release, its trial) for each line that is not blank. Raises UploadError."""
     entries = {entry.snapshot["case_id"]: entry for entry in release.entries.all()}
-    parsed: list[tuple[ReleaseCase, UploadLine]] = []
+    checked: dict[int, tuple[ReleaseCase, int]] = {}
     errors: list[str] = []
     seen: dict[tuple[str, int], int] = {}  # (case_id, trial) -> line number
-    for number, raw in enumerate(text.split("\n"), start=1):  # not splitlines: U+2028 may be inside a string
+    for number, raw in _lines(path):
+        if isinstance(raw, _Refused):
+            errors.append(raw.problem)
+            continue
         if not raw.strip():
             continue
         line, problems = _parse_line(number, raw)
@@ -145,12 +154,39 @@ def upload_parse(*, release: Release, text: str) -> list[tuple[ReleaseCase, Uplo
             )
         else:
             seen[line.case_id, line.trial] = number
-            parsed.append((entries[line.case_id], line))
-    if not errors and not parsed:
+            checked[number] = (entries[line.case_id], line.trial)
+        if len(errors) > MAX_ERRORS:
+            break  # enough to fix first; the rest is not read
+    if not errors and not checked:
         errors.append("the file has no lines")
     if errors:
         raise UploadError(errors)
-    return parsed
+    return checked
+
+
+class _Refused:
+    """A line not even parsed: too long, or not UTF-8."""
+
+    def __init__(self, problem: str):
+        self.problem = problem
+
+
+def _lines(path: str | Path) -> Iterator[tuple[int, str | _Refused]]:
+    """(number, text) of each line of the file, split at "\n" only (U+2028 may be inside a string); a line
+    over ``MAX_LINE_BYTES`` is skipped unread past the limit, and it and a line that is not UTF-8 are refused."""
+    with open(path, "rb") as file:
+        number = 0
+        while raw := file.readline(MAX_LINE_BYTES + 1):
+            number += 1
+            if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+                while (rest := file.readline(1 << 20)) and not rest.endswith(b"\n"):
+                    pass
+                yield number, _Refused(f"line {number}: longer than {MAX_LINE_BYTES:,} bytes, the most one line may be")
+                continue
+            try:
+                yield number, raw.decode("utf-8").removesuffix("\n")
+            except UnicodeDecodeError as exc:
+                yield number, _Refused(f"line {number}: not UTF-8 text (at byte {exc.start + 1} of the line)")
 
 
 def _parse_line(number: int, raw: str) -> tuple[UploadLine | None, list[str]]:

@@ -18,6 +18,7 @@ urlpatterns = [
     ),
     path("accounts/endpoints/<int:endpoint_id>/delete/", views_accounts.endpoint_delete_view, name="endpoint-delete"),
     path("submit/", views_submit.submit, name="submit"),
+    path("submit/connection-tests/<str:test_id>.json", views_submit.connection_test_json, name="connection-test"),
     path("submit/cancel/<int:run_id>/", views_submit.submission_cancel_view, name="submission-cancel"),
     path("runs/<int:run_id>/progress.json", views_submit.run_progress_json, name="run-progress"),
 ]

@@ -18,7 +18,7 @@ from .streets import city_streets_geojson
 from .throttle import page_throttled
 from .whole_numbers import is_whole_number
 
-TRACK_COLORS = {"A": "#1f6fb2", "B": "#c0392b"}
+TRACK_COLORS = {"A": "#1f6fb2", "B": "#c0392b"}  # the map lines; the page has the same in static/css/replay.css
 NOT_VISIBLE = "No trajectory {pk}, or it belongs to a run you cannot see."
 
 

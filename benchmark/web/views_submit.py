@@ -16,12 +16,19 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from benchmark.accounts.selectors import api_token_of
 from benchmark.accounts.services import api_token_create, api_token_revoke
 from benchmark.cases.models import Release
-from benchmark.endpoints.services import MAX_CONCURRENCY, MAX_REQUESTS_PER_MINUTE, endpoint_probe
+from benchmark.endpoints.services import (
+    MAX_CONCURRENCY,
+    MAX_REQUESTS_PER_MINUTE,
+    ConnectionTestBusy,
+    connection_test_start,
+    connection_test_state,
+)
 from benchmark.runs.models import EvaluationRun
 from benchmark.runs.services import run_progress
 from benchmark.runs.visibility import can_run_on, run_visible
@@ -179,7 +186,8 @@ def _values(form: SubmissionForm) -> dict:
 
 
 def _test_connection(request: HttpRequest, form: SubmissionForm) -> tuple[dict, int]:
-    """One model call to the endpoint typed in the form; no run, no submission spent, nothing stored."""
+    """Queue one model call to the endpoint typed in the form, made by a worker; no run, no submission spent.
+    The page shows the test's state, and follows it (connection-test.js) until its result comes."""
     limit = parse_rate(getattr(settings, "CONNECTION_TEST_RATE", DEFAULT_CONNECTION_TEST_RATE))
     if limit is not None:
         count, seconds = limit
@@ -192,14 +200,36 @@ def _test_connection(request: HttpRequest, form: SubmissionForm) -> tuple[dict, 
     if problems:
         return {"ok": False, "message": f"not tried: fix {', '.join(problems)} first"}, 200
     data = form.cleaned_data
-    result = endpoint_probe(
-        model=data["model"],
-        api_base=data["api_base"],
-        api_key=data["api_key"],
-        no_key=data["no_key"],
-        params=data["params"],
-    )
-    return {"ok": result.ok, "latency_ms": result.latency_ms, "message": result.message}, 200
+    try:
+        test_id = connection_test_start(
+            user_id=_user_id(request),
+            model=data["model"],
+            api_base=data["api_base"],
+            api_key=data["api_key"],
+            no_key=data["no_key"],
+            params=data["params"],
+        )
+    except ConnectionTestBusy as exc:
+        return {"ok": False, "message": str(exc)}, 429
+    state = connection_test_state(test_id=test_id, user_id=_user_id(request))
+    assert state is not None  # just written, by this user
+    return {**state, "url": reverse("connection-test", args=[test_id])}, 200
+
+
+def _user_id(request: HttpRequest) -> int:
+    """The signed-in user's id (the views calling this require a signed-in user)."""
+    assert request.user.pk is not None
+    return int(request.user.pk)
+
+
+@login_required
+@require_GET
+def connection_test_json(request: HttpRequest, test_id: str) -> JsonResponse:
+    """One's own connection test: its state, and its result once done (another user's is a 404)."""
+    state = connection_test_state(test_id=test_id, user_id=_user_id(request))
+    if state is None:
+        raise Http404("no such connection test")
+    return JsonResponse(state)
 
 
 def _attach_errors(form: SubmissionForm, exc: ValidationError) -> None:

@@ -59,3 +59,45 @@ def test_a_deep_params_object_is_a_400_naming_the_field(world, as_user):
     deep = {"stop": [[[[[[[[[[[[[[[[[["x"]]]]]]]]]]]]]]]]]]}
     response = as_user(world.other).post("/api/v1/runs/", {**SUBMISSION, "params": deep}, format="json")
     assert response.status_code == 400 and response.json()["params"][0].startswith("params.stop[0]")
+
+
+# --- paths and paging: JSON answers naming what was wrong -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/api/v1/endpoints/0.5/", "/api/v1/runs/abc/", "/api/v1/nothing/", "/api/v2/runs/", "/api/v1/trajectories/1e3/"],
+)
+def test_a_path_that_names_no_route_is_a_json_404(world, as_user, path):
+    response = as_user(world.owner).get(path)
+    assert response.status_code == 404 and response["Content-Type"] == "application/json"
+    assert response.json()["detail"].startswith(f"no API route matches {path!r}")
+
+
+def test_a_path_without_its_trailing_slash_is_told_so(world, as_user):
+    response = as_user(world.owner).get("/api/v1/runs")
+    assert response.status_code == 404
+    assert response.json() == {"detail": "no API route matches '/api/v1/runs'; the API's paths end with '/'"}
+
+
+@pytest.mark.parametrize(
+    "query, name, allowed",
+    [
+        ("offset=null", "offset", "from 0 to 1000000000000"),
+        ("offset=-1", "offset", "from 0 to 1000000000000"),
+        ("limit=0", "limit", "from 1 to 500"),
+        ("limit=501", "limit", "from 1 to 500"),
+        ("limit=1.5", "limit", "from 1 to 500"),
+        ("limit=%EF%BC%91", "limit", "from 1 to 500"),  # a full-width digit one: isdigit() says yes, int() too
+    ],
+)
+def test_odd_paging_parameters_are_a_400_naming_the_parameter(world, as_user, query, name, allowed):
+    for path in ("/api/v1/runs/", "/api/v1/releases/", "/api/v1/trajectories/"):
+        response = as_user(world.owner).get(f"{path}?{query}")
+        assert response.status_code == 400, (path, query)
+        assert list(response.json()) == [name] and response.json()[name][0].endswith(f"use a whole number {allowed}")
+
+
+def test_paging_within_range_pages(world, as_user):
+    runs = as_user(world.owner).get("/api/v1/runs/?limit=1&offset=0").json()
+    assert len(runs["results"]) == 1 and runs["count"] >= 1

@@ -18,7 +18,8 @@ pytestmark = pytest.mark.django_db
 
 
 def test_case_change_page_draws_numbered_markers_and_the_route(client, grid_city):
-    sync_api = pytest.importorskip("playwright.sync_api")
+    from playwright import sync_api
+
     client.force_login(staff_user("cura", curator=True))
     case = case_create(document=routing_document())
     page_path = f"/admin/cases/case/{case.pk}/change/"

@@ -280,3 +280,38 @@ def test_the_upload_command_reports_a_nul_as_an_error_not_a_traceback(upload_lin
     with pytest.raises(CommandError, match=r"line 1, field 'trajectory\[0\]\.text': contains a NUL character"):
         call_command("upload_run", str(path), "--release", eval_release.name, "--name", "nul upload")
     assert not EvaluationRun.objects.filter(name="nul upload").exists()
+
+
+def test_an_upload_line_over_the_limit_is_refused_unread_and_memory_stays_bounded(upload_line, eval_release, tmp_path):
+    """A 64 MB line (the review's 300 MB line took 1.1 GB when the file was read whole): refused naming
+    its line, the lines after it still checked, and no more than about one line's limit held in memory."""
+    import tracemalloc
+
+    from benchmark.runs.upload import MAX_LINE_BYTES, upload_check
+
+    path = tmp_path / "answers.jsonl"
+    with path.open("wb") as file:
+        file.write(json.dumps(upload_line).encode() + b"\n")
+        file.write(b'{"case_id": "' + b"x" * (64 * 1024 * 1024) + b'"}\n')
+        file.write(b'{"case_id": "caf\xe9"}\n')  # Latin-1, not UTF-8
+        file.write(json.dumps(_with(upload_line, trial=1)).encode() + b"\n")
+    tracemalloc.start()
+    try:
+        with pytest.raises(UploadError) as refused:
+            upload_check(release=eval_release, path=path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert refused.value.errors == [
+        f"line 2: longer than {MAX_LINE_BYTES:,} bytes, the most one line may be",
+        "line 3: not UTF-8 text (at byte 17 of the line)",
+    ]
+    assert peak < 3 * MAX_LINE_BYTES  # readline's buffer and its copy: about twice the limit, never the 64 MB line
+
+
+def test_an_upload_split_only_at_newlines_keeps_a_line_separator_inside_a_string(upload_line, eval_release, tmp_path):
+    line = _with(upload_line, text="one\u2028two")
+    path = tmp_path / "answers.jsonl"
+    path.write_text(json.dumps(line, ensure_ascii=False) + "\r\n\n", encoding="utf-8")
+    run = run_upload(release=eval_release, path=path, name="separator upload")
+    assert run.trajectories.get().steps.get().model_text == "one\u2028two"

@@ -15,7 +15,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 
 from benchmark.endpoints.limits import ConcurrencySemaphore, EndpointLimits, RateLimiter
 from benchmark.endpoints.llm import EndpointSpec, LLMClient, ModelError, RetryPolicy, full_requests
-from tests.fakes.openai_server import FakeOpenAI, error, reply
+from tests.fakes.openai_server import FakeOpenAI, drip, error, oversized, reply
 from tests.fakes.tcp_proxy import TcpProxy
 
 API_KEY = "sk-secret-123"
@@ -84,6 +84,28 @@ def test_a_request_that_times_out_is_retried():
         response = asyncio.run(client(fake, calls, timeout_s=1.5).complete(MESSAGES))
     assert response["choices"][0]["message"]["content"] == "fast"
     assert calls[0]["attempts"] == 2
+
+
+@pytest.mark.parametrize("declare_length", [True, False])
+def test_an_answer_longer_than_the_cap_is_refused_not_retried_and_not_read_whole(declare_length):
+    calls: list[dict] = []
+    refused = pytest.raises(ModelError, match=r"refused: the endpoint's answer is longer than 65,536 bytes")
+    with FakeOpenAI([oversized(200_000, declare_length=declare_length)]) as fake, refused:
+        asyncio.run(client(fake, calls, max_response_bytes=65_536).complete(MESSAGES))
+    assert len(fake.requests) == 1 and calls[0]["attempts"] == 1  # a refusal: not retried
+    assert ("(declared 200," in calls[0]["error"]) is declare_length  # refused before reading, when declared
+
+
+def test_the_connection_test_has_one_deadline_for_a_server_that_drips_its_answer(settings):
+    """Each byte comes within the per-read timeout, so only a deadline for the whole call ends it."""
+    from benchmark.endpoints.probe import endpoint_probe
+
+    with FakeOpenAI([drip(interval_s=0.5)]) as fake:
+        started = time.monotonic()
+        result = endpoint_probe(model="openai/fake", api_base=fake.url, api_key=API_KEY, timeout_s=2.0)
+        took = time.monotonic() - started
+    assert not result.ok and result.message == "no complete answer within 2 s, the deadline of a connection test"
+    assert took < 10  # the answer takes over 100 s at this pace; the deadline ends it (about 2 s)
 
 
 def test_tool_call_arguments_that_are_not_json_are_handed_back_not_retried():

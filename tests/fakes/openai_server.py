@@ -59,6 +59,17 @@ def error(status: int, message: str = "scripted failure") -> dict:
     return {"status": status, "delay_s": 0.0, "body": {"error": {"message": message, "type": "fake_error"}}}
 
 
+def drip(interval_s: float = 1.0) -> dict:
+    """A whole answer, sent one byte every ``interval_s`` (each read is quick; the whole is not)."""
+    return {**reply("ok"), "drip_s": interval_s}
+
+
+def oversized(n_bytes: int, *, declare_length: bool = True) -> dict:
+    """An answer padded to more than ``n_bytes``; without ``declare_length`` its end is the connection's."""
+    item = reply("ok")
+    return {**item, "body": {**item["body"], "padding": "x" * n_bytes}, "declare_length": declare_length}
+
+
 class FakeOpenAI:
     def __init__(self, script: list[dict | Callable[[dict], dict]], *, keep_alive: bool = False):
         self.script = list(script)
@@ -109,9 +120,19 @@ class FakeOpenAI:
                 payload = json.dumps(item["body"]).encode()
                 self.send_response(item["status"])
                 self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(payload)))
+                if item.get("declare_length", True):
+                    self.send_header("Content-Length", str(len(payload)))
                 self.end_headers()
-                self.wfile.write(payload)
+                try:
+                    if item.get("drip_s"):
+                        for index in range(len(payload)):
+                            self.wfile.write(payload[index : index + 1])
+                            self.wfile.flush()
+                            time.sleep(item["drip_s"])
+                    else:
+                        self.wfile.write(payload)
+                except (BrokenPipeError, ConnectionResetError):  # the client gave up, as it should
+                    self.close_connection = True
 
             def log_message(self, *args):  # keep test output clean
                 pass

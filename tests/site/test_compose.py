@@ -53,6 +53,90 @@ def test_a_broken_compose_file_is_caught(compose_cli, tmp_path):
     assert "depends_on.db.condition value must be one of" in result.stderr
 
 
+# --- the compose file checked here, with or without docker ---------------------------------------------------
+# tests/site/compose-spec.json is the Compose Specification's JSON schema (Apache-2.0), from
+# github.com/compose-spec/compose-spec, schema/compose-spec.json at 170098ba07d9f53c383a41bfd4c5166b0a4529a6.
+
+
+def compose_problems(text: str) -> list[str]:
+    """What is wrong with a compose file, as ``docker compose config`` would find it: the YAML, the schema
+    of the Compose Specification after ``${NAME:-default}`` interpolation, and the names a service refers to
+    (services it depends on or extends, networks, volumes and secrets declared at the top)."""
+    import jsonschema
+    import yaml
+
+    from tests.site.conftest import _interpolated
+
+    try:
+        document = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        return [f"not YAML: {exc}"]
+
+    def filled(value):
+        if isinstance(value, str):
+            return _interpolated(value)
+        if isinstance(value, dict):
+            return {k: filled(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [filled(v) for v in value]
+        return value
+
+    document = filled(document)
+    schema = json.loads((REPO / "tests" / "site" / "compose-spec.json").read_text())
+    validator = jsonschema.Draft7Validator(schema)
+
+    def leaves(error) -> list:  # "not valid under any of the given schemas" says less than each alternative's error
+        return [leaf for sub in error.context for leaf in leaves(sub)] if error.context else [error]
+
+    errors = [leaf for error in validator.iter_errors(document) for leaf in leaves(error)]
+    problems = sorted({f"{'.'.join(str(p) for p in error.absolute_path)}: {error.message}" for error in errors})
+    services = document.get("services") or {}
+    declared = {kind: set(document.get(kind) or {}) for kind in ("networks", "volumes", "secrets")}
+    declared["networks"].add("default")
+    for name, spec in services.items():
+        depends = spec.get("depends_on") or []
+        for other in depends if isinstance(depends, list) else list(depends):
+            if other not in services:
+                problems.append(f"services.{name}.depends_on: no service {other!r}")
+        networks = spec.get("networks") or []
+        for network in networks if isinstance(networks, list) else list(networks):
+            if network not in declared["networks"]:
+                problems.append(f"services.{name}.networks: {network!r} is not declared under networks")
+        for volume in spec.get("volumes") or []:
+            source = volume.split(":")[0] if isinstance(volume, str) else volume.get("source", "")
+            if source and not source.startswith((".", "/", "~")) and source not in declared["volumes"]:
+                problems.append(f"services.{name}.volumes: {source!r} is not declared under volumes")
+    return problems
+
+
+def test_the_compose_file_is_valid_by_the_compose_specification_without_docker():
+    assert compose_problems((DOCKER / "compose.yml").read_text()) == []
+
+
+@pytest.mark.parametrize(
+    "change, problem",
+    [
+        (("condition: service_healthy", "condition: when_ready"), "is not one of ['service_started'"),
+        (("networks: [evaluation]", "networks: [evaluations]"), "'evaluations' is not declared under networks"),
+        (
+            ("    depends_on:\n", "    depends_on:\n      ghost:\n        condition: service_started\n"),
+            "no service 'ghost'",
+        ),
+        (
+            ("services:", "services:\n  bad:\n    image: x\n    restart_policy: always"),
+            "'restart_policy' does not match any of the regexes",
+        ),
+        (("services:", "services: ["), "not YAML"),
+    ],
+    ids=["condition", "network", "depends-on", "unknown-key", "yaml"],
+)
+def test_a_broken_compose_file_is_caught_without_docker(change, problem):
+    text = (DOCKER / "compose.yml").read_text()
+    assert change[0] in text
+    problems = compose_problems(text.replace(*change, 1))
+    assert any(problem in p for p in problems), problems
+
+
 # --- the services' commands are the suite's ---------------------------------------------------------------------
 
 

@@ -15,7 +15,7 @@ import itertools
 
 import pytest
 
-from tests.web.browser import browser, site  # noqa: F401 (fixtures for every module here)
+from tests.web.browser import browser, chromium, site  # noqa: F401 (fixtures for every module here)
 
 CASE_PREFIX = "webfx-"  # case_ids of the committed fixtures below
 FIXTURE_RELEASES = ("web-fixture", "web-grid-hostile")

@@ -7,15 +7,14 @@ runs), Debian's Chromium through Playwright.
 
 from __future__ import annotations
 
-import os
 from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from tests.web.browser import CHROMIUM, SCREENSHOTS
+from tests.web.browser import SCREENSHOTS, needs_chromium
 
 pytestmark = [
-    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is missing: run scripts/services.sh"),
+    needs_chromium,
     pytest.mark.django_db,
 ]
 PHONE = {"width": 390, "height": 844}

@@ -4,17 +4,12 @@ no script error, every request to the local server. Fixtures and server from tes
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
-from tests.web.browser import CHROMIUM, SCREENSHOTS
+from tests.web.browser import SCREENSHOTS, needs_chromium
 
 pytestmark = [
-    pytest.mark.skipif(
-        not os.path.exists(CHROMIUM),
-        reason=f"{CHROMIUM} is missing: run scripts/services.sh, which installs Debian's chromium",
-    ),
+    needs_chromium,
     pytest.mark.django_db,
 ]
 

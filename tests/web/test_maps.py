@@ -13,13 +13,12 @@ Fixtures come from test_browser.py (the live server on committed data, the brows
 
 from __future__ import annotations
 
-import os
 import re
 from urllib.parse import urlparse
 
 import pytest
 
-from tests.web.browser import CHROMIUM, SCREENSHOTS
+from tests.web.browser import SCREENSHOTS, needs_chromium
 from tests.web.test_browser import open_replay, places_shown, replay_json
 
 VIEWPORTS = [(1400, 900), (390, 844)]
@@ -28,7 +27,7 @@ LOCAL_HOSTS = {"localhost", "127.0.0.1"}
 GROUPED_AT_ZOOM = "Number(document.getElementById('replay-map').getAttribute('data-grouped-at-zoom'))"
 
 pytestmark = [
-    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is missing"),
+    needs_chromium,
     pytest.mark.django_db,
 ]
 

@@ -5,16 +5,14 @@ test-artifacts/screenshots/. The live server and browser fixtures are tests/web/
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
-from tests.web.browser import CHROMIUM, SCREENSHOTS
+from tests.web.browser import SCREENSHOTS, needs_chromium
 
 PREFIX = "plots-browser"
 
 pytestmark = [
-    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is missing: run scripts/services.sh"),
+    needs_chromium,
     pytest.mark.django_db,
 ]
 

@@ -85,7 +85,8 @@ def test_the_progress_updates_live_and_the_page_shows_the_report_when_the_run_en
     order a live run produces them: the page while the smoke test runs, a poll after one case, a poll
     after the run ended, then the reloaded page. (They are taken before the browser starts: the
     browser's callbacks run in an event loop, where Django would not reuse this test's transaction.)"""
-    sync_api = pytest.importorskip("playwright.sync_api")
+    from playwright import sync_api
+
     client.force_login(smoke.created_by)
     progress_url = f"/runs/{smoke.id}/progress.json"
     pending = list(smoke.trajectories.order_by("id"))

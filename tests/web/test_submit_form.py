@@ -3,7 +3,10 @@ cost, the state of each submission, and cancelling one's own runs."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
+import redis
 from django.core.cache import cache
 
 from benchmark.endpoints.models import ModelEndpoint
@@ -12,7 +15,8 @@ from benchmark.submissions.selectors import submission_state
 from benchmark.submissions.services import _full_run_create
 from benchmark.submissions.smoke import SmokeReport
 from tests.api.data import CELLS, SECRET, release, user
-from tests.fakes.openai_server import FakeOpenAI, error, reply
+from tests.fakes.openai_server import FakeOpenAI, drip, error, reply
+from tests.processes import CONNECTION_TEST_BROKER, celery_broker, connection_test_worker
 
 FORM = {
     "name": "my model",
@@ -66,11 +70,69 @@ def test_not_a_url_says_what_an_api_base_looks_like(client, submitter):
 # --- the connection test ----------------------------------------------------------------------------
 
 
+@pytest.fixture
+def eager():
+    """Tasks run where they are queued: the connection test's result is in the page that queued it (the
+    tests below with a real worker show the page following a test that is not)."""
+    from lifeplanner_site.celery import app
+
+    previous, app.conf.task_always_eager = app.conf.task_always_eager, True
+    yield
+    app.conf.task_always_eager = previous
+
+
 def _test(client, **changes):
     return client.post("/submit/", {**FORM, **changes, "action": "test"})
 
 
-def test_a_connection_test_reports_ok_with_the_latency_and_spends_nothing(client, submitter):
+def test_a_dripping_endpoint_is_tested_by_a_worker_within_the_deadline_while_the_site_answers(
+    client, submitter, settings
+):
+    """A server that sends its answer one byte every half second: each read is quick, the whole takes minutes.
+    The web request only queues the test; a worker makes the call and stops at the 20 s deadline."""
+    with connection_test_worker(settings), FakeOpenAI([drip(interval_s=0.5)]) as fake:
+        started = time.monotonic()
+        response = _test(client, api_base=fake.url)
+        queued_in = time.monotonic() - started
+        page = response.content.decode()
+        assert response.status_code == 200 and 'Connection test: <strong data-field="state">queued</strong>' in page
+        url = page.split('data-connection-test-url="')[1].split('"')[0]
+        health, running_at = [], None
+        while time.monotonic() - started < 90:  # the worker's start, then the call
+            health.append(client.get("/health/").status_code)
+            state = client.get(url).json()
+            if state["state"] == "running" and running_at is None:
+                running_at = time.monotonic()
+            if state["finished"]:
+                break
+            time.sleep(0.5)
+        assert running_at is not None, "the page never saw the test running"
+        ran = time.monotonic() - running_at
+    assert queued_in < 2  # the page came back at once, not after the call
+    assert (
+        state["ok"] is False and state["message"] == "no complete answer within 20 s, the deadline of a connection test"
+    )
+    assert 19 <= ran < 30  # the deadline, not the minutes the whole answer would take
+    assert set(health) == {200} and len(health) > 20
+    assert len(fake.requests) == 1 and SECRET not in str(state)
+
+
+def test_a_connection_test_is_one_at_a_time_and_only_its_owner_follows_it(client, submitter, settings):
+    """With no worker to take it, the first test stays queued; a second is refused until it ends."""
+    redis.Redis.from_url(CONNECTION_TEST_BROKER).flushdb()
+    settings.REDIS_URL = CONNECTION_TEST_BROKER
+    with celery_broker(CONNECTION_TEST_BROKER):
+        first = _test(client)
+    url = first.content.decode().split('data-connection-test-url="')[1].split('"')[0]
+    second = _test(client)
+    assert second.status_code == 429 and "your previous connection test has not finished yet" in second.content.decode()
+    assert client.get(url).json()["state"] == "queued"
+    client.force_login(user("form-other"))
+    assert client.get(url).status_code == 404  # another user's test does not exist for them
+    assert client.get("/submit/connection-tests/not-an-id.json").status_code == 404
+
+
+def test_a_connection_test_reports_ok_with_the_latency_and_spends_nothing(client, submitter, eager):
     with FakeOpenAI([reply("ok")]) as fake:
         response = _test(client, api_base=fake.url)
     page = response.content.decode()
@@ -82,7 +144,7 @@ def test_a_connection_test_reports_ok_with_the_latency_and_spends_nothing(client
     assert SECRET not in page
 
 
-def test_a_wrong_key_is_reported_without_the_key(client, submitter):
+def test_a_wrong_key_is_reported_without_the_key(client, submitter, eager):
     with FakeOpenAI([error(401, f"Incorrect API key provided: {SECRET}")]) as fake:
         page = _test(client, api_base=fake.url).content.decode()
     assert "Connection test: <strong>failed</strong>" in page
@@ -91,7 +153,7 @@ def test_a_wrong_key_is_reported_without_the_key(client, submitter):
     assert not EvaluationRun.objects.filter(created_by=submitter).exists()
 
 
-def test_the_egress_guard_refuses_a_private_address_before_any_request(client, submitter, settings):
+def test_the_egress_guard_refuses_a_private_address_before_any_request(client, submitter, settings, eager):
     settings.ALLOW_PRIVATE_ENDPOINTS = False
     with FakeOpenAI([reply("ok")]) as fake:
         page = _test(client, api_base=fake.url).content.decode()
@@ -99,7 +161,7 @@ def test_the_egress_guard_refuses_a_private_address_before_any_request(client, s
     assert fake.requests == []
 
 
-def test_a_connection_test_is_rate_limited_per_user(client, submitter):
+def test_a_connection_test_is_rate_limited_per_user(client, submitter, eager):
     with FakeOpenAI([reply("ok")]) as fake:
         answers = [_test(client, api_base=fake.url) for _ in range(4)]
     assert [a.status_code for a in answers] == [200, 200, 200, 429]
