@@ -186,7 +186,9 @@ class RunDetailSerializer(RunSerializer):
             return None
         from benchmark.submissions.smoke import smoke_report
 
-        return smoke_report(run=run).to_dict()
+        request = self.context.get("request")
+        user = request.user if request is not None else None
+        return smoke_report(run=run).for_reader(user=user, release=run.release).to_dict()
 
 
 class SubmissionSerializer(serializers.Serializer):
@@ -361,7 +363,10 @@ class RunScoresSerializer(serializers.Serializer):
     status = serializers.CharField()
     table2 = serializers.JSONField(allow_null=True, help_text="Pass rate per cell, overall with its interval.")
     table3 = serializers.JSONField(allow_null=True, help_text="Mean metrics per level.")
-    trajectories = ScoreRowSerializer(many=True)
+    trajectories = ScoreRowSerializer(
+        many=True,
+        help_text="Each trajectory's metric values; empty on a hidden release unless you are a curator or staff",
+    )
 
 
 class LeaderboardCategorySerializer(serializers.Serializer):

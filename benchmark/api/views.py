@@ -25,9 +25,9 @@ from rest_framework.views import APIView
 from benchmark.cases.models import Release
 from benchmark.runs.leaderboard import default_release, leaderboard_releases
 from benchmark.runs.leaderboard_search import LeaderboardQuery, QueryError, leaderboard_document, leaderboard_view
-from benchmark.runs.models import Step, Trajectory
+from benchmark.runs.models import Step
 from benchmark.runs.results import run_results_stored
-from benchmark.runs.visibility import can_see_answers, runs_visible
+from benchmark.runs.visibility import can_see_answers, per_case_visible, runs_visible, trajectories_visible
 
 from . import serializers as s
 from .params import (
@@ -203,7 +203,10 @@ class RunViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Create
                     "status": run.status,
                     "table2": results.table2 if results else None,
                     "table3": results.table3 if results else None,
-                    "trajectories": score_rows(run=run),
+                    # Each trajectory's values: not a hidden release's unless a curator or staff (one bit of the gold).
+                    "trajectories": score_rows(run=run)
+                    if per_case_visible(user=request.user, release=run.release)
+                    else [],
                 }
             ).data
         )
@@ -233,7 +236,7 @@ LIST_FIELDS = (
 
 @extend_schema_view(
     list=extend_schema(
-        summary="Trajectories of the runs you may see",
+        summary="Trajectories of the runs you may see (a hidden release's: curators and staff only)",
         parameters=[
             query_param("run", "Only this run's trajectories.", type_=int),
             query_param("category", "Only this category.", enum=CATEGORY_VALUES),
@@ -245,9 +248,9 @@ LIST_FIELDS = (
     retrieve=extend_schema(summary="One trajectory with its steps, answer and scores"),
 )
 class TrajectoryViewSet(viewsets.ReadOnlyModelViewSet):
-    """One (case, trial) of a run: its tool calls (steps), final answer and scores. On a hidden release,
-    unless you are a curator, the final answer, each step's arguments, observation and model text, and
-    every score's explanation and details are withheld (``answers_visible`` is false)."""
+    """One (case, trial) of a run: its tool calls (steps), final answer and scores. A hidden release's
+    trajectories are listed and shown to curators and staff only (a per-case verdict is one bit of the gold);
+    ``answers_visible`` says whether the answers are shown."""
 
     permission_classes = [ReadOnly]
     pagination_class = Pagination
@@ -266,7 +269,7 @@ class TrajectoryViewSet(viewsets.ReadOnlyModelViewSet):
             .values("n")
         )
         rows = (
-            Trajectory.objects.filter(run__in=runs_visible(user=self.request.user))
+            trajectories_visible(user=self.request.user)  # a hidden release's: curators and staff only
             .select_related("entry__case")
             .annotate(n_steps=Coalesce(Subquery(steps), 0))
             .order_by("run_id", "entry__position", "trial")

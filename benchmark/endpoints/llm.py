@@ -63,6 +63,19 @@ class ContextExceeded(ModelError):
 
 
 @dataclass(frozen=True)
+class RecordedFailure:
+    """A model call that got no answer in the recording a replay answers from: replayed as it ended then.
+
+    ``kind``: "model_error" (the endpoint failed), "context_exceeded", or "timeout" (the case's wall clock ran
+    out while the agent waited for it, or before it was asked: replayed as the agent running out of time).
+    """
+
+    error: str
+    kind: str = "model_error"
+    recorded: bool = True  # False: a call the recording never made (its case ran out of time before it)
+
+
+@dataclass(frozen=True)
 class EndpointSpec:
     """Where and how to reach a model; ``endpoint_id`` None means no cross-worker caps."""
 
@@ -103,7 +116,7 @@ class LLMClient:
     Args:
         spec: the endpoint.
         record: called once per ``complete`` with the ModelCall fields.
-        replay: sequence -> recorded response; when given, no request is sent.
+        replay: sequence -> recorded response (or ``RecordedFailure``); when given, no request is sent.
         retry: attempts and backoff.
         temperature: the default temperature (the run's config); ``complete`` may override it.
         timeout_s: per read of a request (httpx's timeout: not a deadline for the whole call).
@@ -122,7 +135,7 @@ class LLMClient:
         spec: EndpointSpec,
         *,
         record: Recorder | None = None,
-        replay: dict[int, dict] | None = None,
+        replay: dict[int, dict | RecordedFailure] | None = None,
         retry: RetryPolicy | None = None,
         temperature: float = 0.0,
         timeout_s: float = DEFAULT_TIMEOUT_S,
@@ -347,6 +360,12 @@ class LLMClient:
     def _replayed(self, sequence: int, request: dict) -> dict:
         assert self.replay is not None  # called in replay mode only
         response = self.replay.get(sequence)
+        if isinstance(response, RecordedFailure):  # the recording's own failure, as it happened then
+            if response.recorded:
+                self._record(sequence, request, None, response.error, 0, 0.0)
+            if response.kind == "timeout":
+                raise TimeoutError(response.error)
+            raise (ContextExceeded if response.kind == "context_exceeded" else ModelError)(response.error)
         if not isinstance(response, dict):
             error = f"the recording has no response for model call {sequence}"
             self._record(sequence, request, None, error, 0, 0.0)

@@ -2,13 +2,32 @@
 
 from __future__ import annotations
 
-from benchmark.endpoints.llm import EndpointSpec, LLMClient
+from benchmark.endpoints.llm import EndpointSpec, LLMClient, RecordedFailure
 from benchmark.endpoints.providers import endpoint_route
 from benchmark.endpoints.services import assert_api_base_allowed, endpoint_api_key
 from benchmark.runs.config import RunConfig
 from benchmark.runs.models import Trajectory
+from judging.vocabulary import Ending
 
 from .preflight import MissingApiKey, endpoint_key_problem
+
+
+def recorded_answers(source: Trajectory) -> dict[int, dict | RecordedFailure]:
+    """What a replay of ``source`` answers each model call with: its recorded response, or how it failed.
+
+    A call recorded without a response failed: the case's timeout if the trajectory ended so, its context if it
+    ended ``context_exceeded``, else the endpoint's error, each with its recorded message. A trajectory that
+    timed out between two model calls (in a tool call) has a timeout recorded for the call it never made.
+    """
+    calls = list(source.model_calls.order_by("sequence"))
+    kinds = {Ending.TIMEOUT.value: "timeout", Ending.CONTEXT_EXCEEDED.value: "context_exceeded"}
+    kind = kinds.get(str(source.ended), "model_error")
+    answers: dict[int, dict | RecordedFailure] = {
+        c.sequence: c.response if c.response is not None else RecordedFailure(c.error, kind) for c in calls
+    }
+    if source.ended == Ending.TIMEOUT and (not calls or calls[-1].response is not None):
+        answers[calls[-1].sequence + 1 if calls else 0] = RecordedFailure("", "timeout", recorded=False)
+    return answers
 
 
 def llm_client(
@@ -32,7 +51,7 @@ def llm_client(
         source = Trajectory.objects.filter(
             run_id=run.replay_of_id, entry_id=trajectory.entry_id, trial=trajectory.trial
         ).first()
-        replay = {c.sequence: c.response for c in source.model_calls.all() if c.response is not None} if source else {}
+        replay = recorded_answers(source) if source else {}
     else:
         assert_api_base_allowed(endpoint.api_base)  # DNS may have changed since the endpoint was saved
         key = endpoint_api_key(endpoint)

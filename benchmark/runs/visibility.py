@@ -3,6 +3,10 @@ that create runs, so every surface applies the same rules.
 
 - Releases, their case questions, runs on the leaderboard, their trajectories' verdicts and
   metric values are public.
+- A *hidden* release's per-case results (each trajectory: its verdict, metric values, steps and replay,
+  and every page or list made of them) are for curators and staff too (``per_case_visible``): a verdict
+  per case per run is one bit of the gold, and a user who may run there could read it run after run.
+  Everyone else, the run's owner included, sees the run's aggregates (tables 2 and 3, counts, pass^k).
 - A *hidden* release keeps for curators (the ``cases.curate_case`` permission, the
   "Curators" group; superusers hold every permission) and staff (the site's operators)
   everything that gives its answers away
@@ -31,8 +35,13 @@ from django.db.models import Q, QuerySet
 from benchmark.cases.models import Release
 from benchmark.cases.permissions import is_curator
 from benchmark.endpoints.models import ModelEndpoint
-from benchmark.runs.models import EvaluationRun
+from benchmark.runs.models import EvaluationRun, Trajectory
 
+# Said where a hidden release's per-case results are left out for a reader who is not a curator or staff.
+HIDDEN_PER_CASE = (
+    "release {release} is hidden: its per-case results (each case's verdict, metric values and replay) are "
+    "shown to curators and staff only; the run's aggregates are on its page"
+)
 RUNNERS = ("staff", "all")  # the values of settings.HIDDEN_RELEASE_RUNNERS
 # What anyone may see of a hidden release's runs; everything else is for curators.
 SCORE_PUBLIC_FIELDS = ("value", "applicable", "source")
@@ -43,7 +52,27 @@ TRAJECTORY_PRIVATE_FIELDS = ("final_answer", "error")  # an error may quote the 
 def can_see_answers(*, user, release: Release) -> bool:
     """Whether ``user`` may see what reveals the answers of ``release``'s cases (see the module docstring):
     anyone on a public release; on a hidden one, curators and staff (the site's operators)."""
-    return release.split == Release.PUBLIC or is_curator(user) or bool(user and user.is_active and user.is_staff)
+    return release.split == Release.PUBLIC or _reads_hidden(user)
+
+
+def _reads_hidden(user) -> bool:
+    """Curators and staff: they read hidden releases whole."""
+    return is_curator(user) or bool(user and user.is_active and user.is_staff)
+
+
+def per_case_visible(*, user, release: Release) -> bool:
+    """Whether ``user`` may see each case's result of runs on ``release`` (see the module docstring): the rule of
+    ``can_see_answers``, since on a hidden release a per-case verdict gives the gold away one bit at a time."""
+    return can_see_answers(user=user, release=release)
+
+
+def trajectories_visible(*, user) -> QuerySet[Trajectory]:
+    """The trajectories whose per-case result ``user`` may see: of runs they may open, on public releases, or
+    on any release for curators and staff."""
+    rows = Trajectory.objects.filter(run__in=runs_visible(user=user))
+    if _reads_hidden(user):
+        return rows
+    return rows.filter(run__release__split=Release.PUBLIC)
 
 
 def scores_shown(scores: dict[str, Any], *, full: bool) -> dict:

@@ -22,11 +22,11 @@ def submissions_of(*, user, limit: int = 20) -> list[dict]:
         .select_related("endpoint", "release")
         .order_by("-created_at", "-id")[:limit]
     )
-    return [_submission(smoke) for smoke in smokes]
+    return [_submission(smoke, user=user) for smoke in smokes]
 
 
-def _submission(smoke: EvaluationRun) -> dict:
-    report = smoke_report(run=smoke)
+def _submission(smoke: EvaluationRun, *, user) -> dict:
+    report = smoke_report(run=smoke).for_reader(user=user, release=smoke.release)
     full = full_run_of(smoke=smoke) if smoke.status not in ACTIVE else None
     state = submission_state(smoke=smoke, report=report, full=full)
     return {"run": smoke, "report": report, "full_run": full, "state": state}

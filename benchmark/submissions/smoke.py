@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 
 from django.db.models import Count
@@ -14,6 +14,7 @@ from django.utils import timezone
 from benchmark.endpoints.redaction import REDACTED, redact
 from benchmark.runs.agents.text_calls import looks_like_tool_call
 from benchmark.runs.models import EvaluationRun, ModelCall, Trajectory
+from benchmark.runs.visibility import per_case_visible
 from judging.vocabulary import Ending
 
 SNIPPET_CHARS = 200
@@ -53,6 +54,13 @@ class SmokeReport:
     cases: list[dict] = field(default_factory=list)
     problems: list[SmokeProblem] = field(default_factory=list)
     full_run_id: int | None = None
+
+    def for_reader(self, *, user, release) -> SmokeReport:
+        """The report as ``user`` may read it: on a hidden release, unless a curator or staff, without each
+        case's verdict (``passed`` None; ``visibility.per_case_visible``); its problems say how the endpoint did."""
+        if per_case_visible(user=user, release=release):
+            return self
+        return replace(self, cases=[{**case, "passed": None} for case in self.cases])
 
     @property
     def blocking(self) -> list[SmokeProblem]:

@@ -15,7 +15,7 @@ from django.db.models import F, Q, QuerySet
 from benchmark.cases.evidence_card import evidence_card
 from benchmark.cases.models import CATEGORIES, LEVELS, Case, Release, ReleaseCase
 from benchmark.runs.models import Trajectory
-from benchmark.runs.visibility import can_see_answers, runs_visible
+from benchmark.runs.visibility import can_see_answers, per_case_visible, runs_visible
 
 PAGE_SIZE = 50
 QUERY_MAX_LENGTH = 200
@@ -155,7 +155,10 @@ def case_map(*, entry: ReleaseCase) -> dict:
 
 
 def case_results(*, entry: ReleaseCase, user) -> list[dict]:
-    """Each run ``user`` may see that ran this case: run, trial, verdict, how it ended, trajectory id."""
+    """Each run ``user`` may see that ran this case: run, trial, verdict, how it ended, trajectory id (none on a
+    hidden release unless ``per_case_visible``)."""
+    if not per_case_visible(user=user, release=entry.release):
+        return []
     runs = runs_visible(user=user).filter(release_id=entry.release_id)
     # The stubs type values() rows as TypedDicts; they are plain dicts, and the page adds a key to each.
     return list(

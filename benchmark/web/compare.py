@@ -19,7 +19,7 @@ from django.urls import reverse
 from benchmark.operations.models import RunRescore
 from benchmark.runs.config import RunConfig
 from benchmark.runs.models import EvaluationRun, Trajectory
-from benchmark.runs.visibility import runs_visible
+from benchmark.runs.visibility import HIDDEN_PER_CASE, per_case_visible, runs_visible
 from benchmark.web.whole_numbers import is_whole_number
 from judging.aggregate import CaseScore, paired_comparison
 
@@ -57,6 +57,9 @@ def compare_runs_get(*, a: str | None, b: str | None, user) -> tuple[EvaluationR
         if run_id not in runs:
             raise CompareError(f"no run {run_id} ({name}) that you can see", status=404)
     run_a, run_b = runs[ids[0]], runs[ids[1]]
+    for run in (run_a, run_b):
+        if not per_case_visible(user=user, release=run.release):
+            raise CompareError(HIDDEN_PER_CASE.format(release=run.release.name), status=404)
     if run_a.release_id != run_b.release_id:
         raise CompareError(
             f"run {run_a.id} is on release {run_a.release.name} and run {run_b.id} on release "

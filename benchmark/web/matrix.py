@@ -10,7 +10,8 @@ there is one), or "not run" when the run has no scored trajectory of it.
 
 Queries do not grow with cases x runs: the runs (one, the leaderboard's), the release's entries
 (one), and one aggregate over the trajectories grouped by (case, run). The matrix shows verdicts
-only, never answers, so a hidden release's matrix is the same for everyone.
+only, never answers; on a hidden release, a verdict per case is itself one bit of the gold, so its
+matrix has cells only for curators and staff (``per_case_visible``); others see its columns alone.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from django.db.models import Count, Min, Q
 from benchmark.cases.models import CATEGORIES, LEVELS, Release, ReleaseCase
 from benchmark.runs.leaderboard import leaderboard_rows
 from benchmark.runs.models import Trajectory
+from benchmark.runs.visibility import per_case_visible
 from benchmark.web.whole_numbers import is_whole_number
 from judging.pass_k import case_pass_hat_k
 
@@ -59,8 +61,11 @@ def release_matrix(*, release: Release, user, filters: MatrixFilters) -> dict:
     """The matrix page's data: ``runs`` (its columns, ``matrix_runs``), ``cases`` (every matching case,
     hardest first, ``matrix_cases``; the view pages them) and ``totals`` (``matrix_run_totals``)."""
     runs = matrix_runs(release=release, user=user, baselines=filters.baselines)
+    if not per_case_visible(user=user, release=release):  # every cell is a case's verdict
+        return {"runs": runs, "cases": [], "totals": [], "per_case_visible": False}
     cases = matrix_cases(release=release, runs=runs, filters=filters)
-    return {"runs": runs, "cases": cases, "totals": matrix_run_totals(cases=cases, runs=runs)}
+    totals = matrix_run_totals(cases=cases, runs=runs)
+    return {"runs": runs, "cases": cases, "totals": totals, "per_case_visible": True}
 
 
 def matrix_runs(*, release: Release, user, baselines: bool) -> list[dict]:

@@ -23,7 +23,7 @@ from typing import Any
 from django.db import connection
 
 from benchmark.runs.models import Trajectory
-from benchmark.runs.visibility import can_see_answers, run_visible, scores_shown, step_shown
+from benchmark.runs.visibility import can_see_answers, per_case_visible, run_visible, scores_shown, step_shown
 from environment.selectors import place_points
 from environment.tools.context import CityNotBuilt
 from judging.answers import PredictedAnswer, normalise_answer
@@ -55,9 +55,12 @@ VEHICLES, MODES = ("walking", "cycling", "driving"), ("time", "distance")
 
 
 def trajectory_get(*, pk: int, user) -> Trajectory | None:
-    """The trajectory ``pk`` with its run, release and case, when ``user`` may see its run; else None."""
+    """The trajectory ``pk`` with its run, release and case, when ``user`` may see its run and its per-case result
+    (``per_case_visible``: not a hidden release's, unless a curator or staff); else None."""
     trajectory = Trajectory.objects.select_related("run__release", "entry").filter(pk=pk).first()
     if trajectory is None or not run_visible(user=user, run=trajectory.run):
+        return None
+    if not per_case_visible(user=user, release=trajectory.run.release):
         return None
     return trajectory
 

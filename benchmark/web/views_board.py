@@ -22,7 +22,14 @@ from benchmark.runs.config import RUN_FILTERS, RunConfig
 from benchmark.runs.models import EvaluationRun
 from benchmark.runs.moderation import run_manageable
 from benchmark.runs.results import RunResults, run_results
-from benchmark.runs.visibility import can_see_answers, endpoint_details_visible, run_visible, runs_visible
+from benchmark.runs.visibility import (
+    HIDDEN_PER_CASE,
+    can_see_answers,
+    endpoint_details_visible,
+    per_case_visible,
+    run_visible,
+    runs_visible,
+)
 from benchmark.web.selectors import city_summaries
 from judging.vocabulary import Category
 
@@ -201,7 +208,8 @@ def run_page(request: HttpRequest, run_id: int) -> HttpResponse:
         return error_page(request, str(exc))
     cases = run_report.run_cases(run=run)
     results = run_results(run=run)
-    failed = run_report.failed_cases(cases, filters=filters)
+    per_case = per_case_visible(user=request.user, release=run.release)
+    failed = run_report.failed_cases(cases, filters=filters) if per_case else []
     page = Paginator(failed, FAILED_PAGE_SIZE).get_page(request.GET.get("page"))
     for case in page.object_list:
         case["replay_url"] = trajectory_url(case["id"])
@@ -234,6 +242,8 @@ def run_page(request: HttpRequest, run_id: int) -> HttpResponse:
             "compare_with": _compare_choices(request, run),
             "page_query": _query(request, page=None),
             "answers_visible": can_see_answers(user=request.user, release=run.release),
+            "per_case_visible": per_case,
+            "hidden_per_case": HIDDEN_PER_CASE.format(release=run.release.name),
             "failures_query": urlencode({k: v for k, v in vars(filters).items() if v}),
             "pass_k": run_pass_k.pass_k_rows(cases),
             **_figures(run, cases, curves),

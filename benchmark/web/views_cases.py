@@ -12,6 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from benchmark.cases.models import CATEGORIES, LEVELS, Release, ReleaseCase
+from benchmark.runs.visibility import HIDDEN_PER_CASE, per_case_visible
 
 from . import case_browser
 from .views_board import _query, error_page, trajectory_url
@@ -64,6 +65,9 @@ def case_page(request: HttpRequest, release_name: str, case_id: str) -> HttpResp
             "release": entry.release,
             "case": view,
             "results": results,
+            "hidden_per_case": ""
+            if per_case_visible(user=request.user, release=entry.release)
+            else HIDDEN_PER_CASE.format(release=entry.release.name),
             "case_map": case_browser.case_map(entry=entry) if view["answers_visible"] else None,
         },
     )

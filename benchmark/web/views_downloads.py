@@ -10,7 +10,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 
 from benchmark.runs.models import EvaluationRun
-from benchmark.runs.visibility import run_visible
+from benchmark.runs.visibility import HIDDEN_PER_CASE, per_case_visible, run_visible
 
 from . import run_report
 from .downloads import attachment, download_format, failures_csv, json_text
@@ -23,6 +23,8 @@ def run_failures_download(request: HttpRequest, run_id: int, fmt: str) -> HttpRe
     run = get_object_or_404(EvaluationRun.objects.select_related("release"), id=run_id)
     if not run_visible(user=request.user, run=run):
         raise Http404("no such run")
+    if not per_case_visible(user=request.user, release=run.release):
+        return error_page(request, HIDDEN_PER_CASE.format(release=run.release.name), status=404)
     try:
         fmt = download_format(fmt)
         filters = run_report.FailureFilters.parse(

@@ -11,6 +11,7 @@ from django.views.decorators.http import require_GET
 
 from benchmark.cases.models import CATEGORIES, LEVELS, Release
 from benchmark.runs.leaderboard import leaderboard_rows
+from benchmark.runs.visibility import HIDDEN_PER_CASE
 
 from . import cost_plot, matrix, note_reader
 from .views_board import _query, error_page
@@ -41,6 +42,8 @@ def release_matrix(request: HttpRequest, release_name: str) -> HttpResponse:
         "runs": data["runs"],
         "page": Paginator(data["cases"], matrix.PAGE_SIZE).get_page(filters.page),
         "totals": data["totals"],
+        "per_case_visible": data["per_case_visible"],
+        "hidden_per_case": HIDDEN_PER_CASE.format(release=release.name),
         "category_choices": CATEGORIES,
         "level_choices": [lv for lv, _ in LEVELS],
         "page_query": _query(request, page=None),

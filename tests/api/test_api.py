@@ -149,12 +149,13 @@ def test_smoke_trajectories_are_only_for_their_submitter(world, as_user):
     assert as_user(world.owner).get(f"/api/v1/trajectories/{smoke_rows[0]}/").status_code == 200
 
 
-def test_score_details_of_a_hidden_release_are_only_for_curators(world, as_user):
+def test_a_hidden_releases_trajectories_and_score_details_are_only_for_curators(world, as_user):
     trajectory = world.hidden_run.trajectories.first()
     url = f"/api/v1/trajectories/{trajectory.id}/"
-    public_view = as_user(world.other).get(url).json()
-    assert public_view["scores"]["PIoU"] == {"value": 1.0, "applicable": True, "source": "rule"}
-    assert "REFERENCE-ONLY" not in json.dumps(public_view)
+    refused = as_user(world.other).get(url)
+    assert refused.status_code == 404 and "REFERENCE-ONLY" not in refused.content.decode()
+    listed = as_user(world.other).get(f"/api/v1/trajectories/?run={world.hidden_run.id}").json()
+    assert listed["count"] == 0
     assert as_user(world.curator).get(url).json()["scores"]["PIoU"]["details"]["reference"] == ["N5-REFERENCE-ONLY"]
 
 

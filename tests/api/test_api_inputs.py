@@ -101,3 +101,13 @@ def test_odd_paging_parameters_are_a_400_naming_the_parameter(world, as_user, qu
 def test_paging_within_range_pages(world, as_user):
     runs = as_user(world.owner).get("/api/v1/runs/?limit=1&offset=0").json()
     assert len(runs["results"]) == 1 and runs["count"] >= 1
+
+
+def test_a_request_django_refuses_before_any_view_is_a_json_400_under_the_api(client, settings):
+    settings.ALLOWED_HOSTS = ["lifeplanner.test"]
+    client.raise_request_exception = False
+    response = client.get("/api/v1/runs/", HTTP_HOST="evil.example")  # DisallowedHost, before any view
+    assert response.status_code == 400 and response["Content-Type"] == "application/json"
+    assert response.json()["detail"].startswith("bad request")
+    page = client.get("/runs/", HTTP_HOST="evil.example")  # the site's pages keep Django's own page
+    assert page.status_code == 400 and page["Content-Type"].startswith("text/html")

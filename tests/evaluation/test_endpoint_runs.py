@@ -123,3 +123,101 @@ def test_the_scripted_endpoint_takes_a_benchmarks_connections_at_once_without_dr
         for sock in opened:
             sock.close()
         endpoint.stop()
+
+
+class _MixedEndpoint(ScriptedEndpoint):
+    """The scripted agent, but for a few questions: no answer at all (prose), an endpoint error, a context
+    overflow, and an answer too slow for the case's wall clock."""
+
+    def __init__(self, paths: dict[str, list[dict]], *, behaviour: dict[str, str], slow_s: float):
+        super().__init__(paths)
+        self.behaviour, self.slow_s = behaviour, slow_s
+
+    def answer(self, body: dict) -> tuple[int, dict]:
+        question = next(
+            (
+                m["content"]
+                for m in body.get("messages", [])
+                if m.get("role") == "user" and isinstance(m["content"], str)
+            ),
+            "",
+        )
+        made = sum(len(m.get("tool_calls") or []) for m in body.get("messages", []) if m.get("role") == "assistant")
+        kind = self.behaviour.get(question, "")
+        if kind == "error":
+            with self.lock:
+                self.served += 1
+            return 400, {"error": {"message": "scripted refusal of this request", "type": "invalid_request_error"}}
+        if kind == "context" and made >= 1:
+            with self.lock:
+                self.served += 1
+            message = "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000"
+            return 400, {
+                "error": {"message": message, "type": "invalid_request_error", "code": "context_length_exceeded"}
+            }
+        if kind == "slow" and made >= 1:
+            time.sleep(self.slow_s)
+        return super().answer(body)
+
+
+def test_a_replay_repeats_passes_failures_errors_and_timeouts_exactly(
+    eval_release, django_db_blocker, settings, monkeypatch
+):
+    """Replay identity on a run where cases pass, fail (no submission), end in an endpoint error, in a context
+    overflow and in a timeout: every ending, error, verdict, score, step and model call comes back the same."""
+    settings.ALLOW_PRIVATE_ENDPOINTS = True
+    monkeypatch.setenv("SCRIPTED_KEY", SECRET)
+    with django_db_blocker.unblock():
+        entries = list(eval_release.entries.order_by("position"))
+        paths = {
+            e.snapshot["question"]: [
+                {"tool": s["tool"], "arguments": s["arguments"]} for s in e.snapshot["reference_path"]
+            ]
+            for e in entries
+        }
+        questions = [e.snapshot["question"] for e in entries]
+        paths[questions[0]] = []  # prose, never a tool call: no_submission
+        behaviour = {questions[1]: "error", questions[2]: "context", questions[3]: "slow"}
+        endpoint = _MixedEndpoint(paths, behaviour=behaviour, slow_s=15.0).start()
+        try:
+            evaluate(
+                "--model", "openai/scripted", "--api-base", endpoint.url, "--api-key-env", "SCRIPTED_KEY",
+                "--release", eval_release.name, "--sync", "--concurrency", "4", "--timeout-s", "10",
+            )  # fmt: skip
+            run = EvaluationRun.objects.order_by("-id").first()
+            endings = {t.entry.snapshot["question"]: t.ended for t in run.trajectories.select_related("entry")}
+            assert [endings[q] for q in questions[:4]] == [
+                "no_submission",
+                "model_error",
+                "context_exceeded",
+                "timeout",
+            ]
+            assert sum(t.passed is True for t in run.trajectories.all()) == len(entries) - 4
+            served = endpoint.served
+            evaluate("--replay", str(run.id), "--sync")
+            replay = EvaluationRun.objects.order_by("-id").first()
+            assert replay.replay_of_id == run.id and endpoint.served == served  # nobody was asked
+            for original in run.trajectories.all():
+                again = replay.trajectories.get(entry_id=original.entry_id, trial=original.trial)
+                assert (again.ended, again.error, again.passed, again.final_answer) == (
+                    original.ended,
+                    original.error,
+                    original.passed,
+                    original.final_answer,
+                ), original.entry.snapshot["case_id"]
+                assert json.dumps(again.scores, sort_keys=True) == json.dumps(original.scores, sort_keys=True)
+                assert list(again.steps.values_list("tool", "arguments", "observation", "error_kind")) == list(
+                    original.steps.values_list("tool", "arguments", "observation", "error_kind")
+                )
+                assert list(again.model_calls.values_list("sequence", "request", "response", "error")) == list(
+                    original.model_calls.values_list("sequence", "request", "response", "error")
+                )
+        finally:
+            endpoint.stop()
+            ids = list(
+                EvaluationRun.objects.filter(release=eval_release, endpoint__isnull=False).values_list(
+                    "endpoint_id", flat=True
+                )
+            )
+            EvaluationRun.objects.filter(release=eval_release, endpoint__isnull=False).delete()
+            ModelEndpoint.objects.filter(id__in=ids).delete()

@@ -2,13 +2,14 @@
 
 A passing run's final answer *is* the gold, so on a hidden release the answers, the steps' arguments,
 observations and model text, and the score explanations and details of every run are withheld from
-everyone but curators and staff, the run's owner included: anonymous, another user and the owner get the
-verdict and the metric values only. Who may start a run there is a setting.
+everyone but curators and staff, the run's owner included; and since a verdict per case per run is one bit
+of the gold, so are the per-case results (each trajectory, its verdict and metric values): anonymous,
+another user and the owner see each run's aggregates only. Who may start a run there is a setting. Every
+route of the site is swept (``test_every_route_...``), taken from the URL configuration, so a new page is
+covered without editing this file.
 """
 
 from __future__ import annotations
-
-import json
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -139,11 +140,15 @@ def hidden_world(db, settings) -> dict:
     }
 
 
-def _get(client, url: str, account) -> str:
+def _fetch(client, url: str, account):
     client.logout()
     if account is not None:
         client.force_login(account)
-    response = client.get(url)
+    return client.get(url)
+
+
+def _get(client, url: str, account) -> str:
+    response = _fetch(client, url, account)
     assert response.status_code == 200, (url, response.status_code)
     return response.content.decode()
 
@@ -153,11 +158,12 @@ def _get(client, url: str, account) -> str:
 
 @pytest.mark.parametrize("role", NOT_CURATORS)
 @pytest.mark.parametrize("surface", ["trajectory API", "replay.json", "replay page", "compare page"])
-def test_no_run_surface_shows_a_hidden_releases_answers_to_a_non_curator(client, hidden_world, role, surface):
+def test_no_per_case_surface_of_a_hidden_release_answers_a_non_curator(client, hidden_world, role, surface):
     account = hidden_world["users"][role] if role else None
-    body = _get(client, hidden_world["urls"][surface], account)
-    leaked = [secret for secret in RUN_SECRETS if secret in body]
-    assert leaked == [], f"{surface} shows {leaked} to {role or 'anonymous'}"
+    response = _fetch(client, hidden_world["urls"][surface], account)
+    body = response.content.decode()
+    assert response.status_code == 404, f"{surface} answers {response.status_code} to {role or 'anonymous'}"
+    assert [secret for secret in RUN_SECRETS if secret in body] == []
 
 
 @pytest.mark.parametrize("role", NOT_CURATORS)
@@ -177,23 +183,48 @@ def test_curators_and_staff_see_the_answers_on_every_surface(client, hidden_worl
     assert GOLD in _get(client, url, hidden_world["users"][role])
 
 
-def test_the_owner_sees_the_verdict_metric_values_and_how_each_call_went(client, hidden_world):
-    owner = hidden_world["users"]["owner"]
-    detail = json.loads(_get(client, hidden_world["urls"]["trajectory API"], owner))
-    assert detail["passed"] is True and detail["answers_visible"] is False and detail["final_answer"] is None
-    assert detail["scores"] == {
-        "pass_rate": {"value": 1.0, "applicable": True, "source": "rule"},
-        "PIoU": {"value": 1.0, "applicable": True, "source": "rule"},
-        "TE": {"value": 0.5, "applicable": True, "source": "rule"},
-    }
-    assert [
-        (s["tool"], s["arguments"], s["observation"], s["model_text"], s["input_tokens"]) for s in detail["steps"]
-    ] == [("place_search", None, None, None, 100), ("submit_answer", None, None, None, 0)]
-    replay = json.loads(_get(client, hidden_world["urls"]["replay.json"], owner))
-    assert replay["trajectory"]["passed"] is True and replay["answer"]["raw"] is None
-    assert {m["name"]: m["value"] for m in replay["metrics"]} == {"pass_rate": 1.0, "PIoU": 1.0, "TE": 0.5}
-    page = _get(client, hidden_world["urls"]["replay page"], owner)
-    assert 'class="verdict passed"' in page and "An answer was submitted; on a hidden release" in page
+def test_the_owner_sees_the_runs_aggregates_and_no_case_by_case_result(client, hidden_world):
+    """The bit a verdict gives, case by case and run after run, is not given: not in the API's list, detail or
+    scores, not on the run page, the case page, the matrix, the compare page, the failures download or the
+    smoke report; the run's own aggregates are."""
+    from benchmark.runs.aggregates import run_aggregates
+
+    owner, run, trajectory = hidden_world["users"]["owner"], hidden_world["run"], hidden_world["trajectory"]
+    run.aggregates = run_aggregates(run=run)
+    run.save(update_fields=["aggregates"])
+    client.force_login(owner)
+    assert client.get(f"/api/v1/trajectories/?run={run.id}").json()["count"] == 0
+    assert client.get(f"/api/v1/trajectories/{trajectory.id}/").status_code == 404
+    scores = client.get(f"/api/v1/runs/{run.id}/scores/").json()
+    assert scores["trajectories"] == [] and scores["table2"]["overall"]["value"] == 100.0
+    page = client.get(f"/runs/{run.id}/").content.decode()
+    assert "its per-case results (each case&#x27;s verdict" in page and f"/trajectories/{trajectory.id}/" not in page
+    case = client.get(hidden_world["case_urls"]["case page"]).content.decode()
+    assert "hidden-per-case" in case and f"/trajectories/{trajectory.id}/" not in case
+    matrix = client.get("/releases/hid-hidden/matrix/?baselines=1").content.decode()
+    assert "data-state=" not in matrix and "hidden-per-case" in matrix
+    assert client.get(f"/runs/{run.id}/failures.json").status_code == 404
+    compare = client.get(hidden_world["urls"]["compare page"])
+    assert compare.status_code == 404 and "shown to curators and staff only" in compare.content.decode()
+    for role in ("curator", "staff"):  # who may see it all
+        client.force_login(hidden_world["users"][role])
+        assert client.get(f"/api/v1/trajectories/?run={run.id}").json()["count"] == 1
+        assert len(client.get(f"/api/v1/runs/{run.id}/scores/").json()["trajectories"]) == 1
+        assert f"/trajectories/{trajectory.id}/" in client.get(hidden_world["case_urls"]["case page"]).content.decode()
+
+
+def test_a_smoke_report_on_a_hidden_release_shows_no_case_verdict_to_its_non_curator_owner(hidden_world, settings):
+    from benchmark.submissions.smoke import smoke_report
+
+    settings.HIDDEN_RELEASE_RUNNERS = "all"
+    other, hidden = hidden_world["users"]["other"], hidden_world["hidden"]
+    smoke = submission_create(user=other, release=hidden, **SUBMISSION)
+    for trajectory in smoke.trajectories.all():
+        _finish(trajectory)
+    report = smoke_report(run=smoke)
+    assert [case["passed"] for case in report.cases] == [True]
+    assert [case["passed"] for case in report.for_reader(user=other, release=hidden).cases] == [None]
+    assert report.for_reader(user=hidden_world["users"]["curator"], release=hidden) is report
 
 
 def test_a_public_release_shows_everything_to_everyone(client, hidden_world):
@@ -270,3 +301,100 @@ def test_the_submit_form_offers_a_hidden_release_only_to_those_who_may_run_on_it
     assert f'value="{hidden}"' not in client.get("/submit/").content.decode()
     client.force_login(hidden_world["users"]["staff"])
     assert f'value="{hidden}"' in client.get("/submit/").content.decode()
+
+
+# --- every route --------------------------------------------------------------------------------------
+
+
+def _routes() -> list[tuple[str, object]]:
+    """(route as written, URL pattern) of every route of the site but the admin's (its own permissions: staff)."""
+    from django.urls import URLResolver, get_resolver
+
+    def walk(patterns, prefix: str = ""):
+        for pattern in patterns:
+            if isinstance(pattern, URLResolver):
+                yield from walk(pattern.url_patterns, prefix + str(pattern.pattern))
+            else:
+                yield prefix + str(pattern.pattern), pattern
+
+    return [(route, pattern) for route, pattern in walk(get_resolver().url_patterns) if not route.startswith("admin/")]
+
+
+def _parameters(pattern) -> list[str]:
+    from django.urls.resolvers import RoutePattern
+
+    if isinstance(pattern.pattern, RoutePattern):
+        return list(pattern.pattern.converters)
+    return list(pattern.pattern.regex.groupindex)
+
+
+def _route_urls(world: dict) -> list[str]:
+    """One URL per route, its parameters naming the hidden world's rows (and a query where the page needs one).
+    A route with a parameter this does not know fails the sweep: name a value for it here."""
+    from django.urls import reverse
+
+    run, trajectory, case_id = world["run"], world["trajectory"], world["trajectory"].entry.snapshot["case_id"]
+    values = {
+        "run_id": run.id,
+        "release_name": "hid-hidden",
+        "name": "hid-hidden",
+        "case_id": case_id,
+        "fmt": "json",
+        "endpoint_id": 1,
+        "test_id": "0" * 32,
+        "note_id": "hid-note",
+        "path": "anything/",
+    }
+    queries = {
+        "home": "?release=hid-hidden",
+        "cases": "?release=hid-hidden",
+        "compare": "?" + world["urls"]["compare page"].partition("?")[2],
+        "leaderboard": "?release=hid-hidden",
+        "trajectory-list": f"?run={run.id}",
+    }
+    urls, unknown = [], []
+    for route, pattern in _routes():
+        name = pattern.name or ""
+        if not name:  # the API's last route, any path under /api/ that names no other
+            urls.append("/api/" + values["path"])
+            continue
+        kwargs: dict[str, object] = {}
+        for parameter in _parameters(pattern):
+            if parameter == "pk":  # run-detail, run-scores; endpoint-*; trajectory, trajectory-json, trajectory-detail
+                kwargs[parameter] = (
+                    run.id if name.startswith("run") else 1 if name.startswith("endpoint") else trajectory.id
+                )
+            elif parameter == "name" and name == "city-streets":
+                kwargs[parameter] = "gridtown"
+            elif parameter in values:
+                kwargs[parameter] = values[parameter]
+            else:
+                unknown.append(f"{route} ({parameter})")
+        urls.append(reverse(name, kwargs=kwargs) + queries.get(name, ""))
+    assert unknown == [], f"routes with parameters the sweep cannot fill: {unknown}"
+    return urls
+
+
+@pytest.mark.parametrize("role", NOT_CURATORS)
+def test_every_route_of_the_site_keeps_a_hidden_releases_answers_and_per_case_results(client, hidden_world, role):
+    """GET on every route (from the URL configuration), as anonymous, another user and the owner: no server
+    error, no secret of the case or the run, and no way to the hidden trajectory (its replay link or its id
+    in a JSON answer)."""
+    account = hidden_world["users"][role] if role else None
+    trajectory = hidden_world["trajectory"]
+    urls = _route_urls(hidden_world)
+    assert len(urls) >= 40 and any("/matrix/" in url for url in urls)
+    problems = []
+    for url in urls:
+        response = _fetch(client, url, account)
+        body = response.content.decode(errors="replace") if not getattr(response, "streaming", False) else ""
+        if response.status_code >= 500:
+            problems.append(f"{url}: {response.status_code}")
+        # The API's schema names the fields of every case document (observation_sha256 among them), no value.
+        secrets = RUN_SECRETS if url.startswith("/api/schema/") else (*RUN_SECRETS, *CASE_SECRETS)
+        leaked = [secret for secret in secrets if secret in body]
+        if leaked:
+            problems.append(f"{url}: shows {leaked}")
+        if f"/trajectories/{trajectory.id}/" in body or f'"trajectory_id": {trajectory.id}' in body:
+            problems.append(f"{url}: leads to the hidden trajectory {trajectory.id}")
+    assert problems == [], f"as {role or 'anonymous'}:\n" + "\n".join(problems)

@@ -142,16 +142,21 @@ def test_fifty_cases_a_page_and_queries_do_not_grow_with_cases_or_runs(client):
     assert len(rows(second)) == 5 and not set(rows(second)) & set(rows(html))
 
 
-def test_a_hidden_release_shows_verdicts_but_no_answers(client, users):
+def test_a_hidden_release_shows_verdicts_to_curators_and_staff_only_and_never_an_answer(client, users):
     release = release_with_cases("mx-hidden", cells=ALL_CELLS[:2], split="hidden")
     run = run_with_results(release, name="H", results=[PASS, FAIL])
     run.trajectories.update(final_answer={"answer": "SECRET-FINAL-ANSWER"})
     answer = release.entries.order_by("position")[0].snapshot["answer"]
-    for user in (None, users["member"]):
+    first = release.entries.order_by("position")[0].snapshot["case_id"]
+    for user in (None, users["member"], users["curator"], users["staff"]):
+        client.logout()
         if user:
             client.force_login(user)
         html = matrix(client, release).content.decode()
-        assert states(html, release.entries.order_by("position")[0].snapshot["case_id"]) == ["pass"]
+        if user in (users["curator"], users["staff"]):
+            assert states(html, first) == ["pass"]
+        else:  # a verdict per case is one bit of the gold
+            assert "data-state=" not in html and "shown to curators and staff only" in html
         assert "SECRET-FINAL-ANSWER" not in html and "hidden split" in html
         assert str(answer.get("visit_order") or answer)[:40] not in html
 

@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from benchmark.web.replay import replay_payload
-from benchmark.web.replay_search import steps_matching
+from benchmark.web.replay_search import observation_texts, steps_matching
 from tests.web.conftest import every_tool_calls, hostile_note_create
 
 pytestmark = pytest.mark.django_db
@@ -74,11 +74,15 @@ def test_on_a_hidden_release_only_curators_search_what_the_agent_saw(
         client.logout()
         if user:
             client.force_login(user)
-        for secret in ("buns", "N404", "MODEL-TEXT-MARK", "Withheld", "812"):
-            html = search(client, trajectory, secret).content.decode()
-            assert found(html) == [] and "only the tool names and error kinds are searched" in html, secret
-        assert found(search(client, trajectory, "routing").content.decode()) == [4, 8]
-        assert found(search(client, trajectory, "not_found").content.decode()) == [8]
+        for secret in ("buns", "N404", "MODEL-TEXT-MARK", "Withheld", "812", "routing"):
+            response = search(client, trajectory, secret)  # no replay at all: a per-case result
+            assert response.status_code == 404 and found(response.content.decode()) == [], secret
+        # What the replay document withholds from them (its second line of defence) is not searched either.
+        payload = replay_payload(trajectory=trajectory, user=user)
+        observations = observation_texts(trajectory=trajectory, payload=payload)
+        for secret in ("buns", "N404", "MODEL-TEXT-MARK", "812"):
+            assert steps_matching(payload, secret, observations) == [], secret
+        assert [s["number"] for s in steps_matching(payload, "routing", observations)] == [4, 8]
     client.force_login(users["curator"])
     assert found(search(client, trajectory, "buns").content.decode()) == [6, 7]
     assert found(search(client, trajectory, "MODEL-TEXT-MARK").content.decode()) == list(range(1, 10))

@@ -110,11 +110,11 @@ def test_on_a_hidden_release_others_see_reasons_and_the_failing_step_but_no_answ
         client.logout()
         if user:
             client.force_login(user)
-        html = client.get(url).content.decode()
-        summary = html[html.index('class="failure-summary"') : html.index('class="replay-layout"')]
-        assert "wrong set" in summary and "not_found" in summary
+        response = client.get(url)  # the page itself is a curator's (a per-case verdict is one bit of the gold)
+        html = response.content.decode()
+        assert response.status_code == 404 and "wrong set" not in html
         for secret in ("N4", "N9", name("N4"), name("N9"), "diff-missing"):
-            assert secret not in summary
+            assert secret not in html
     for reader in ("staff", "curator"):
         client.force_login(users[reader])
         html = client.get(url).content.decode()
