@@ -23,6 +23,9 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 # then every setting below that guards a public site defaults to its safe value.
 DEV_SECRET_KEY = "dev-only-insecure-key-change-me"
 DEBUG = env_bool("DEBUG", True)
+# With DEBUG on, the site's own 404 and 500 pages all the same (lifeplanner_site/errors.py); 0 shows Django's
+# debug pages (every URL pattern, the traceback) to whoever asks, so only on a developer's own machine.
+SITE_ERROR_PAGES = env_bool("SITE_ERROR_PAGES", True)
 SECRET_KEY = env_str("SECRET_KEY", DEV_SECRET_KEY)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
 if not DEBUG:
@@ -103,6 +106,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "lifeplanner_site.errors.SiteErrorPagesMiddleware",  # the site's 404 and 500 pages with DEBUG on too
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "axes.middleware.AxesMiddleware",  # last: answers a locked-out sign-in with the lockout page (429)
 ]
@@ -351,6 +355,17 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {"LiteLLM": {"level": "WARNING"}, "httpx": {"level": "WARNING"}},
 }
+
+# The about page (benchmark/web/about.py): what only the operator knows. Empty, the page says what a researcher
+# can do on a copy of their own.
+SOURCE_CODE_URL = env_str("SOURCE_CODE_URL", "")  # where this code is published (https://...)
+ACCOUNT_CONTACT = env_str("ACCOUNT_CONTACT", "")  # where to ask for an account (mailto:... or https://...)
+RUN_MCP_URL = env_str("RUN_MCP_URL", "")  # where this site's run-mode MCP server answers (https://.../mcp)
+_WEB = ("https://", "http://")
+for _name, _allowed in (("SOURCE_CODE_URL", _WEB), ("ACCOUNT_CONTACT", (*_WEB, "mailto:")), ("RUN_MCP_URL", _WEB)):
+    _value = globals()[_name]
+    if _value and (not _value.startswith(_allowed) or re.search(r"[\s<>\"']", _value)):
+        raise ImproperlyConfigured(f"{_name} must start with {' or '.join(_allowed)}, without spaces; got {_value!r}")
 
 # Maps (django-leaflet serves Leaflet itself: no CDN). No tiles by default: every map draws the
 # city's streets from our own road data, so a page makes no request beyond this server. Setting

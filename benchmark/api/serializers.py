@@ -405,8 +405,8 @@ class LeaderboardRowSerializer(serializers.Serializer):
         allow_null=True,
         min_length=2,
         max_length=2,
-        help_text="[best, worst] rank among complete runs of models: a range where 95% intervals overlap; "
-        "null for baselines, partial runs and runs without results",
+        help_text="[best, worst] rank among the verified section (complete runs of models the platform ran): a range "
+        "where 95% intervals overlap; null in every other section and for runs without results",
     )
     n = serializers.IntegerField(help_text="Trajectories scored.")
     expected = serializers.IntegerField(help_text="Trajectories of a complete run: the release's cases x trials.")
@@ -414,6 +414,13 @@ class LeaderboardRowSerializer(serializers.Serializer):
     baseline = serializers.BooleanField(
         help_text="The reference or heuristic agent, or a scripted endpoint: listed after the models, never ranked."
     )
+    section = serializers.ChoiceField(
+        choices=["verified", "self_reported", "partial", "baseline"],
+        help_text="The row's table: verified (ranked), self_reported (uploads, never ranked), partial (fewer "
+        "cases than the release has, never ranked) or baseline.",
+    )
+    description = serializers.CharField(help_text="Who ran it and how.")
+    submitter = serializers.CharField(allow_blank=True, help_text="The account that created the run; '' for none.")
     category = LeaderboardCategorySerializer(
         allow_null=True, help_text="With ?category=: that category's figures (and rank is the rank by them)."
     )
@@ -424,6 +431,21 @@ class LeaderboardSerializer(serializers.Serializer):
     releases = serializers.ListField(child=serializers.CharField(), help_text="Releases with runs, newest first.")
     query = serializers.DictField(child=serializers.CharField(), help_text="The filters and sort applied, as given.")
     rows = LeaderboardRowSerializer(many=True)
+
+
+class ApiResourceSerializer(serializers.Serializer):
+    url = serializers.URLField()
+    description = serializers.CharField()
+
+
+class ApiIndexSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    version = serializers.CharField()
+    resources = serializers.DictField(child=ApiResourceSerializer(), help_text="Resource name -> its URL.")
+    schema = serializers.URLField(help_text="The OpenAPI schema.")
+    docs = serializers.URLField(help_text="The API's docs (Swagger UI).")
+    site = serializers.URLField()
+    authentication = serializers.CharField()
 
 
 class ErrorSerializer(serializers.Serializer):

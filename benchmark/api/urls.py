@@ -14,6 +14,7 @@ router.register("trajectories", views.TrajectoryViewSet, basename="trajectory")
 router.register("endpoints", endpoints.OwnEndpointViewSet, basename="endpoint")
 
 urlpatterns = [
+    path("", views.ApiIndexView.as_view(), name="api-index"),
     *router.urls,
     path("leaderboard/", views.LeaderboardView.as_view(), name="leaderboard"),
 ]

@@ -12,7 +12,9 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import Count, OuterRef, Subquery
 from django.db.models.functions import Coalesce
+from django.http import JsonResponse
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
@@ -340,3 +342,51 @@ class LeaderboardView(APIView):
             raise ValidationError({"sort": [str(exc)]}) from None
         document = leaderboard_document(release=release, releases=releases, rows=rows, query=query)
         return Response(s.LeaderboardSerializer(document).data)
+
+
+# --- index ---------------------------------------------------------------------------------------
+
+# (resource, route name, what it holds): the index lists them in this order.
+INDEX = (
+    ("releases", "release-list", "Frozen case sets; each release's cases under releases/<name>/cases/."),
+    ("runs", "run-list", "Evaluation runs you may see; POST submits a model endpoint."),
+    ("trajectories", "trajectory-list", "Each run's cases: tool calls, answers, scores."),
+    ("leaderboard", "leaderboard", "Table 2 per run of a release, with intervals and rank ranges."),
+    ("endpoints", "endpoint-list", "Your own model endpoints (a token or a session)."),
+)
+
+
+class ApiIndexView(APIView):
+    """What the API holds: each resource's URL, the schema and the docs (the answer of /api/v1/)."""
+
+    permission_classes = [ReadOnly]
+
+    @extend_schema(summary="The API's resources, schema and docs", responses={200: s.ApiIndexSerializer})
+    def get(self, request) -> Response:
+        return Response(api_index(request))
+
+
+def api_index(request) -> dict:
+    return {
+        "name": "LifePlanner API",
+        "version": "v1",
+        "resources": {
+            name: {"url": request.build_absolute_uri(reverse(route)), "description": description}
+            for name, route, description in INDEX
+        },
+        "schema": request.build_absolute_uri(reverse("schema")),
+        "docs": request.build_absolute_uri(reverse("swagger-ui")),
+        "site": request.build_absolute_uri("/"),
+        "authentication": "Reading needs no account; submitting and your endpoints take a token from "
+        "/accounts/token/ in the header 'Authorization: Token <token>'.",
+    }
+
+
+def api_root(request) -> JsonResponse:
+    """/api/: the versions of the API (one so far) and its docs."""
+    return JsonResponse(
+        {
+            "versions": {"v1": request.build_absolute_uri(reverse("api-index"))},
+            "docs": request.build_absolute_uri(reverse("swagger-ui")),
+        }
+    )

@@ -57,9 +57,11 @@ def card_price(card: dict, *, input_tokens: int, output_tokens: int) -> float | 
 
 
 def card_summary(card: dict | None) -> str:
-    """One line of the card for a leaderboard row: "135M · open weights · Q4_1 (GGUF) · llama-cpp-python ..."."""
+    """One line of the card for a leaderboard row: "Hugging Face · 135M · open weights · Q4_1 (GGUF) · llama-..."."""
     card = card or {}
-    parts = [card.get("parameters"), "open weights" if card.get("open_weights") else None]
+    flag = card.get("open_weights")
+    weights = None if flag is None else "open weights" if flag else "closed weights"
+    parts = [card.get("organisation"), card.get("parameters"), weights]
     parts += [card.get("quantisation"), card.get("server")]
     return " · ".join(str(part) for part in parts if part)
 

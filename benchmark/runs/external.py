@@ -76,8 +76,13 @@ def external_run_create(
     level: str | None = None,
     config: RunConfig | None = None,
     created_by=None,
+    model_name: str = "",
+    description: str = "",
 ) -> tuple[EvaluationRun, str]:
     """A running run of the ``external`` agent and its first token (returned once, never stored).
+
+    ``model_name`` and ``description`` (which model answers, who runs the agent and how) are what its listing on
+    the leaderboard needs: without them the run is scored but not listed (``leaderboard.listing_problems``).
 
     ``config``: its settings (the defaults when None); an external agent is held to its
     ``tool_budget``, and ``trials`` sets how many times each case is handed out.
@@ -92,6 +97,8 @@ def external_run_create(
             level=level,
             created_by=created_by,
             config=config or RunConfig(),
+            model_name=model_name,
+            description=description,
         )
         EvaluationRun.objects.filter(id=run.id).update(status=EvaluationRun.RUNNING, started_at=timezone.now())
         run.refresh_from_db()

@@ -22,8 +22,6 @@ CELL_KEYS = tuple(cell_key(category, level) for category, level in CELLS)
 # ?sort= values; "-name" sorts the same column the other way. Cells sort by their key, e.g. "routing/L1".
 SORT_COLUMNS = ("rank", "name", "agent", "model", "date", "verified", "overall", "macro", "tokens", "cost", *CELL_KEYS)
 DEFAULT_SORT = "rank"
-# Sorting by one of these puts partial runs after the complete ones: their figures cover fewer cases.
-SCORE_COLUMNS = frozenset({"rank", "overall", "macro", *CELL_KEYS})
 
 # Baselines: agents that are not models under test. The reference agent replays the gold answers (an
 # oracle); the heuristic, the skeptic and the rank-rule agents are no-model floors; a "scripted" or "fake"
@@ -46,6 +44,84 @@ def is_baseline(*, agent: str, model: str = "") -> bool:
     )
 
 
+# The leaderboard's tables, in this order: verified runs of models (the only ranked table), self-reported runs
+# (uploads: scored here, answered elsewhere), partial runs of either (fewer cases than the release has), baselines.
+SECTIONS = ("verified", "self_reported", "partial", "baseline")
+# Agents whose runs the platform does not drive: only whoever ran them can say which model answered and how.
+SELF_DESCRIBED_AGENTS = ("upload", "external")
+DESCRIPTION_MAX = 2000
+MODEL_NAME_MAX = 200
+_PLATFORM_AGENTS = {
+    "reference": "an oracle that replays each case's gold answer through the tools (it shows that the cases and "
+    "the scoring agree: an upper bound, not a model)",
+    "heuristic": "a no-model floor that follows fixed rules over the tools' results",
+    "skeptic": "a no-model floor that reads the notes and picks by a keyword vote",
+    "litellm": "the platform's agent loop (the paper's system prompt and the agent tools) asking the model",
+}
+
+
+def section_of(*, baseline: bool, complete: bool, verified: bool) -> str:
+    """Which table of the leaderboard a row belongs to (SECTIONS)."""
+    if baseline:
+        return "baseline"
+    if not complete:
+        return "partial"
+    return "verified" if verified else "self_reported"
+
+
+def run_model(run: EvaluationRun) -> str:
+    """The model a run evaluated: its endpoint's model string, else the model its submitter declared."""
+    return run.endpoint.model if run.endpoint_id and run.endpoint else run.model_name
+
+
+def listing_problems(*, agent: str, model: str, description: str) -> list[str]:
+    """Why a run is not listed on the leaderboard ([] when it is): a run of a model needs the model's name, and
+    every run a description of who ran it and how (the platform writes one for the runs it drives itself)."""
+    problems = []
+    if not model.strip() and not is_baseline(agent=agent, model=model):
+        problems.append("it names no model (model_name)")
+    if not description.strip():
+        problems.append("it does not say who ran it and how (description)")
+    return problems
+
+
+def run_listing_problems(run: EvaluationRun) -> list[str]:
+    """``listing_problems`` of a stored run."""
+    return listing_problems(agent=run.agent, model=run_model(run), description=run.description)
+
+
+def listing_fields_clean(*, model_name: str, description: str) -> tuple[str, str]:
+    """``model_name`` and ``description`` as stored: stripped, checked.
+
+    Raises:
+        ValueError: naming the field that is too long or not text.
+    """
+    for field, value, limit in (
+        ("model_name", model_name, MODEL_NAME_MAX),
+        ("description", description, DESCRIPTION_MAX),
+    ):
+        if not isinstance(value, str) or len(value.strip()) > limit or "\x00" in value:
+            raise ValueError(f"{field} must be text of at most {limit} characters without NUL; got {str(value)[:40]!r}")
+    if "\n" in model_name:
+        raise ValueError(f"model_name must be one line; got {model_name[:40]!r}")
+    return model_name.strip(), description.strip()
+
+
+def platform_description(*, agent: str, endpoint=None, created_by=None) -> str:
+    """The description of a run the platform drives itself; "" for an upload or an external agent's run."""
+    if agent in SELF_DESCRIBED_AGENTS:
+        return ""
+    if agent.startswith(RANK_RULE_PREFIX):
+        what = f"a no-model floor that picks by one fixed rule ({agent[len(RANK_RULE_PREFIX) :]}) and reads no note"
+    else:
+        what = _PLATFORM_AGENTS.get(agent, "a registered agent")
+    text = f"Run by this platform's workers with its {agent} agent: {what}."
+    if endpoint is not None:
+        who = f", submitted by {created_by.get_username()}" if created_by is not None else ""
+        text += f" Model endpoint {endpoint.name!r} ({endpoint.model}){who}."
+    return text
+
+
 def leaderboard_releases(*, user) -> list[Release]:
     """The releases that have at least one listed evaluation run ``user`` may see, newest first."""
     runs = runs_visible(user=user).filter(purpose=EvaluationRun.EVALUATION, unlisted_at__isnull=True)
@@ -59,8 +135,8 @@ def default_release(releases: list[Release]) -> Release | None:
 
 
 def leaderboard_rows(*, release: Release, user, cases: int | None = None) -> list[dict]:
-    """One row per listed evaluation run of ``release`` that ``user`` may see (smoke tests and unlisted
-    runs never): models best first, then baselines.
+    """One row per listed evaluation run of ``release`` that ``user`` may see (smoke tests, unlisted runs and
+    runs without a model name or a description never), table by table (SECTIONS), each best first.
 
     Each row: run_id, name, agent, model (litellm string or ""), created_at, status, verified
     (False = self-reported upload), cells (PR@0.9 of table 2's 11 cells, None where the run has
@@ -69,15 +145,17 @@ def leaderboard_rows(*, release: Release, user, cases: int | None = None) -> lis
     cost (total USD at litellm's local price list, stored with the aggregates; None when unknown),
     rank ([best, worst]: a range where 95% intervals overlap; None for runs without results and for
     baselines and partial runs), n (trajectories scored), expected (cases x trials), complete (the run
-    scored every case of the release, each trial), baseline (``is_baseline``).
-    Only complete runs of models are ranked: an interval over a subset of the cases is not comparable,
-    so a partial run's ``overall`` keeps its value but not its interval (low and high are None).
+    scored every case of the release, each trial), baseline (``is_baseline``), section (its table: SECTIONS),
+    description (who ran it and how), submitter (the account that created it, "" for the platform's commands).
+    Only the ``verified`` section is ranked: complete, platform-run runs of models. An interval over a subset
+    of the cases is not comparable, so a partial run's ``overall`` keeps its value but not its interval (low and
+    high are None); a self-reported run was answered elsewhere. A run with ``listing_problems`` is left out.
     ``cases``: the release's number of cases, when the caller has counted them already.
     """
     runs = list(
         runs_visible(user=user)
         .filter(release=release, purpose=EvaluationRun.EVALUATION, unlisted_at__isnull=True)
-        .select_related("endpoint")
+        .select_related("endpoint", "created_by")
         .only(
             "id",
             "name",
@@ -87,14 +165,18 @@ def leaderboard_rows(*, release: Release, user, cases: int | None = None) -> lis
             "created_at",
             "config",
             "aggregates",
+            "model_name",
+            "description",
             "endpoint__model",
             "endpoint__card",
+            "created_by__username",
         )
         .order_by("id")
     )
+    listed = [run for run in runs if not run_listing_problems(run)]
     cases = release.entries.count() if cases is None else cases
-    rows = [_row(run, cases=cases) for run in runs]
-    ranked = [r for r in rows if r["overall"] and r["complete"] and not r["baseline"]]
+    rows = [_row(run, cases=cases) for run in listed]
+    ranked = [r for r in rows if r["overall"] and r["section"] == "verified"]
     ranks = rank_ranges({str(r["run_id"]): Interval(**r["overall"]) for r in ranked})
     for row in rows:
         rank = ranks.get(str(row["run_id"]))
@@ -108,14 +190,17 @@ def _row(run: EvaluationRun, *, cases: int) -> dict:
     cells = table2.get("cells") or {}
     overall = table2.get("overall")
     expected = cases * RunConfig.from_stored(run.config).trials
-    model = run.endpoint.model if run.endpoint else ""
+    model = run_model(run)
     complete = bool(overall) and table2.get("n") == expected
+    baseline = is_baseline(agent=run.agent, model=model)
     return {
         "run_id": run.id,
         "name": run.name,
         "agent": run.agent,
         "model": model,
         "card": card_summary(run.endpoint.card if run.endpoint else None),
+        "description": run.description,
+        "submitter": run.created_by.get_username() if run.created_by else "",
         "created_at": run.created_at,
         "status": run.status,
         "verified": run.verified,
@@ -129,7 +214,8 @@ def _row(run: EvaluationRun, *, cases: int) -> dict:
         "n": table2.get("n", 0),
         "expected": expected,
         "complete": complete,
-        "baseline": is_baseline(agent=run.agent, model=model),
+        "baseline": baseline,
+        "section": section_of(baseline=baseline, complete=complete, verified=run.verified),
     }
 
 
@@ -172,10 +258,9 @@ def sort_key(column: str):
 
 
 def leaderboard_sort(rows: list[dict], *, sort: str) -> list[dict]:
-    """Rows ordered by ``sort`` (a column of SORT_COLUMNS, "-" in front to reverse): models, then baselines.
+    """Rows ordered by ``sort`` (a column of SORT_COLUMNS, "-" in front to reverse), table by table (SECTIONS).
 
-    Within each group rows without a value for the column come last either way, and for a score
-    column (SCORE_COLUMNS) partial runs come after complete ones. Ties keep the best overall first.
+    Within each table rows without a value for the column come last either way. Ties keep the best overall first.
 
     Raises:
         ValueError: for an unknown column, naming the allowed ones.
@@ -189,6 +274,4 @@ def leaderboard_sort(rows: list[dict], *, sort: str) -> list[dict]:
     missing = [r for r in by_overall if key(r) is None]
     present.sort(key=key, reverse=sort.startswith("-"))
     ordered = present + missing
-    if column in SCORE_COLUMNS:
-        ordered = [r for r in ordered if r["complete"]] + [r for r in ordered if not r["complete"]]
-    return [r for r in ordered if not r["baseline"]] + [r for r in ordered if r["baseline"]]
+    return sorted(ordered, key=lambda r: SECTIONS.index(r["section"]))  # stable: each table keeps the order

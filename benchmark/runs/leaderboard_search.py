@@ -152,7 +152,7 @@ def _matches(row: dict, query: LeaderboardQuery) -> bool:
 
 def category_view(rows: list[dict], *, category: str) -> list[dict]:
     """The rows with ``category`` set to the category's pass rate and level cells, and ``rank`` the rank
-    by that pass rate among the complete runs of models.
+    by that pass rate among the ranked table's runs (complete, verified runs of models).
 
     The category's pass rate is the mean of its cells weighted by their scored trajectories (the pass
     rate over the category's cases). The stored results keep no interval per category, so this rank is
@@ -164,7 +164,7 @@ def category_view(rows: list[dict], *, category: str) -> list[dict]:
         overall = (row.get("categories") or {}).get(category)
         cells = {level: row["cells"].get(levels[level]) if level in levels else None for level in LEVELS}
         out.append({**row, "rank": None, "category": {"name": category, "overall": overall, "cells": cells}})
-    ranked = [r for r in out if r["complete"] and not r["baseline"] and r["category"]["overall"] is not None]
+    ranked = [r for r in out if r["section"] == "verified" and r["category"]["overall"] is not None]
     for row in ranked:
         place = 1 + sum(1 for other in ranked if other["category"]["overall"] > row["category"]["overall"])
         row["rank"] = [place, place]
@@ -206,6 +206,9 @@ DOCUMENT_FIELDS = (
     "status",
     "verified",
     "baseline",
+    "section",
+    "description",
+    "submitter",
     "complete",
     "n",
     "expected",

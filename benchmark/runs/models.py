@@ -48,6 +48,22 @@ class EvaluationRun(models.Model):
         help_text="Smoke tests check a submitted endpoint on 3 cases; never on the leaderboard.",
     )
     verified = models.BooleanField(default=True, help_text="False for self-reported (uploaded) results.")
+    # What a leaderboard listing needs (benchmark/runs/leaderboard.py, listing_problems): the model and who ran it how.
+    model_name = models.CharField(
+        max_length=200,
+        blank=True,
+        default="",
+        db_default="",
+        help_text="The model that answered, as declared by whoever ran it (uploads, external agents); a run of an "
+        "endpoint shows the endpoint's model.",
+    )
+    description = models.TextField(
+        blank=True,
+        default="",
+        db_default="",
+        max_length=2000,
+        help_text="Who ran it and how (the platform writes it for its own runs); a run without one is not listed.",
+    )
     replay_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="replays")
     aggregates = models.JSONField(default=dict, blank=True, help_text="Table 2 and table 3 of this run.")
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)

@@ -21,6 +21,7 @@ from benchmark.runs.models import EvaluationRun, RunToken, Step, Trajectory
 
 from .config import RUN_FILTERS, RunConfig
 from .dispatch import trajectories_enqueue
+from .leaderboard import listing_fields_clean, platform_description
 from .signals import run_finished
 
 ACTIVE = (Trajectory.QUEUED, Trajectory.RUNNING)
@@ -47,6 +48,8 @@ def run_create(
     marks: Mapping | None = None,
     rename_duplicate: bool = False,
     per_cell: int | None = None,
+    model_name: str = "",
+    description: str = "",
 ) -> EvaluationRun:
     """A queued run with one trajectory row per (release case, trial), filtered and limited.
 
@@ -57,6 +60,8 @@ def run_create(
         name: unique among the release's runs; left out, the endpoint's name or the agent's, numbered
             ("reference (2)") when taken.
         rename_duplicate: number a taken ``name`` instead of refusing it (names the platform makes up).
+        model_name, description: what a leaderboard listing needs (``leaderboard.listing_problems``); the
+            platform describes the runs it drives itself (``platform_description``) when ``description`` is "".
         per_cell: only the first ``per_cell`` cases (in release order) of each category and level: a stratified
             sample, listed as a partial run until ``run_complete`` adds the rest.
 
@@ -93,6 +98,7 @@ def run_create(
         chosen = _first_per_cell(chosen, per_cell)
     if not chosen:
         raise ValueError("no case of the release matches the filters")
+    model_name, description = listing_fields_clean(model_name=model_name, description=description)
     filters = {key: value for key, value in zip(RUN_FILTERS, (limit, category, level, per_cell), strict=True) if value}
     with transaction.atomic():
         Release.objects.select_for_update().filter(id=release.id).first()  # one name check at a time per release
@@ -105,6 +111,8 @@ def run_create(
             name=wanted,
             agent=agent,
             endpoint=endpoint,
+            model_name=model_name,
+            description=description or platform_description(agent=agent, endpoint=endpoint, created_by=created_by),
             release=release,
             config={**run_config.stored(), **filters, **marks},
             created_by=created_by,

@@ -39,6 +39,7 @@ from judging.vocabulary import Ending
 
 from .config import MAX_TRIALS
 from .execute import trajectory_finish
+from .leaderboard import listing_fields_clean
 from .services import run_name_check
 
 MAX_ERRORS = 50
@@ -78,16 +79,20 @@ class UploadError(ValueError):
         super().__init__("the upload was refused:\n" + "\n".join(errors[:MAX_ERRORS]) + more)
 
 
-def run_upload(*, release: Release, path: str | Path, name: str, created_by=None) -> EvaluationRun:
+def run_upload(
+    *, release: Release, path: str | Path, name: str, created_by=None, model_name: str = "", description: str = ""
+) -> EvaluationRun:
     """Validate every line of the JSONL at ``path``, then record and score it as a self-reported run.
 
     The file is read line by line, twice (checked whole, then written), never held in memory: one line at
-    a time, of at most ``MAX_LINE_BYTES``, is.
+    a time, of at most ``MAX_LINE_BYTES``, is. ``model_name`` (the model that answered) and ``description`` (who
+    ran it and how) are what a listing on the leaderboard needs: without them the run is scored but not listed.
 
     Raises:
         RunNameTaken: a run of ``release`` already has ``name`` (checked before the file is read).
         UploadError: the file does not follow the upload format.
     """
+    model_name, description = listing_fields_clean(model_name=model_name, description=description)
     run_name_check(release=release, name=name)
     checked = upload_check(release=release, path=path)
     now = timezone.now()
@@ -97,27 +102,35 @@ def run_upload(*, release: Release, path: str | Path, name: str, created_by=None
             agent="upload",
             release=release,
             verified=False,
+            model_name=model_name,
+            description=description,
             status=EvaluationRun.RUNNING,
             started_at=now,
             created_by=created_by,
             config={"source": "upload", "file": Path(path).name, "trials": 1 + max(t for _, t in checked.values())},
         )
-        for number, raw in _lines(path):
-            if number not in checked:
-                continue  # blank
-            assert isinstance(raw, str)  # a refused line would have stopped the upload above
-            line = UploadLine.model_validate(json.loads(raw))  # checked above
-            trajectory = Trajectory.objects.create(
+        # Every trajectory exists before the first is finished: the run completes, with its aggregates over all
+        # of them, when the last one is (finishing them one by one as they are created completed it after one).
+        trajectories = {
+            number: Trajectory(
                 run=run,
-                entry=checked[number][0],
-                trial=line.trial,
+                entry=entry,
+                trial=trial,
                 status=Trajectory.RUNNING,
                 claimed_by="upload",
                 started_at=now,
                 attempts=1,
             )
+            for number, (entry, trial) in checked.items()
+        }
+        Trajectory.objects.bulk_create(trajectories.values())
+        for number, raw in _lines(path):
+            if number not in checked:
+                continue  # blank
+            assert isinstance(raw, str)  # a refused line would have stopped the upload above
+            line = UploadLine.model_validate(json.loads(raw))  # checked above
             trajectory_finish(
-                trajectory=trajectory,
+                trajectory=trajectories[number],
                 steps=_steps(line),
                 final_answer=line.answer,
                 ended=line.ended,

@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils.http import urlencode
 
 from benchmark.cases.models import CATEGORIES, LEVELS
-from benchmark.runs import leaderboard
+from benchmark.runs import leaderboard, model_cards
 from benchmark.runs.config import RUN_FILTERS, RunConfig
 from benchmark.runs.models import EvaluationRun
 from benchmark.runs.moderation import run_manageable
@@ -82,8 +82,7 @@ def leaderboard_page(request: HttpRequest) -> HttpResponse:
             "releases": board.releases,
             "release": board.release,
             "rows": shown,
-            "model_rows": [r for r in shown if not r["baseline"]],
-            "baseline_rows": [r for r in shown if r["baseline"]],
+            "sections": _sections(shown, release=board.release),
             "all_rows": board.all_rows,
             "cell_term": BY_ANCHOR["cell"],
             "cell_groups": _cell_groups(),
@@ -97,6 +96,50 @@ def leaderboard_page(request: HttpRequest) -> HttpResponse:
             **search_context(board),
         },
     )
+
+
+# The leaderboard's tables (leaderboard.SECTIONS): anchor, heading, what the reader must know of its rows.
+_SECTION_TEXT = {
+    "verified": (
+        "models",
+        "Verified runs",
+        "Run by this platform on every case of the release: the only ranked table.",
+    ),
+    "self_reported": (
+        "self-reported",
+        "Self-reported runs (not ranked)",
+        "Answers produced elsewhere and uploaded: scored here like any run, but nobody here saw them made, so "
+        "they are never ranked among the verified runs. Each says who ran it and how on its run page.",
+    ),
+    "partial": (
+        "partial",
+        "Partial runs (not ranked)",
+        "Runs over part of the release (e.g. a sample of each cell): their figures cover fewer cases, so they "
+        "show no interval and no rank until the run is completed.",
+    ),
+    "baseline": (
+        "baselines",
+        "Baselines (not ranked)",
+        "Reference points, not models under test: the reference agent replays the gold answers (an oracle), the "
+        "heuristic and skeptic agents and the rank rules are no-model floors, and a scripted endpoint answers "
+        "from the release's answers.",
+    ),
+}
+
+
+_SECTION_TITLES = {key: title for key, (_, title, _) in _SECTION_TEXT.items()}
+
+
+def _sections(rows: list[dict], *, release) -> list[dict]:
+    """The leaderboard's tables that have rows, in order, each with its heading and note."""
+    out = []
+    for key in leaderboard.SECTIONS:
+        chosen = [r for r in rows if r["section"] == key]
+        if chosen:
+            anchor, title, note = _SECTION_TEXT[key]
+            caption = f"{title} on {release.name}"
+            out.append({"key": key, "anchor": anchor, "title": title, "note": note, "rows": chosen, "caption": caption})
+    return out
 
 
 def fmt(value: float | None, digits: int = 1, missing: str = "–") -> str:
@@ -190,11 +233,25 @@ def _category_heads(request: HttpRequest, query) -> list[dict]:
     return [{**heads.get(f"{query.category}/{level}", {"url": ""}), "label": level} for level, _ in LEVELS]
 
 
+# ------------------------------------------------------------------ model card
+
+
+def model_page(request: HttpRequest, model: str) -> HttpResponse:
+    """A model's card: its declared metadata and its listed runs across releases (benchmark/runs/model_cards.py)."""
+    card = model_cards.model_card(model=model, user=request.user)
+    if card is None:
+        return error_page(request, f"no listed run of a model {model[:200]!r} that you can see", status=404)
+    for entry in card["runs"]:
+        entry["row_text"] = _display_row(entry["row"]) if entry["row"] else None
+        entry["table"] = _SECTION_TITLES[entry["row"]["section"]] if entry["row"] else ""
+    return render(request, "web/model.html", card)
+
+
 # ------------------------------------------------------------------ run page
 
 
 def run_page(request: HttpRequest, run_id: int) -> HttpResponse:
-    run = get_object_or_404(EvaluationRun.objects.select_related("release", "endpoint"), id=run_id)
+    run = get_object_or_404(EvaluationRun.objects.select_related("release", "endpoint", "created_by"), id=run_id)
     if not run_visible(user=request.user, run=run):
         raise Http404("no such run")
     try:
@@ -235,6 +292,9 @@ def run_page(request: HttpRequest, run_id: int) -> HttpResponse:
             "metric_heads": [{"label": name, "term": term_for(name)} for name in run_report.TABLE3_METRICS],
             "terms": {anchor.replace("-", "_"): term for anchor, term in BY_ANCHOR.items()},
             "can_manage": run_manageable(user=request.user, run=run),
+            "listing_problems": leaderboard.run_listing_problems(run)
+            if run.purpose == EvaluationRun.EVALUATION
+            else [],
             "overall": _overall(results),
             "config": _config(run),
             "endpoint_details": endpoint_details_visible(user=request.user, endpoint=run.endpoint),

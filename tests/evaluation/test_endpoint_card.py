@@ -20,7 +20,10 @@ CARD = {
 
 def test_a_card_is_kept_in_its_fields_order_and_summarised_in_one_line():
     assert card_clean(dict(reversed(CARD.items()))) == CARD
-    assert card_summary(CARD) == "135M · open weights · Q4_1 (GGUF) · llama-cpp-python 0.3.36"
+    assert card_summary(CARD) == (
+        "Hugging Face (HuggingFaceTB) · 135M · open weights · Q4_1 (GGUF) · llama-cpp-python 0.3.36"
+    )
+    assert card_summary({"parameters": "1T", "open_weights": False}) == "1T · closed weights"
     assert card_clean(None) == {} and card_summary({}) == ""
 
 

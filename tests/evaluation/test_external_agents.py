@@ -14,6 +14,7 @@ from pathlib import Path
 import httpx2
 import pytest
 from django.core.management import CommandError, call_command
+from django.test import Client as WebClient
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
@@ -232,6 +233,7 @@ def test_an_upload_is_scored_like_a_run_and_marked_self_reported(autocommit_db, 
     for t in trajectories:
         assert t.steps.count() == len(t.entry.snapshot["reference_path"]) and t.input_tokens == 100
     assert run.aggregates["table2"]["overall"]["value"] == 100.0
+    assert run.aggregates["table2"]["n"] == 4  # over every line (the run once completed after its first)
 
 
 def test_the_upload_command_reports_the_run_as_self_reported(autocommit_db, eval_release, snapshots, tmp_path):
@@ -240,6 +242,50 @@ def test_the_upload_command_reports_the_run_as_self_reported(autocommit_db, eval
     call_command("upload_run", str(path), "--release", eval_release.name, "--name", "cli upload", stdout=out)
     assert "upload" in out.getvalue() and "unverified" in out.getvalue()
     assert EvaluationRun.objects.get(name="cli upload").verified is False
+
+
+def test_an_upload_without_a_model_name_and_description_is_scored_but_refused_a_listing(
+    autocommit_db, eval_release, snapshots, tmp_path
+):
+    from benchmark.runs.leaderboard import leaderboard_rows
+
+    path = _write(tmp_path, [_reference_line(s) for s in snapshots.values()])  # every case: a complete run
+    out = io.StringIO()
+    call_command("upload_run", str(path), "--release", eval_release.name, "--name", "anonymous upload", stdout=out)
+    assert "Not listed on the leaderboard: it names no model (model_name); it does not say who ran it" in out.getvalue()
+    anonymous = EvaluationRun.objects.get(name="anonymous upload")
+    assert anonymous.aggregates["table2"]["overall"]["value"] == 100.0  # scored all the same
+    assert anonymous.id not in [r["run_id"] for r in leaderboard_rows(release=eval_release, user=None)]
+    assert (
+        "not listed on the leaderboard: it names no model" in WebClient().get(f"/runs/{anonymous.id}/").content.decode()
+    )
+
+    out = io.StringIO()
+    call_command(
+        "upload_run",
+        str(path),
+        "--release",
+        eval_release.name,
+        "--name",
+        "declared upload",
+        "--model",
+        "Reference-Path-1B",
+        "--description",
+        "Our lab's agent, run on our own cluster with the paper's prompt.",
+        stdout=out,
+    )
+    assert "Listed on the leaderboard as self-reported" in out.getvalue()
+    declared = EvaluationRun.objects.get(name="declared upload")
+    [row] = [r for r in leaderboard_rows(release=eval_release, user=None) if r["run_id"] == declared.id]
+    assert row["section"] == "self_reported", (row["n"], row["expected"], row["status"])
+    assert row["rank"] is None and row["model"] == "Reference-Path-1B"
+    page = WebClient().get(f"/runs/{declared.id}/").content.decode()
+    assert "Reference-Path-1B" in page and "run on our own cluster" in page
+    too_long = "x" * 2001
+    with pytest.raises(ValueError, match="description must be text of at most 2000 characters"):
+        run_upload(release=eval_release, path=path, name="long", model_name="m", description=too_long)
+    with pytest.raises(ValueError, match="model_name must be one line"):
+        run_upload(release=eval_release, path=path, name="two lines", model_name="a\nb", description="d")
 
 
 def test_a_malformed_line_is_refused_naming_its_line_and_field(autocommit_db, eval_release, snapshots, tmp_path):

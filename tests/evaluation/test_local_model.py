@@ -92,6 +92,7 @@ def test_the_local_model_is_submitted_run_scored_listed_and_replayed_byte_for_by
             row = next(r for r in leaderboard_rows(release=eval_release, user=None) if r["run_id"] == full.id)
             assert row["model"] == f"openai/{MODEL_ALIAS}" and "135M" in row["card"] and "Q4_1" in row["card"]
             assert row["cost"] == 0 and row["n"] == 11 and not row["complete"] and row["rank"] is None
+            assert row["section"] == "partial" and "submitted by" in row["description"]
             assert row["avg_tokens"] > 1000
 
             out = io.StringIO()

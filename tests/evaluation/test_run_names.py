@@ -35,3 +35,24 @@ def test_an_upload_under_a_taken_name_is_refused_before_its_file_is_read(release
     run_create(agent="reference", release=release, name="elsewhere")
     with pytest.raises(RunNameTaken, match="name 'elsewhere' is already taken"):
         run_upload(release=release, path=tmp_path / "not-even-there.jsonl", name="elsewhere")
+
+
+def test_the_platform_describes_the_runs_it_drives_and_a_listing_needs_a_model_and_a_description(release):
+    from benchmark.endpoints.models import ModelEndpoint
+    from benchmark.runs.leaderboard import listing_problems, run_listing_problems
+
+    reference = run_create(agent="reference", release=release)
+    assert reference.description.startswith("Run by this platform's workers with its reference agent: an oracle")
+    assert run_listing_problems(reference) == []  # a baseline names no model
+    endpoint = ModelEndpoint.objects.create(name="mine", model="openai/gpt-4o-mini")
+    model_run = run_create(agent="litellm", release=release, endpoint=endpoint, name="m")
+    assert "Model endpoint 'mine' (openai/gpt-4o-mini)" in model_run.description
+    assert run_listing_problems(model_run) == []
+    external = run_create(agent="external", release=release, name="elsewhere")
+    assert external.description == "" and run_listing_problems(external) == [
+        "it names no model (model_name)",
+        "it does not say who ran it and how (description)",
+    ]
+    assert listing_problems(agent="external", model="Qwen2.5-7B", description="  ") == [
+        "it does not say who ran it and how (description)"
+    ]

@@ -90,8 +90,13 @@ def run_with_results(
     ended: str = "submitted",
     aggregate: bool = True,
     limit: int | None = None,
+    model_name: str | None = None,
+    description: str = "A test run written by tests/web/board_factories.py.",
 ) -> EvaluationRun:
     """A run with one DONE trajectory per release entry, in position order.
+
+    ``model_name``: what a listing needs for a run without an endpoint (default: the run's name); ``description``
+    too (leaderboard.listing_problems): give "" to make a run the leaderboard does not list.
 
     ``results``: (passed, scores) per entry (cycled when shorter); default: every case passes.
     ``steps``: the tool calls of every trajectory, as Step fields. ``limit``: only the first cases.
@@ -106,6 +111,8 @@ def run_with_results(
         endpoint=endpoint,
         created_by=created_by,
         finished_at=timezone.now() if status == EvaluationRun.COMPLETED else None,
+        model_name=(name if endpoint is None else "") if model_name is None else model_name,
+        description=description,
     )
     results = results or [(True, passing_scores())]
     entries = list(release.entries.order_by("position"))[:limit]

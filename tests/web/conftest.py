@@ -36,11 +36,13 @@ def _assert_test_database() -> None:
 def remove_web_fixtures() -> None:
     """Delete the committed fixtures of this folder (leftovers of an interrupted session included)."""
     from benchmark.cases.models import Case, Release
+    from benchmark.endpoints.models import ModelEndpoint
     from benchmark.runs.models import EvaluationRun
     from environment.models import Note
 
     EvaluationRun.objects.filter(release__name__in=FIXTURE_RELEASES).delete()
     Release.objects.filter(name__in=FIXTURE_RELEASES).delete()
+    ModelEndpoint.objects.filter(name=WEB_MODEL_ENDPOINT).delete()
     Case.objects.filter(case_id__startswith=CASE_PREFIX).delete()
     Note.objects.filter(note_id=HOSTILE_BROWSER_NOTE).delete()
 
@@ -80,6 +82,39 @@ def web_runs(web_release, django_db_blocker) -> dict:
             assert run.status == run.COMPLETED, f"the {agent} run did not complete: {run.status}"
             runs[agent] = run
     return runs
+
+
+WEB_MODEL = "openai/web-fixture-model"
+WEB_MODEL_ENDPOINT = "web fixture model"
+
+
+@pytest.fixture(scope="session")
+def web_model_run(web_runs, django_db_blocker):
+    """A listed, complete, verified run of a model with a card on "web-fixture", for the model card's page: its
+    stored results are the heuristic run's (no trajectory of its own; only its aggregates are read)."""
+    from benchmark.endpoints.models import ModelEndpoint
+    from benchmark.runs.models import EvaluationRun
+
+    source = web_runs["heuristic"]
+    with django_db_blocker.unblock():
+        endpoint = ModelEndpoint.objects.create(
+            name=WEB_MODEL_ENDPOINT,
+            model=WEB_MODEL,
+            card={"organisation": "Fixture Lab", "parameters": "7B", "open_weights": False, "server": "vLLM 0.9"},
+        )
+        run = EvaluationRun.objects.create(
+            name="web model",
+            agent="litellm",
+            endpoint=endpoint,
+            release=source.release,
+            status=EvaluationRun.COMPLETED,
+            config=source.config,
+            aggregates=source.aggregates,
+            description="A run whose figures are the heuristic run's, for the model card's page (tests/web).",
+            started_at=source.started_at,
+            finished_at=source.finished_at,
+        )
+    return run
 
 
 # ------------------------------------------------------------------ grid-city data (inside a test's transaction)

@@ -1,9 +1,9 @@
 """axe-core, injected into the pages in Debian's Chromium: no serious or critical violation on any page.
 
 Every page a visitor reads (leaderboard, run, replay of a failed case, compare and its side-by-side
-replay, cases, case, glossary, sign-in, submit) is checked at 1400x900 and at 390x844, in the light
-and the dark colour scheme (``prefers-color-scheme``; contrast is checked in both); the dark pages'
-screenshots go to test-artifacts/screenshots/<page>-<size>-dark.png. axe-core is
+replay, cases, case, glossary, about, a model card, the site's 404 page, sign-in, submit) is checked at
+1400x900 and at 390x844, in the light and the dark colour scheme (``prefers-color-scheme``; contrast is
+checked in both); the dark pages' screenshots go to test-artifacts/screenshots/<page>-<size>-dark.png. axe-core is
 vendored under tests/web/vendor/ (version and checksum in its README): no network is needed.
 """
 
@@ -59,7 +59,7 @@ def signed_in_state(site, browser, django_db_blocker):
 
 
 @pytest.fixture(scope="module")
-def pages(site, web_runs, django_db_blocker) -> dict[str, str]:
+def pages(site, web_runs, web_model_run, django_db_blocker) -> dict[str, str]:
     """Page name -> URL, one of every kind of page."""
     from benchmark.runs.models import Step
 
@@ -83,6 +83,9 @@ def pages(site, web_runs, django_db_blocker) -> dict[str, str]:
         "cost": f"{site}/releases/web-fixture/cost/",
         "note": f"{site}/notes/{note_id}/",
         "glossary": f"{site}/glossary/",
+        "about": f"{site}/about/",
+        "model": f"{site}/models/{web_model_run.endpoint.model}/",
+        "not-found": f"{site}/runs/99999999/",
         "login": f"{site}/accounts/login/",
         "submit": f"{site}/submit/",
     }
@@ -124,7 +127,8 @@ def test_no_serious_or_critical_accessibility_violation_on_any_page(
     report = {}
     for name, url in pages.items():
         response = page.goto(url)
-        assert response.status == 200, f"{name}: {url} answered {response.status}"
+        expected = 404 if name == "not-found" else 200
+        assert response.status == expected, f"{name}: {url} answered {response.status}"
         if page.locator("#replay-map").count():
             page.wait_for_selector("#replay-map[data-ready=true]")
         if page.locator("[data-streets]").count():

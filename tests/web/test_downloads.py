@@ -122,8 +122,9 @@ def test_leaderboard_json_is_stable_and_documented(client, board):
     row = next(r for r in document["rows"] if r["run_id"] == board["hostile"].id)
     assert row["name"] == HOSTILE and row["provider"] == "openai" and row["category"] is None
     assert set(row) == {
-        "run_id", "name", "agent", "provider", "model", "created_at", "status", "verified", "baseline", "complete",
-        "n", "expected", "rank", "overall", "macro", "cells", "categories", "avg_tokens", "cost", "category",
+        "run_id", "name", "agent", "provider", "model", "created_at", "status", "verified", "baseline", "section",
+        "description", "submitter", "complete", "n", "expected", "rank", "overall", "macro", "cells", "categories",
+        "avg_tokens", "cost", "category",
     }  # fmt: skip
     assert row["categories"]["routing"] == 50.0 and row["created_at"].endswith("Z")
 

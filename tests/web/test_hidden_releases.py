@@ -344,6 +344,7 @@ def _route_urls(world: dict) -> list[str]:
         "test_id": "0" * 32,
         "note_id": "hid-note",
         "path": "anything/",
+        "model": run.endpoint.model if run.endpoint else run.model_name or "hid/model",  # its model card
     }
     queries = {
         "home": "?release=hid-hidden",

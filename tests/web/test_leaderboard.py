@@ -29,7 +29,8 @@ def test_rows_carry_table2_of_each_runs_aggregates(release):
     [row] = leaderboard_rows(release=release, user=None)
     table2 = run.aggregates["table2"]
     assert row["run_id"] == run.id and row["name"] == "half" and row["agent"] == "litellm"
-    assert row["model"] == "" and row["status"] == "completed" and row["verified"] is True
+    assert row["model"] == "half" and row["status"] == "completed" and row["verified"] is True
+    assert row["section"] == "verified" and row["description"]
     assert list(row["cells"]) == list(CELL_KEYS)
     assert row["cells"] == {key: table2["cells"][key]["pr"] for key in CELL_KEYS}
     assert set(row["cells"].values()) == {50.0}  # per cell: the first case passes, the second fails
@@ -92,7 +93,7 @@ def test_sort_orders_by_any_column_with_missing_values_last(release):
     c = run_with_results(release, name="charlie", status=EvaluationRun.QUEUED)
     rows = leaderboard_rows(release=release, user=None)
     ids = lambda sort: [r["run_id"] for r in leaderboard_sort(rows, sort=sort)]  # noqa: E731
-    assert ids("name") == [a.id, b.id, c.id] and ids("-name") == [c.id, b.id, a.id]
+    assert ids("name") == [a.id, b.id, c.id] and ids("-name") == [b.id, a.id, c.id]  # c: the partial table
     assert ids("overall") == [a.id, b.id, c.id] and ids("-overall") == [b.id, a.id, c.id]
     assert ids("-routing/L0") == [b.id, a.id, c.id]
     with pytest.raises(ValueError, match="sort must be one of rank, name.*got 'size'"):
@@ -108,7 +109,11 @@ def test_home_page_shows_each_run_linked_with_its_cells_interval_and_rank(client
     assert f"[{overall['low']:.1f}, {overall['high']:.1f}]" in html
     assert html.count('<td class="num">50.0</td>') == 11 + 1  # the 11 cells and the cell mean
     assert html.count('class="badge self-reported"') == 1 and html.count('class="badge verified"') == 1
-    assert '<td class="num rank">1</td>' in html and '<td class="num rank">2</td>' in html
+    verified, self_reported = html.split('id="self-reported"')
+    assert f'href="/runs/{run.id}/"' in verified and f'href="/runs/{uploaded.id}/"' in self_reported
+    assert '<td class="num rank">1</td>' in verified and '<td class="num rank">' not in self_reported.replace(
+        '<td class="num rank">–</td>', ""
+    )  # ranked among the verified runs only
 
 
 def test_home_page_sorts_on_the_server_and_explains_a_bad_sort(client, release):

@@ -46,6 +46,7 @@ def test_baselines_come_after_the_models_and_are_never_ranked(release, board):
     rows = leaderboard_rows(release=release, user=None)
     names = [r["name"] for r in rows]
     assert names[:2] == ["model", "partial"] and set(names[2:]) == {"oracle", "rules", "scripted"}
+    assert [r["section"] for r in rows[:2]] == ["verified", "partial"]
     by_name = {r["name"]: r for r in rows}
     assert by_name["model"]["rank"] == [1, 1]  # the oracle at 100% does not push it down
     assert all(by_name[n]["baseline"] and by_name[n]["rank"] is None for n in ("oracle", "rules", "scripted"))
@@ -65,7 +66,8 @@ def test_partial_runs_are_unranked_without_an_interval_and_sort_after_complete_r
 def test_the_page_shows_baselines_in_their_own_section_and_partial_runs_without_interval(client, board):
     html = client.get("/").content.decode()
     models, baselines = html.split('id="baselines"')
-    assert ">model<" in models and ">partial<" in models
+    verified, partials = models.split('id="partial"')
+    assert ">model<" in verified and ">partial<" in partials and ">partial<" not in verified
     assert ">oracle<" not in models and ">oracle<" in baselines and ">scripted<" in baselines
     assert baselines.count('<span class="badge baseline">baseline</span>') == 3
     assert "partial: 5 of 22" in models

@@ -27,6 +27,7 @@ def run_with_trials(
         verified=True,
         finished_at=timezone.now(),
         config={"trials": trials, "seed": 0},
+        description="The reference agent, several trials: tests/web/trial_factories.py.",
     )
     Trajectory.objects.bulk_create(
         [

@@ -29,6 +29,12 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--release", help="Release name (default: the newest release).")
         parser.add_argument("--name", default="external")
+        parser.add_argument(
+            "--model", default="", help="The model that answers (a listing on the leaderboard needs it)."
+        )
+        parser.add_argument(
+            "--description", default="", help="Who runs the agent and how (a listing on the leaderboard needs it)."
+        )
         parser.add_argument("--limit", type=int)
         parser.add_argument("--category", choices=[category.value for category in Category])
         parser.add_argument("--level", choices=[level.value for level in Level])
@@ -60,9 +66,14 @@ class Command(BaseCommand):
                     category=opts["category"],
                     level=opts["level"],
                     config=run_config_from_options(opts),
+                    model_name=opts["model"],
+                    description=opts["description"],
                 )
         except (ValueError, LookupError) as exc:
             raise CommandError(str(exc)) from None
+        unlisted = listing_note(run)
+        if unlisted:
+            self.stdout.write(unlisted)
         self.stdout.write(
             INSTRUCTIONS.format(
                 run_id=run.id,
@@ -74,6 +85,16 @@ class Command(BaseCommand):
                 budget=RunConfig.from_stored(run.config).tool_budget,
             )
         )
+
+
+def listing_note(run) -> str:
+    """A line saying why ``run`` will not be listed on the leaderboard and how to list it, or "" when it will be."""
+    from benchmark.runs.leaderboard import run_listing_problems
+
+    problems = run_listing_problems(run)
+    if not problems:
+        return ""
+    return f"Not listed on the leaderboard: {'; '.join(problems)}. Give --model and --description to list a run."
 
 
 def _release(model, name: str | None):

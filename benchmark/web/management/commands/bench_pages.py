@@ -165,6 +165,8 @@ class Command(BaseCommand):
                 verified=k % 7 != 6,
                 config=source.config,
                 endpoint=priced if k % 5 == 4 else None,
+                model_name=f"bench-pages model {k % 4}",
+                description=f"A copy of run {source.id} with some verdicts flipped, written by manage.py bench_pages.",
                 started_at=source.started_at,
                 finished_at=source.finished_at,
             )
