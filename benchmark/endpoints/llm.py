@@ -34,6 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .diagnosis import plain_reason
 from .redaction import REDACTED, redact, register_secret
 
 log = logging.getLogger(__name__)
@@ -221,7 +222,8 @@ class LLMClient:
                 return await self._attempt(kwargs, limits), attempt
             except _Retryable as exc:
                 if attempt == self.retry.max_attempts:
-                    raise _Failed(f"gave up after {attempt} attempts: {exc}", attempt) from None
+                    message = f"gave up after {attempt} attempts: {exc}" if attempt > 1 else str(exc)
+                    raise _Failed(message, attempt) from None
                 log.warning("model %s, attempt %d failed (%s); retrying", self.spec.model, attempt, exc)
                 await asyncio.sleep(self.retry.delay(attempt))
             except ModelError as exc:
@@ -284,7 +286,8 @@ class LLMClient:
         except Exception as exc:
             if watch.refusal:  # the egress checks stopped it: a retry would be stopped again
                 raise ModelError(f"refused: {watch.refusal}") from None
-            message = self._describe(exc)
+            reason = plain_reason(exc, api_base=route.api_base or "", provider=route.provider.name)
+            message = self._describe(exc, reason)
             if _context_exceeded(exc):
                 raise ContextExceeded(message) from None
             if _retryable(exc):
@@ -439,8 +442,12 @@ class LLMClient:
             return value
         return self._scrub(str(value))
 
-    def _describe(self, exc: BaseException) -> str:
+    def _describe(self, exc: BaseException, reason: str = "") -> str:
+        """The error as recorded and shown: the plain reason when one is known (``diagnosis.plain_reason``), then
+        the exception's own words in brackets; the key never in it."""
         text = f"{type(exc).__name__}: {exc}"
+        if reason:
+            text = f"{reason} ({text})"
         if self.spec.api_key:
             text = text.replace(self.spec.api_key, REDACTED)
         return redact(text)[:MAX_ERROR_CHARS]

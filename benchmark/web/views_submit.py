@@ -1,12 +1,15 @@
 """Pages for signing in, API tokens, submitting a model, and a run's live progress (JSON).
 
 Views parse input, call one service or selector, render. The API key is a password field that
-is never rendered back, and no message quotes it.
+is never rendered back, and no message quotes it. A key typed for a connection test is kept, encrypted, in
+the user's session for ``KEPT_KEY_TTL_S``, so that the following submit may leave the field empty; it is
+forgotten once submitted, on request, or when it expires.
 """
 
 from __future__ import annotations
 
 import json
+import time
 from typing import cast
 
 from django import forms
@@ -22,6 +25,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from benchmark.accounts.selectors import api_token_of
 from benchmark.accounts.services import api_token_create, api_token_revoke
 from benchmark.cases.models import Release
+from benchmark.endpoints.secrets import SecretDecryptionError, decrypt_secret, encrypt_secret
 from benchmark.endpoints.services import (
     MAX_CONCURRENCY,
     MAX_REQUESTS_PER_MINUTE,
@@ -49,6 +53,8 @@ ACTIVE = (EvaluationRun.QUEUED, EvaluationRun.RUNNING)
 ENDPOINT_FIELDS = ("name", "model", "api_base", "api_key", "concurrency", "requests_per_minute", "params")
 PROBE_FIELDS = ("model", "api_base", "api_key", "no_key", "params")
 DEFAULT_CONNECTION_TEST_RATE = "5/min"
+KEPT_KEY = "submit-tested-key"  # the session's entry: {"secret": encrypted key, "at": when it was kept}
+KEPT_KEY_TTL_S = 900
 
 
 class SubmissionForm(forms.Form):
@@ -132,9 +138,14 @@ def submit(request: HttpRequest) -> HttpResponse:
     probe, status = None, 200
     if request.method == "POST":
         form = SubmissionForm(request.POST, user=request.user)
-        if request.POST.get("action") == "test":
+        action = request.POST.get("action")
+        if action == "forget-key":
+            request.session.pop(KEPT_KEY, None)
+            messages.success(request, "The API key kept from your connection test is forgotten.")
+        elif action == "test":
             probe, status = _test_connection(request, form)
         elif _create(request, form):
+            request.session.pop(KEPT_KEY, None)  # used by this submission, or replaced by a typed one
             return redirect("submit")
     else:
         form = SubmissionForm(initial={"release": _default_release_name()}, user=request.user)
@@ -151,12 +162,39 @@ def _page(request: HttpRequest, form: SubmissionForm, probe: dict | None) -> dic
         "submissions": submissions_of(user=request.user),
         "limit": submissions_per_day(),
         "staff_exempt": request.user.is_staff,
+        "key_kept": _kept_key(request) is not None,
+        "kept_key_minutes": KEPT_KEY_TTL_S // 60,
     }
+
+
+def _kept_key(request: HttpRequest) -> str | None:
+    """The key kept from this session's last connection test, while it is fresh; None otherwise."""
+    kept = request.session.get(KEPT_KEY)
+    if not isinstance(kept, dict) or time.time() - float(kept.get("at", 0)) > KEPT_KEY_TTL_S:
+        request.session.pop(KEPT_KEY, None)
+        return None
+    try:
+        return decrypt_secret(str(kept.get("secret", "")))
+    except SecretDecryptionError:  # the site's keys changed since: as good as expired
+        request.session.pop(KEPT_KEY, None)
+        return None
+
+
+def _with_kept_key(request: HttpRequest, form: SubmissionForm) -> None:
+    """An empty key field (without "no key") takes the key kept from the connection test; a typed key is kept."""
+    data = form.cleaned_data
+    if "api_key" not in data or data.get("no_key"):
+        return
+    if data["api_key"]:
+        request.session[KEPT_KEY] = {"secret": encrypt_secret(data["api_key"]), "at": time.time()}
+    else:
+        data["api_key"] = _kept_key(request) or ""
 
 
 def _create(request: HttpRequest, form: SubmissionForm) -> bool:
     """Submit, or show every field's problems at once: the form's own and the services' together."""
     valid = form.is_valid()
+    _with_kept_key(request, form)
     try:
         if not valid:
             submission_check(user=request.user, skip=frozenset(form.errors), **_values(form))
@@ -196,6 +234,7 @@ def _test_connection(request: HttpRequest, form: SubmissionForm) -> tuple[dict, 
             message = f"too many connection tests: at most {count} per {seconds} s; try again in {wait} s"
             return {"ok": False, "message": message}, 429
     form.is_valid()
+    _with_kept_key(request, form)
     problems = [f for f in PROBE_FIELDS if f in form.errors]
     if problems:
         return {"ok": False, "message": f"not tried: fix {', '.join(problems)} first"}, 200

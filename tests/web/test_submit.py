@@ -298,7 +298,9 @@ def test_a_model_error_is_reported_with_the_key_redacted(flow):
     report = smoke_report(run=smoke)
     errors = [p for p in report.problems if p.kind == "model_error"]
     assert report.status == "blocked" and len(errors) == 3 and all(p.blocking for p in errors)
-    assert errors[0].message.startswith("the endpoint failed: AuthenticationError")
+    assert errors[0].message.startswith("the endpoint failed: 127.0.0.1:")  # its address, then what to check
+    assert "refused the API key (HTTP 401): check the key" in errors[0].message
+    assert "(AuthenticationError: " in errors[0].message  # the technical words follow, in brackets
     assert SECRET not in str(report.to_dict()) and "[redacted]" in errors[0].message
     assert not EvaluationRun.objects.filter(endpoint=smoke.endpoint, purpose="evaluation").exists()
 

@@ -159,6 +159,53 @@ def test_the_egress_guard_refuses_a_private_address_before_any_request(client, s
     assert fake.requests == []
 
 
+def test_a_closed_port_is_said_as_connection_refused_at_its_address(client, submitter, eager):
+    import socket
+
+    with socket.socket() as sock:  # a port where nothing listens
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    page = _test(client, api_base=f"http://127.0.0.1:{port}/v1").content.decode()
+    assert (
+        f"Connection test: <strong>failed</strong>: connection refused at 127.0.0.1:{port}: is the server running, "
+        "and is the URL right?"
+    ) in page
+
+
+def test_the_tested_key_is_kept_encrypted_for_the_following_submit_and_never_rendered(client, submitter, eager):
+    from benchmark.endpoints.services import endpoint_api_key
+    from benchmark.web.views_submit import KEPT_KEY
+
+    with FakeOpenAI([reply("ok")]) as fake:
+        page = _test(client, api_base=fake.url).content.decode()
+    assert "Connection test: <strong>ok</strong>" in page and "the key you tested is kept" in page
+    assert SECRET not in page and "leave the field empty to submit with it" in page
+    kept = client.session[KEPT_KEY]
+    assert SECRET not in str(kept) and kept["secret"]  # encrypted in the session
+    page = client.get("/submit/").content.decode()
+    assert SECRET not in page and "Forget it" in page
+    assert client.post("/submit/", {**FORM, "api_key": ""}).status_code == 302  # submitted with the kept key
+    endpoint = ModelEndpoint.objects.get(owner=submitter)
+    assert endpoint_api_key(endpoint) == SECRET
+    assert KEPT_KEY not in client.session  # used once
+
+
+def test_a_kept_key_is_forgotten_on_request_or_when_it_expires(client, submitter, eager):
+    from benchmark.web.views_submit import KEPT_KEY, KEPT_KEY_TTL_S
+
+    with FakeOpenAI([reply("ok")] * 2) as fake:
+        _test(client, api_base=fake.url)
+        page = client.post("/submit/", {**FORM, "api_key": "", "action": "forget-key"}).content.decode()
+        assert "is forgotten" in page and KEPT_KEY not in client.session
+        _test(client, api_base=fake.url)
+    session = client.session
+    session[KEPT_KEY] = {**session[KEPT_KEY], "at": time.time() - KEPT_KEY_TTL_S - 1}
+    session.save()
+    page = client.post("/submit/", {**FORM, "api_key": ""}).content.decode()
+    assert not ModelEndpoint.objects.filter(owner=submitter).exists()  # no key: refused, as without a test
+    assert "Forget it" not in page
+
+
 def test_a_connection_test_is_rate_limited_per_user(client, submitter, eager):
     with FakeOpenAI([reply("ok")]) as fake:
         answers = [_test(client, api_base=fake.url) for _ in range(4)]
