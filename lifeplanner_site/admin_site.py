@@ -35,6 +35,10 @@ class AdminLoginForm(AdminAuthenticationForm):
 
 class SiteAdmin(admin.AdminSite):
     login_form = AdminLoginForm
+    site_header = "LifePlanner curation"
+    site_title = "LifePlanner admin"
+    index_title = "Cases, releases, runs and accounts"
+    site_url = "/"  # "View site" leads to the leaderboard
 
     def has_permission(self, request) -> bool:
         return may_open_admin(request.user)

@@ -238,3 +238,80 @@ def test_curator_adds_a_case_in_the_admin_as_a_draft_with_a_created_event(curato
     case = Case.objects.get(case_id=doc.case_id)
     assert case.status == "draft" and case.answer == doc.answer
     assert [(e.action, e.actor.username) for e in case.events.all()] == [("created", "cura")]
+
+
+# ---------------------------------------------------------------- the curator's page (issue 46, point 9)
+
+
+def test_the_admin_says_lifeplanner_and_leads_back_to_the_site(curator_client):
+    page = curator_client.get("/admin/").content.decode()
+    assert "LifePlanner curation" in page and "Django administration" not in page
+    assert '<a href="/">View site</a>' in page
+
+
+def test_the_reject_button_on_a_case_page_asks_for_a_reason_and_records_it(curator_client):
+    case = case_create(document=routing_document())
+    page = curator_client.get(change_url(case)).content.decode()
+    reject_url = f"{CHANGELIST}{case.pk}/reject/"
+    assert f'action="{reject_url}"' in page and 'name="reason"' in page
+    refused = curator_client.post(reject_url, {"reason": "  "}, follow=True)
+    assert "Not rejected: a rejection needs a reason" in refused.content.decode()
+    assert Case.objects.get(pk=case.pk).status == "draft"
+    done = curator_client.post(reject_url, {"reason": "two places match the question"}, follow=True)
+    assert f"Rejected {case.case_id}: two places match the question" in done.content.decode()
+    case.refresh_from_db()
+    assert (case.status, case.rejection_reason) == ("rejected", "two places match the question")
+    assert case.events.last().reason == "two places match the question"
+    assert f'action="{reject_url}"' not in curator_client.get(change_url(case)).content.decode()  # already rejected
+
+
+def test_only_a_curator_may_press_reject(viewer_client):
+    case = case_create(document=routing_document())
+    assert 'class="reject-case"' not in viewer_client.get(change_url(case)).content.decode()
+    assert viewer_client.post(f"{CHANGELIST}{case.pk}/reject/", {"reason": "no"}).status_code == 403
+    assert Case.objects.get(pk=case.pk).status == "draft"
+
+
+def test_a_case_in_a_release_links_to_its_public_page_and_its_runs(curator_client, verification):
+    case = case_validate(case=case_create(document=routing_document()), actor=None)
+    draft = case_create(document=routing_document())
+    release_freeze(name="linked-v1", split=Release.PUBLIC, cases=[case])
+    page = curator_client.get(change_url(case)).content.decode()
+    assert f'href="/cases/{case.case_id}/">Public page</a>' in page
+    assert f'href="/cases/{case.case_id}/#runs">Its runs</a>' in page
+    assert "No public page yet" in curator_client.get(change_url(draft)).content.decode()
+
+
+def test_search_looks_inside_the_answers(curator_client):
+    wanted = case_create(
+        document=routing_document(
+            answer={**routing_document().answer, "end": {"name": "Filippa", "place_id": "N5", "reason": "x"}}
+        )
+    )
+    other = case_create(document=routing_document())
+    page = curator_client.get(f"{CHANGELIST}?q=filippa").content.decode()
+    assert wanted.case_id in page and other.case_id not in page
+
+
+def test_editing_the_question_alone_warns_that_the_quoted_constraints_may_be_stale(curator_client):
+    answer = {**routing_document().answer, "constraints_satisfied": ["walks via Hotel Aurora"]}
+    case = case_create(document=routing_document(answer=answer))
+    response = curator_client.post(
+        change_url(case),
+        edit_form(case, question="I cycle to Museo Kivi. How far?", edit_reason="reworded"),
+        follow=True,
+    )
+    html = response.content.decode()
+    assert "the question changed but the answer&#x27;s constraints did not" in html
+    assert "walks via Hotel Aurora" in html
+    again = curator_client.post(
+        change_url(case),
+        edit_form(
+            Case.objects.get(pk=case.pk),
+            question="I walk to Museo Kivi. How far?",
+            answer=json.dumps({**answer, "constraints_satisfied": ["walks"]}),
+            edit_reason="both",
+        ),
+        follow=True,
+    )
+    assert "constraints did not" not in again.content.decode()  # both edited: nothing to warn of

@@ -241,6 +241,13 @@ def test_admin_case_page_shows_the_named_map_before_the_json(site, viewport_page
     question_top = page.locator(".field-question").bounding_box()["y"]
     assert question_top < map_top < json_top
     assert "{#" not in page.inner_text("#content")  # no template syntax leaks into the page
+    # The curator's tools (issue 46): the site's name, the Reject button with its reason, the public page and runs.
+    assert page.locator("#site-name").inner_text() == "LifePlanner curation"
+    assert page.locator("form.reject-case textarea[name=reason]").is_visible()
+    assert page.locator("form.reject-case input[type=submit][value=Reject]").is_visible()
+    public = page.get_by_role("link", name="Public page")
+    assert public.get_attribute("href") == f"/cases/{trip_case.case_id}/"
+    assert page.get_by_role("link", name="Its runs").get_attribute("href") == f"/cases/{trip_case.case_id}/#runs"
     assert only_this_server(page.requests)
     assert page.errors == []
 

@@ -8,7 +8,10 @@ import pydantic
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpResponseRedirect
 from django.template.response import TemplateResponse
+from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.text import Truncator
 
@@ -103,7 +106,8 @@ class CaseAdmin(admin.ModelAdmin):
     object_history_template = "admin/cases/case/object_history.html"
     list_display = ["case_id", "type", "status", "question_short", "city_version_short"]
     list_filter = ["category", "level", "status", "releases"]
-    search_fields = ["question", "case_id"]
+    # The answer and the constraints too: a curator looks a case up by a place it names ("Filippa").
+    search_fields = ["question", "case_id", "answer", "constraints"]
     actions = ["validate_cases", "reject_cases", "reverify_cases", "duplicate_cases"]
     REVIEW = [
         "answer_html",
@@ -147,8 +151,43 @@ class CaseAdmin(admin.ModelAdmin):
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
         case = self.get_object(request, unquote(object_id))
-        extra = {"case_map": case_map_geojson(case), "frozen_releases": frozen_in(case)} if case is not None else {}
+        extra = {}
+        if case is not None:
+            frozen = frozen_in(case)
+            extra = {
+                "case_map": case_map_geojson(case),
+                "frozen_releases": frozen,
+                # Its public page and its runs (the public page lists them), once a release holds it.
+                "public_url": reverse("case_latest", args=[case.case_id]) if frozen else "",
+                "can_reject": self.has_curate_permission(request) and case.status != Case.REJECTED,
+                "reject_url": reverse("admin:cases_case_reject", args=[case.pk]),
+                "reject_form": RejectForm(),
+            }
         return super().change_view(request, object_id, form_url, {**(extra_context or {}), **extra})
+
+    def get_urls(self):
+        reject = path("<int:object_id>/reject/", self.admin_site.admin_view(self.reject_view), name="cases_case_reject")
+        return [reject, *super().get_urls()]
+
+    def reject_view(self, request, object_id):
+        """The Reject button of a case's page (POST, with its reason): ``case_reject``, then back to the page."""
+        if request.method != "POST" or not self.has_curate_permission(request):
+            raise PermissionDenied
+        case = self.get_object(request, str(object_id))
+        if case is None:  # unknown, or a hidden release's case for someone who may not see it
+            raise Http404("no such case")
+        try:
+            case_reject(case=case, actor=request.user, reason=request.POST.get("reason", ""))
+        except ValidationError as exc:
+            self.message_user(request, f"Not rejected: {' '.join(exc.messages)}.", messages.ERROR)
+        else:
+            self.message_user(request, f"Rejected {case.case_id}: {case.rejection_reason}", messages.SUCCESS)
+            frozen = frozen_in(case)
+            if frozen:
+                self.message_user(
+                    request, f"{_frozen_warning({case.case_id: frozen})}; it stays in those releases.", messages.WARNING
+                )
+        return HttpResponseRedirect(reverse("admin:cases_case_change", args=[case.pk]))
 
     def history_view(self, request, object_id, extra_context=None):
         """Django's History button shows the case's audit history (CaseEvent), not the admin's own log."""
@@ -161,6 +200,9 @@ class CaseAdmin(admin.ModelAdmin):
     def save_model(self, request, obj, form, change):
         if change:
             changes = {f: form.cleaned_data[f] for f in form.changed_data if f in EDITABLE_FIELDS}
+            stale = stale_quotes(Case.objects.get(pk=obj.pk), changes)
+            if stale:
+                self.message_user(request, stale, messages.WARNING)
             case = case_update(
                 case=Case.objects.get(pk=obj.pk),
                 changes=changes,
@@ -303,6 +345,24 @@ class CaseAdmin(admin.ModelAdmin):
     def duplicate_cases(self, request, queryset):
         copies = [case_duplicate_as_draft(case=case, actor=request.user).case_id for case in queryset]
         self.message_user(request, f"Created drafts: {', '.join(copies)}", messages.SUCCESS)
+
+
+def stale_quotes(case: Case, changes: dict) -> str:
+    """A warning when an edit of the question leaves the answer's quoted constraints as they were: they quote the
+    old question (``constraints_satisfied``, ``constraints``), so a curator should read them again. "" otherwise."""
+    changed = {field for field, value in changes.items() if getattr(case, field) != value}  # the form says more
+    if "question" not in changed or {"answer", "constraints"} & changed:
+        return ""
+    answer = case.answer if isinstance(case.answer, dict) else {}
+    quoted = [str(text) for text in answer.get("constraints_satisfied") or [] if str(text).strip()]
+    if not quoted and not case.constraints:
+        return ""
+    listed = "; ".join(f"“{Truncator(text).chars(80)}”" for text in quoted[:5])
+    return (
+        f"{case.case_id}: the question changed but the answer's constraints did not"
+        + (f" (constraints_satisfied: {listed})" if listed else "")
+        + ": check that they still say what the new question asks, and edit the answer or the constraints if not."
+    )
 
 
 def _frozen_warning(frozen: dict[str, list[str]]) -> str:
