@@ -308,6 +308,36 @@ def test_on_a_phone_the_leaderboard_keeps_rank_and_run_in_view_while_the_scores_
     assert covered, "the scrolled scores pass under the run's name, not over it"
 
 
+def test_the_leaderboards_first_phone_screen_is_the_ranking_and_no_column_is_cut_on_a_desktop(open_page, pages):
+    """At 390x844 the filters are folded and the first screen shows the first row's rank, model and overall PR;
+    at 1400x900 every table of the leaderboard shows all its columns (none scrolls sideways)."""
+    page, _, _ = open_page(pages["leaderboard"], PHONE)
+    fold = page.locator("details#board-filters")
+    assert fold.get_attribute("open") is None and page.locator("form.board-filters select[name=q]").count() == 0
+    assert not page.locator("form.board-filters input[name=q]").is_visible()
+    first = page.locator("table.leaderboard tbody tr").first
+    for part, where in (
+        ("rank", first.locator("td.rank")),
+        ("model", first.locator("code.model")),
+        ("overall PR", first.locator(".overall-inline")),
+    ):
+        box = where.bounding_box()
+        assert box and box["y"] + box["height"] <= PHONE[1] and box["x"] + box["width"] <= PHONE[0], (
+            f"the first row's {part} is not on the first screen: {box}"
+        )
+    assert first.locator(".overall-inline").inner_text().startswith("overall ")
+    fold.locator("summary").click()  # one tap opens them
+    assert page.locator("form.board-filters input[name=q]").is_visible()
+
+    page, _, _ = open_page(pages["leaderboard"], DESKTOP)
+    assert page.locator("details#board-filters").get_attribute("open") is not None  # open on a desktop
+    assert not page.locator(".overall-inline").first.is_visible()  # the overall column says it there
+    regions = page.locator("div.table-scroll")
+    assert regions.count() >= 2
+    cut = regions.evaluate_all("els => els.filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.ariaLabel)")
+    assert cut == [], f"tables cut at 1400x900: {cut}"
+
+
 def test_on_a_phone_the_replay_stacks_map_timeline_and_notes(open_page, pages):
     page, _, _ = open_page(pages["replay"], PHONE)
     map_box = page.locator("#replay-map").bounding_box()
