@@ -287,9 +287,19 @@ def failed_cases(cases: list[dict], *, filters: FailureFilters) -> list[dict]:
     return out
 
 
-def reason_counts(cases: list[dict]) -> list[tuple[str, str, int]]:
-    """(code, label, failed cases with that reason) for every reason that occurs, in table order."""
-    counts = Counter(r for c in done_cases(cases) for r in c["reasons"])
+def reason_counts(cases: list[dict], *, filters: FailureFilters | None = None) -> list[tuple[str, str, int]]:
+    """(code, label, failed cases with that reason) for every reason that occurs, in table order: within the
+    category and level ``filters`` name, so that each count is what choosing that reason would list."""
+    chosen = [
+        c
+        for c in done_cases(cases)
+        if filters is None
+        or (
+            (not filters.category or c["category"] == filters.category)
+            and (not filters.level or c["level"] == filters.level)
+        )
+    ]
+    counts = Counter(r for c in chosen for r in c["reasons"])
     return [(code, REASON_LABELS[code], counts[code]) for code in (*REASON_CODES, "other") if counts[code]]
 
 

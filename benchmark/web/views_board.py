@@ -284,7 +284,7 @@ def run_page(request: HttpRequest, run_id: int) -> HttpResponse:
             "table3": _table3_text(run_report.table3_rows(results)),
             "cells": run_report.cell_table(results),
             "categories_breakdown": _breakdown_text(run_report.category_breakdown(results)),
-            "reasons": run_report.reason_counts(cases),
+            "reasons": run_report.reason_counts(cases, filters=filters),
             "reason_rules": REASONS,
             "category_choices": CATEGORIES,
             "level_choices": [lv for lv, _ in LEVELS],

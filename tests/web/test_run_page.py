@@ -89,6 +89,11 @@ def test_failed_cases_filter_by_reason_category_and_level(client, run):
     routing_l1 = client.get(f"/runs/{run.id}/?category=routing&level=L1").content.decode()
     listed = re.findall(r"<td>(\w+)</td><td>(L\d)</td>", routing_l1)
     assert listed and set(listed) == {("routing", "L1")}
+    # the reason counts are those of the active category and level: what choosing a reason would list
+    counted = dict(re.findall(r'<option value="(\w+)">[^<]* \((\d+)\)</option>', routing_l1))
+    in_cell = [c for c in run_cases(run=run) if (c["category"], c["level"]) == ("routing", "L1") and not c["passed"]]
+    assert counted and sum(int(n) for n in counted.values()) >= len(in_cell) > 0
+    assert all(int(n) <= len(in_cell) for n in counted.values())  # not the whole run's 7
 
 
 def test_bad_filters_get_a_400_that_names_what_is_allowed(client, run):
