@@ -31,6 +31,7 @@ from judging.grounding import fetched_before_cited
 from judging.types import Step as JudgingStep
 from judging.types import Trajectory as JudgingTrajectory
 
+from .process_caveat import NOTE_TOOLS, notes_caveat, trivially_high
 from .replay_steps import Places, line, mentioned_place_ids, parsed, point, route_center, step_features
 from .replay_summary import failure_summary
 from .replay_tables import observation_table, retrieved_notes
@@ -89,7 +90,10 @@ def replay_payload(*, trajectory: Trajectory, user) -> dict:
         },
     }
     body = _shown(trajectory, steps, snapshot, world) if show else _withheld(trajectory, steps, snapshot)
-    return {**head, **body}
+    caveat = notes_caveat(calls=len(steps), note_calls=sum(1 for s in steps if s.tool in NOTE_TOOLS))
+    for metric in body["metrics"]:
+        metric["trivial"] = trivially_high(metric["name"], metric["value"], caveat=caveat)
+    return {**head, **body, "process_caveat": caveat if any(m["trivial"] for m in body["metrics"]) else ""}
 
 
 def _shown(trajectory: Trajectory, steps: list, snapshot: dict, world) -> dict:

@@ -39,6 +39,7 @@ from .downloads import download_format, leaderboard_download
 from .failures import REASONS
 from .glossary import BY_ANCHOR, term_for
 from .plots import EXCEEDANCE_AT, exceedance_svg, exceedance_table, failures_svg, token_histogram, tokens_svg
+from .process_caveat import NOTE_TOOLS, notes_caveat, trivially_high
 
 FAILED_PAGE_SIZE = 50
 PROGRESS_TEMPLATE = "web/_progress.html"
@@ -265,6 +266,11 @@ def run_page(request: HttpRequest, run_id: int) -> HttpResponse:
         return error_page(request, str(exc))
     cases = run_report.run_cases(run=run)
     results = run_results(run=run)
+    figures = _figures(run, cases, curves)
+    calls = sum(row["calls"] for row in figures["tools"]["rows"])
+    note_calls = sum(row["calls"] for row in figures["tools"]["rows"] if row["tool"] in NOTE_TOOLS)
+    caveat = notes_caveat(calls=calls, note_calls=note_calls)
+    table3 = _table3_text(run_report.table3_rows(results), caveat=caveat)
     per_case = per_case_visible(user=request.user, release=run.release)
     failed = run_report.failed_cases(cases, filters=filters) if per_case else []
     page = Paginator(failed, FAILED_PAGE_SIZE).get_page(request.GET.get("page"))
@@ -281,7 +287,8 @@ def run_page(request: HttpRequest, run_id: int) -> HttpResponse:
             "failed_total": len(failed),
             "statuses": run_report.status_counts(cases),
             "table2": results.table2,
-            "table3": _table3_text(run_report.table3_rows(results)),
+            "table3": table3,
+            "process_caveat": caveat if any(row["trivial"] for row in table3) else "",
             "cells": run_report.cell_table(results),
             "categories_breakdown": _breakdown_text(run_report.category_breakdown(results)),
             "reasons": run_report.reason_counts(cases, filters=filters),
@@ -306,14 +313,20 @@ def run_page(request: HttpRequest, run_id: int) -> HttpResponse:
             "hidden_per_case": HIDDEN_PER_CASE.format(release=run.release.name),
             "failures_query": urlencode({k: v for k, v in vars(filters).items() if v}),
             "pass_k": run_pass_k.pass_k_rows(cases),
-            **_figures(run, cases, curves),
+            **figures,
         },
     )
 
 
-def _table3_text(rows: list[dict]) -> list[dict]:
+def _table3_text(rows: list[dict], *, caveat: str = "") -> list[dict]:
+    """Table 3's rows as text; ``trivial``: a process metric that is high only because no note was read."""
     return [
-        {**r, "text": [fmt(v, 0 if r["metric"] == "tokens" else 1) for v in r["values"]], "term": term_for(r["metric"])}
+        {
+            **r,
+            "text": [fmt(v, 0 if r["metric"] == "tokens" else 1) for v in r["values"]],
+            "term": term_for(r["metric"]),
+            "trivial": any(trivially_high(r["metric"], v, caveat=caveat, percent=True) for v in r["values"]),
+        }
         for r in rows
     ]
 

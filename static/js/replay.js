@@ -147,6 +147,8 @@
     this.panels = root.querySelectorAll(".step-panel");
     this.links = root.querySelectorAll(".step-list a[data-position]");
     this.label = root.querySelector(".timeline .position");
+    this.mapFrom = root.querySelector(".timeline .map-from");
+    this.drawnFrom = 0;
     this.bind();
   }
 
@@ -171,8 +173,16 @@
     this.root.addEventListener("mousedown", function () { self.replay.active = self; });
   };
 
+  /* The features the map shows at a position: the step's own, or, for a step that draws nothing (reading a
+     note, a failed call), the last earlier step's that drew something, so the map keeps its place. */
   Track.prototype.features = function (position) {
-    return position < this.count ? this.data.steps[position].features : this.data.answer;
+    this.drawnFrom = position;
+    if (position >= this.count) { return this.data.answer; }
+    for (var p = position; p >= 0; p--) {
+      var features = this.data.steps[p].features;
+      if (features && features.length) { this.drawnFrom = p; return features; }
+    }
+    return [];
   };
 
   Track.prototype.show = function (position) {
@@ -191,6 +201,12 @@
     this.label.textContent = position < this.count
       ? "Step " + (position + 1) + " of " + this.count + ": " + this.data.steps[position].tool
       : "Final answer";
+    if (this.mapFrom) {
+      var carried = this.drawnFrom !== position;
+      this.mapFrom.hidden = !carried;
+      this.mapFrom.textContent = carried ? "(the map of step " + (this.drawnFrom + 1) + ": this step draws nothing)" : "";
+      this.root.setAttribute("data-map-from", String(this.drawnFrom));
+    }
     this.root.querySelector("[data-action=prev]").disabled = position === 0;
     this.root.querySelector("[data-action=next]").disabled = position === this.count;
     this.root.setAttribute("data-position", String(position));

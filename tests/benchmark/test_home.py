@@ -12,7 +12,7 @@ def test_home_lists_built_cities_with_their_counts(client, grid_city):
     counts = grid_city.report["counts"]
     assert "<h2>City</h2>" in html and "<td>gridtown</td>" in html
     assert f"<td>{counts['notes']}</td><td>{counts['comments']}</td>" in html
-    assert "mcp_server --toolset agent" in html
+    assert 'href="/about/#connect">connect an agent</a>' in html  # explained there, not as a command line
 
 
 def test_home_without_runs_says_how_to_make_one(client):

@@ -74,10 +74,20 @@ def replay_json(site: str, trajectory_id: int) -> dict:
         return json.load(response)
 
 
+def drawn_position(payload: dict, position: int) -> int:
+    """The step whose map shows at ``position``: a step that draws nothing (a note read) keeps the map of the last
+    earlier step that drew something."""
+    steps, drawn = payload["steps"], position
+    while 0 < drawn < len(steps) and not steps[drawn]["features"]:
+        drawn -= 1
+    return drawn
+
+
 def expected_layers(payload: dict, position: int) -> tuple[int, int]:
     """(SVG paths, marker icons) the map must show at ``position`` of the timeline."""
     steps = payload["steps"]
-    features = steps[position]["features"] if position < len(steps) else payload["answer"]["features"]
+    drawn = drawn_position(payload, position)
+    features = steps[drawn]["features"] if position < len(steps) else payload["answer"]["features"]
     if position == len(steps) and payload["reference"]:
         features = features + payload["reference"]["features"]
     markers = sum(f["properties"]["kind"] in MARKER_KINDS for f in features)
@@ -93,6 +103,8 @@ def shown(page) -> dict:
         "paths": page.locator("#replay-map path.lp-step").count(),
         "markers": places_shown(page),
         "notes": panel.locator(".notes .note h5").all_inner_texts(),
+        "map_from": int(page.get_attribute("[data-track=A]", "data-map-from")),
+        "map_caption": page.inner_text("[data-track=A] .timeline .map-from"),
     }
 
 
@@ -115,6 +127,11 @@ def check_position(page, payload: dict, position: int) -> dict:
         f"Step {position + 1} of {len(steps)}: {steps[position]['tool']}" if position < len(steps) else "Final answer"
     )
     assert (state["paths"], state["markers"]) == expected_layers(payload, position), f"position {position}"
+    drawn = drawn_position(payload, position)
+    assert state["map_from"] == drawn
+    assert state["map_caption"] == (
+        f"(the map of step {drawn + 1}: this step draws nothing)" if drawn != position else ""
+    )
     notes = steps[position]["notes"] if position < len(steps) else []
     assert [text.removesuffix(" required evidence") for text in state["notes"]] == [n["title"] for n in notes]
     return state
@@ -189,7 +206,10 @@ def test_hostile_note_text_stays_text_in_the_browser(site, page, hostile_replay)
 def layers_of(payload: dict, position: int) -> tuple[int, int]:
     """(paths, markers) of one track at ``position``, without the reference."""
     steps = payload["steps"]
-    features = steps[position]["features"] if position < len(steps) else payload["answer"]["features"]
+    drawn = position  # a step that draws nothing keeps the map of the last step that drew something
+    while 0 < drawn < len(steps) and not steps[drawn]["features"]:
+        drawn -= 1
+    features = steps[drawn]["features"] if position < len(steps) else payload["answer"]["features"]
     markers = sum(f["properties"]["kind"] in MARKER_KINDS for f in features)
     return len(features) - markers, markers
 
