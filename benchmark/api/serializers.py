@@ -369,6 +369,15 @@ class RunScoresSerializer(serializers.Serializer):
     )
 
 
+class PassKSerializer(serializers.Serializer):
+    k = serializers.IntegerField(help_text="Trials per case (the most any case had)")
+    value = serializers.FloatField(help_text="pass^k in %: the share of cases whose every trial passed")
+    low = serializers.FloatField(allow_null=True, help_text="95% bootstrap interval over cases; null for a partial run")
+    high = serializers.FloatField(
+        allow_null=True, help_text="95% bootstrap interval over cases; null for a partial run"
+    )
+
+
 class LeaderboardCategorySerializer(serializers.Serializer):
     name = serializers.CharField(help_text="The category of the category view.")
     overall = serializers.FloatField(allow_null=True, help_text="The category's pass rate PR@0.9 in %")
@@ -396,7 +405,12 @@ class LeaderboardRowSerializer(serializers.Serializer):
         child=serializers.FloatField(allow_null=True),
         help_text="Each category's pass rate in %: its cells weighted by their scored trajectories",
     )
+    levels = serializers.DictField(
+        child=serializers.FloatField(allow_null=True),
+        help_text="Each level's pass rate in %: its cells weighted by their scored trajectories",
+    )
     overall = OverallSerializer(allow_null=True)
+    pass_k = PassKSerializer(allow_null=True, help_text="Beside the overall PR; null with one trial per case")
     macro = serializers.FloatField(allow_null=True)
     avg_tokens = serializers.FloatField(allow_null=True)
     cost = serializers.FloatField(allow_null=True, help_text="USD, where litellm can price the model")

@@ -13,7 +13,7 @@ from benchmark.endpoints.card import card_summary
 from benchmark.runs.config import RunConfig
 from benchmark.runs.models import EvaluationRun
 from judging.aggregate import Interval, rank_ranges
-from judging.vocabulary import CELLS, Category, cell_key
+from judging.vocabulary import CELLS, Category, Level, cell_key
 
 from .results import run_results_stored
 from .visibility import runs_visible
@@ -206,7 +206,9 @@ def _row(run: EvaluationRun, *, cases: int) -> dict:
         "verified": run.verified,
         "cells": {key: (cells.get(key) or {}).get("pr") for key in CELL_KEYS},
         "categories": _category_rates(cells),
+        "levels": _level_rates(cells),
         "overall": _overall(overall, complete=complete),
+        "pass_k": _pass_k(table2, complete=complete),
         "macro": table2.get("macro"),
         "avg_tokens": table2.get("avg_tokens"),
         "cost": results.cost if results else None,
@@ -221,12 +223,36 @@ def _row(run: EvaluationRun, *, cases: int) -> dict:
 
 def _category_rates(cells: dict) -> dict[str, float | None]:
     """Each category's pass rate in %: its cells weighted by their scored trajectories (None without any)."""
+    return _rates_by(cells, part=0, groups=[category.value for category in Category])
+
+
+def _level_rates(cells: dict) -> dict[str, float | None]:
+    """Each level's pass rate in %: its cells weighted by their scored trajectories (None without any)."""
+    return _rates_by(cells, part=1, groups=[level.value for level in Level])
+
+
+def _rates_by(cells: dict, *, part: int, groups: list[str]) -> dict[str, float | None]:
+    """The pass rate in % of each group of cells whose key ("category/level") has ``groups``' value at ``part``."""
     out: dict[str, float | None] = {}
-    for category in Category:
-        scored = [c for key, c in cells.items() if key.split("/")[0] == category and c.get("pr") is not None]
+    for group in groups:
+        scored = [c for key, c in cells.items() if key.split("/")[part] == group and c.get("pr") is not None]
         n = sum(c.get("n") or 0 for c in scored)
-        out[category.value] = round(sum(c["pr"] * (c.get("n") or 0) for c in scored) / n, 1) if n else None
+        out[group] = round(sum(c["pr"] * (c.get("n") or 0) for c in scored) / n, 1) if n else None
     return out
+
+
+def _pass_k(table2: dict, *, complete: bool) -> dict | None:
+    """pass^k over the run's cases ({k, value, low, high}: the % of cases whose every one of k trials passed),
+    None with one trial per case (pass^1 is the overall pass rate); a partial run's keeps no interval."""
+    found, k = table2.get("pass_hat_k"), table2.get("trials")
+    if not isinstance(found, dict) or not k or k < 2:
+        return None
+    return {
+        "k": k,
+        "value": found["value"],
+        "low": found["low"] if complete else None,
+        "high": found["high"] if complete else None,
+    }
 
 
 def _overall(overall: dict | None, *, complete: bool) -> dict | None:

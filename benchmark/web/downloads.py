@@ -97,6 +97,10 @@ LEADERBOARD_COLUMNS = (
     "overall",
     "overall_low",
     "overall_high",
+    "pass_k",
+    "pass_k_trials",
+    "pass_k_low",
+    "pass_k_high",
     "macro",
     *CELL_KEYS,
     "avg_tokens",
@@ -114,7 +118,7 @@ def leaderboard_csv(document: dict) -> str:
 
 
 def _leaderboard_line(row: dict, *, with_category: bool) -> list:
-    rank, overall = row["rank"] or [None, None], row["overall"] or {}
+    rank, overall, pass_k = row["rank"] or [None, None], row["overall"] or {}, row["pass_k"] or {}
     values = {
         **row,
         "rank_best": rank[0],
@@ -122,6 +126,10 @@ def _leaderboard_line(row: dict, *, with_category: bool) -> list:
         "overall": overall.get("value"),
         "overall_low": overall.get("low"),
         "overall_high": overall.get("high"),
+        "pass_k": pass_k.get("value"),
+        "pass_k_trials": pass_k.get("k"),
+        "pass_k_low": pass_k.get("low"),
+        "pass_k_high": pass_k.get("high"),
         **row["cells"],
     }
     line = [values[column] for column in LEADERBOARD_COLUMNS]

@@ -38,7 +38,15 @@ from .board_query import BoardRequestError, board_for, search_context
 from .downloads import download_format, leaderboard_download
 from .failures import REASONS
 from .glossary import BY_ANCHOR, term_for
-from .plots import EXCEEDANCE_AT, exceedance_svg, exceedance_table, failures_svg, token_histogram, tokens_svg
+from .plots import (
+    EXCEEDANCE_AT,
+    exceedance_svg,
+    exceedance_table,
+    failures_svg,
+    levels_svg,
+    token_histogram,
+    tokens_svg,
+)
 from .process_caveat import NOTE_TOOLS, notes_caveat, trivially_high
 
 FAILED_PAGE_SIZE = 50
@@ -156,11 +164,19 @@ def _display_row(row: dict) -> dict:
         "cell_text": [fmt(row["cells"][key]) for key in leaderboard.CELL_KEYS],
         "rank_text": "–" if not rank else str(rank[0]) if rank[0] == rank[1] else f"{rank[0]}–{rank[1]}",
         "overall_text": {k: fmt(v, missing="") for k, v in overall.items()} if overall else None,
+        "pass_k_text": _pass_k_text(row.get("pass_k")),
         "macro_text": fmt(row["macro"]),
         "tokens_text": fmt(row["avg_tokens"], 0),
         "cost_text": fmt(row["cost"], 4, missing="—"),
         "category_text": _category_text(row.get("category")),
     }
+
+
+def _pass_k_text(pass_k: dict | None) -> dict | None:
+    """pass^k beside the overall PR: {k, value, low, high} as text (low and high "" without an interval)."""
+    if not pass_k:
+        return None
+    return {"k": pass_k["k"], **{key: fmt(pass_k[key], missing="") for key in ("value", "low", "high")}}
 
 
 def _category_text(category: dict | None) -> dict | None:
@@ -313,9 +329,18 @@ def run_page(request: HttpRequest, run_id: int) -> HttpResponse:
             "hidden_per_case": HIDDEN_PER_CASE.format(release=run.release.name),
             "failures_query": urlencode({k: v for k, v in vars(filters).items() if v}),
             "pass_k": run_pass_k.pass_k_rows(cases),
+            "level_bars": _level_bars(run, results),
             **figures,
         },
     )
+
+
+def _level_bars(run: EvaluationRun, results: RunResults) -> str:
+    """PR@0.9 per level as bars beside table 3 ("" before any case is scored)."""
+    values = {level: (results.table3.get(level) or {}).get("PR") for level in run_report.LEVEL_CODES}
+    if all(value is None for value in values.values()):
+        return ""
+    return levels_svg([(run.name, values)], levels=run_report.LEVEL_CODES)
 
 
 def _table3_text(rows: list[dict], *, caveat: str = "") -> list[dict]:

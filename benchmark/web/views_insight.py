@@ -14,6 +14,8 @@ from benchmark.runs.leaderboard import leaderboard_rows
 from benchmark.runs.visibility import HIDDEN_PER_CASE
 
 from . import cost_plot, matrix, note_reader
+from .plots import MAX_SERIES, levels_svg
+from .run_report import LEVEL_CODES
 from .views_board import _query, error_page
 
 
@@ -71,8 +73,18 @@ def release_cost(request: HttpRequest, release_name: str) -> HttpResponse:
         "left_out": left_out,
         "log": log,
         "svg": cost_plot.cost_svg(points, axis=axis, log=log) if points else "",
+        **_level_figure(rows),
     }
     return render(request, "web/cost.html", context)
+
+
+def _level_figure(rows: list[dict]) -> dict:
+    """The pass rate per level of the first MAX_SERIES leaderboard rows with a result (in the leaderboard's
+    order: verified runs best first, then self-reported, partial, baselines), as grouped bars."""
+    scored = [row for row in rows if any(value is not None for value in row["levels"].values())]
+    shown = scored[:MAX_SERIES]
+    svg = levels_svg([(row["name"], row["levels"]) for row in shown], levels=LEVEL_CODES) if shown else ""
+    return {"level_rows": shown, "level_svg": svg, "level_more": len(scored) - len(shown), "levels": LEVEL_CODES}
 
 
 @require_GET

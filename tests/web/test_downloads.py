@@ -123,8 +123,8 @@ def test_leaderboard_json_is_stable_and_documented(client, board):
     assert row["name"] == HOSTILE and row["provider"] == "openai" and row["category"] is None
     assert set(row) == {
         "run_id", "name", "agent", "provider", "model", "created_at", "status", "verified", "baseline", "section",
-        "description", "submitter", "complete", "n", "expected", "rank", "overall", "macro", "cells", "categories",
-        "avg_tokens", "cost", "category",
+        "description", "submitter", "complete", "n", "expected", "rank", "overall", "pass_k", "macro", "cells",
+        "categories", "levels", "avg_tokens", "cost", "category",
     }  # fmt: skip
     assert row["categories"]["routing"] == 50.0 and row["created_at"].endswith("Z")
 

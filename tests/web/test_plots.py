@@ -6,6 +6,7 @@ same input. Figure 6 counts a call that worked but was labelled truncated or emp
 from __future__ import annotations
 
 import random
+import re
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -17,6 +18,7 @@ from benchmark.web.plots import (
     exceedance_steps,
     exceedance_svg,
     failures_svg,
+    levels_svg,
     spans_orders,
     token_bins,
     token_histogram,
@@ -24,7 +26,7 @@ from benchmark.web.plots import (
 )
 from benchmark.web.plots.svg import CHAR_WIDTH, MIN_DESKTOP_SCALE
 from benchmark.web.run_report import CURVE_SERIES, tool_failures
-from tests.web.board_factories import release_with_cases, run_with_results
+from tests.web.board_factories import failing_scores, passing_scores, release_with_cases, run_with_results
 
 ORDER = CURVE_SERIES  # All, then the four categories
 ALL_PERFECT = {label: [1.0] * (20 if label == "All" else 5) for label in ORDER}
@@ -81,10 +83,17 @@ def figures() -> dict[str, ET.Element]:
         "exceedance": parse(exceedance_svg("RP", SPREAD, order=ORDER)),
         "failures": parse(failures_svg(rows, ["invalid_parameter", "not_found"])),
         "tokens": parse(tokens_svg([1_000, 20_000, 25_000], [300, 400_000])),
+        "levels": parse(levels_svg(LEVEL_SERIES, levels=("L0", "L1", "L2"))),
     }
 
 
-@pytest.mark.parametrize("name", ["exceedance", "failures", "tokens"])
+LEVEL_SERIES = [
+    ("gpt-<5>", {"L0": 100.0, "L1": 54.5, "L2": 0.0}),
+    *[(f"a run with a rather long name, number {i}", {"L0": 12.5 * i, "L1": 33.3, "L2": None}) for i in range(5)],
+]
+
+
+@pytest.mark.parametrize("name", ["exceedance", "failures", "tokens", "levels"])
 def test_every_figure_scales_to_its_container_and_names_itself(name):
     root = figures()[name]
     assert root.get("viewBox") and root.get("width") is None and root.get("height") is None  # CSS sizes it
@@ -92,14 +101,14 @@ def test_every_figure_scales_to_its_container_and_names_itself(name):
     assert root.find("title").text == root.get("aria-label")
 
 
-@pytest.mark.parametrize("name", ["exceedance", "failures", "tokens"])
+@pytest.mark.parametrize("name", ["exceedance", "failures", "tokens", "levels"])
 def test_text_is_at_least_13px_when_the_figure_is_drawn_at_desktop_width(name):
     root = figures()[name]
     sizes = [float(t.get("font-size")) for t in root.iter("text")]
     assert sizes and min(sizes) * MIN_DESKTOP_SCALE >= 13
 
 
-@pytest.mark.parametrize("name", ["exceedance", "failures", "tokens"])
+@pytest.mark.parametrize("name", ["exceedance", "failures", "tokens", "levels"])
 def test_no_label_is_clipped_by_the_figures_edges(name):
     """Every text, at its estimated width and its anchor, lies inside the viewBox (rotated titles: their height)."""
     root = figures()[name]
@@ -115,7 +124,7 @@ def test_no_label_is_clipped_by_the_figures_edges(name):
         assert y - size >= 0 and y + size * 0.3 <= height, "".join(t.itertext())
 
 
-@pytest.mark.parametrize("name", ["exceedance", "failures", "tokens"])
+@pytest.mark.parametrize("name", ["exceedance", "failures", "tokens", "levels"])
 def test_same_input_gives_the_same_bytes(name):
     assert ET.tostring(figures()[name]) == ET.tostring(figures()[name])
 
@@ -128,6 +137,54 @@ def test_exceedance_bytes_do_not_depend_on_the_order_series_are_given_in():
 def test_labels_are_escaped_in_the_svg():
     svg = str(failures_svg([{"tool": "<b>x</b>", "calls": 1, "failed": 1, "kinds": {"other": 1}}], ["other"]))
     assert "<b>" not in svg and "&lt;b&gt;x&lt;/b&gt;" in svg
+
+
+# ------------------------------------------------------------------ pass rate per level
+
+
+def level_bars(root: ET.Element) -> dict[tuple[str, str], tuple[float, float, float]]:
+    """{(run, level): (value, bar x, bar height)} read from the bars' titles and rectangles."""
+    out = {}
+    for g in root.iter("g"):
+        if g.get("class") != "level-bar":
+            continue
+        rect = g.find("rect")
+        run = rect.find("title").text.rsplit(", ", 1)[0]
+        out[(run, g.get("data-level"))] = (float(g.get("data-value")), float(rect.get("x")), float(rect.get("height")))
+    return out
+
+
+def test_level_bars_are_as_tall_as_their_pass_rate_in_legend_order_and_na_where_a_level_has_no_case():
+    root = parse(levels_svg(LEVEL_SERIES, levels=("L0", "L1", "L2")))
+    bars = level_bars(root)
+    assert len(bars) == 6 * 3 - 5  # five runs have no L2 case
+    full = bars[("gpt-<5>", "L0")][2]
+    for (_, _), (value, _, height) in bars.items():
+        assert height == pytest.approx(full * value / 100, abs=0.15)
+    assert texts(root).count("n/a") == 5
+    names = [name for name, _ in LEVEL_SERIES]
+    for level in ("L0", "L1"):  # in every group the bars stand in the legend's order, left to right
+        xs = [bars[(name, level)][1] for name in names]
+        assert xs == sorted(xs)
+    assert [e.find("title").text for e in legend_entries(root)] == names
+    assert "gpt-&lt;5&gt;" in str(levels_svg(LEVEL_SERIES, levels=("L0",)))  # names are escaped
+
+
+def test_no_two_value_labels_overlap_however_many_runs():
+    root = parse(levels_svg(LEVEL_SERIES, levels=("L0", "L1", "L2")))
+    spans = sorted(
+        (float(t.get("x")) - len(t.text) * float(t.get("font-size")) * CHAR_WIDTH / 2, float(t.get("y")), t.text)
+        for g in root.iter("g")
+        if g.get("class") == "level-bar"
+        for t in g.iter("text")
+    )
+    for (x1, y1, label), (x2, y2, _) in zip(spans, spans[1:]):
+        assert x1 + len(label) * 16 * CHAR_WIDTH <= x2 + 0.1 or abs(y1 - y2) >= 16, (label, x1, x2)
+
+
+def test_level_bars_refuse_more_runs_than_they_have_colours():
+    with pytest.raises(ValueError, match="between 1 and 6 series can be drawn; got 7"):
+        levels_svg([*LEVEL_SERIES, ("one more", {})], levels=("L0",))
 
 
 # ------------------------------------------------------------------ figure 5
@@ -306,3 +363,15 @@ def test_a_truncated_or_empty_call_that_worked_counts_as_a_success_not_a_failure
     figure = html[html.index('<svg class="plot plot-failures"') : html.index("</svg>", html.index("plot-failures"))]
     assert "place_search: " not in figure and "0 of 4 calls" in figure and "4 of 4 calls" in figure
     assert "worked, labelled truncated" in html
+
+
+@pytest.mark.django_db
+def test_the_run_page_draws_table_3s_pass_rate_row_as_bars_beside_it(client):
+    release = release_with_cases("level-bars-v1")  # one case per cell: L0 and L1 four each, L2 three
+    run = run_with_results(release, name="halves", results=[(True, passing_scores()), (False, failing_scores())])
+    html = client.get(f"/runs/{run.id}/").content.decode()
+    table3 = run.aggregates["table3"]
+    figure = html.split('<figure class="level-bars">', 1)[1].split("</figure>", 1)[0]
+    drawn = dict(re.findall(r'data-level="(L\d)" data-value="([\d.]+)"', figure))
+    assert drawn == {level: f"{table3[level]['PR']:.1f}" for level in ("L0", "L1", "L2")}
+    assert html.index('<table class="board table3">') < html.index('<figure class="level-bars">')

@@ -8,6 +8,7 @@ import pytest
 
 from benchmark.web.compare import runs_compare
 from tests.web.board_factories import release_with_cases, run_with_results
+from tests.web.test_downloads import read_csv
 from tests.web.trial_factories import run_with_trials
 
 pytestmark = pytest.mark.django_db
@@ -56,3 +57,27 @@ def test_a_one_trial_run_page_has_no_pass_hat_k(client, release):
     run = run_with_results(release, name="one trial")
     html = client.get(f"/runs/{run.id}/").content.decode()
     assert "pass^" not in html and "Mean over trials" not in html and "trials" not in run.aggregates["table2"]
+
+
+def test_the_leaderboard_shows_pass_hat_k_beside_the_pass_rate_and_downloads_it(client, release):
+    two = run_with_trials(release, name="two trials", trials=2, passed=lambda pos, trial: pos % 2 == 0 or trial == 0)
+    one = run_with_results(release, name="one trial")
+    html = client.get("/", {"release": release.name}).content.decode()
+    rows = dict(
+        re.findall(r'<td class="num rank">.*?<a href="/runs/(\d+)/">.*?<td class="num overall">(.*?)</td>', html, re.S)
+    )
+    # 54.55 as the leaderboard writes every figure (its binary float rounds down)
+    assert re.search(r'pass\^2 <strong>54.5</strong> <span class="ci">\[27.3, 81.8\]</span>', rows[str(two.id)])
+    assert "pass^" not in rows[str(one.id)]  # one trial per case: pass^1 is the PR beside it
+    document = client.get("/", {"release": release.name, "format": "json"}).json()
+    by_id = {row["run_id"]: row for row in document["rows"]}
+    assert by_id[two.id]["pass_k"] == {"k": 2, "value": 54.55, "low": 27.27, "high": 81.82}
+    assert by_id[one.id]["pass_k"] is None
+    # the even positions pass both trials (100 %), the odd ones one of two (50 %); each cell has one case
+    rates: dict[str, list[float]] = {}
+    for position, level in release.entries.values_list("position", "case__level"):
+        rates.setdefault(level, []).append(100.0 if position % 2 == 0 else 50.0)
+    assert by_id[two.id]["levels"] == {level: round(sum(r) / len(r), 1) for level, r in sorted(rates.items())}
+    csv_rows = {row["run_id"]: row for row in read_csv(client.get("/", {"release": release.name, "format": "csv"}))}
+    assert (csv_rows[str(two.id)]["pass_k"], csv_rows[str(two.id)]["pass_k_trials"]) == ("54.55", "2")
+    assert csv_rows[str(one.id)]["pass_k"] == ""

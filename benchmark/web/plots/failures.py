@@ -13,16 +13,15 @@ from collections.abc import Sequence
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
-from .svg import CHAR_WIDTH, FONT, Box, Scale, count_scale, count_text, fits, frame, n, text, x_axis
+from .svg import CHAR_WIDTH, FONT, Box, Scale, bar_legend, count_scale, count_text, fits, frame, n, text, x_axis
 
 WIDTH, ROW, BAR = 720, 30, 20
-LEGEND_ROW = 26
 
 
 def failures_svg(rows: Sequence[dict], kinds: Sequence[str]) -> SafeString:
     """Figure 6. ``rows``: [{"tool", "calls", "failed", "kinds": {kind: failed calls}}]; ``kinds``: stacking order."""
     label_width = min(max((len(r["tool"]) for r in rows), default=4) * FONT * CHAR_WIDTH + 12, 230)
-    legend, legend_height = _legend(kinds)
+    legend, legend_height = bar_legend(kinds, WIDTH)
     top = legend_height + 10
     numbers = max((len(_numbers(r)) for r in rows), default=0) * FONT * CHAR_WIDTH + 12  # room for them right of a bar
     box = Box(left=label_width + 8, top=top, right=WIDTH - numbers, bottom=top + ROW * max(len(rows), 1))
@@ -68,26 +67,6 @@ def _row(box: Box, scale: Scale, i: int, row: dict, kinds: Sequence[str], label_
 
 def _numbers(row: dict) -> str:
     return f"{row['failed']:,} of {row['calls']:,} calls"
-
-
-def _legend(kinds: Sequence[str]) -> tuple[SafeString, float]:
-    """The kinds in stacking order, a swatch and a name each, wrapped into rows across the figure."""
-    parts, x, y = [], 10.0, LEGEND_ROW - 6
-    for index, kind in enumerate(kinds):
-        width = 26 + len(kind) * FONT * CHAR_WIDTH + 18
-        if x + width > WIDTH and x > 10:
-            x, y = 10.0, y + LEGEND_ROW
-        parts.append(
-            format_html(
-                '<g class="legend-entry"><rect class="bar series-{}" x="{}" y="{}" width="18" height="14"/>{}</g>',
-                index + 1,
-                n(x),
-                n(y - 12),
-                text(x + 24, y, kind, cls="legend", anchor="start"),
-            )
-        )
-        x += width
-    return mark_safe("".join(parts)), y + 6
 
 
 def _summary(rows: Sequence[dict], kinds: Sequence[str]) -> str:

@@ -192,3 +192,31 @@ def y_axis(box: Box, ticks: Sequence[tuple[float, str]], title: str) -> SafeStri
         )
     )
     return mark_safe("".join(parts))
+
+
+LEGEND_ROW = 26
+
+
+def bar_legend(names: Sequence[str], width: float, *, most: float = 0) -> tuple[SafeString, float]:
+    """A bar chart's legend: a swatch of class ``series-N`` and a name per series, wrapped into rows across a
+    figure ``width`` wide; (the markup, the y under it). ``most``: cut names to about that many units
+    (0: never), the whole name staying in the entry's <title>."""
+    parts, x, y = [], 10.0, LEGEND_ROW - 6
+    for index, name in enumerate(names):
+        shown = fits(name, most) if most else name
+        entry = 26 + len(shown) * FONT * CHAR_WIDTH + 18
+        if x + entry > width and x > 10:
+            x, y = 10.0, y + LEGEND_ROW
+        parts.append(
+            format_html(
+                '<g class="legend-entry"><title>{}</title><rect class="bar series-{}" x="{}" y="{}" width="18"'
+                ' height="14"/>{}</g>',
+                name,
+                index + 1,
+                n(x),
+                n(y - 12),
+                text(x + 24, y, shown, cls="legend", anchor="start"),
+            )
+        )
+        x += entry
+    return mark_safe("".join(parts)), y + 6
