@@ -203,8 +203,9 @@ def paired_comparison(a: Sequence[CaseScore], b: Sequence[CaseScore], *, seed: i
     """Run A minus run B, case by case, on the cases both scored.
 
     Each case's pass rate over its trials in A minus that in B (points); the difference is the
-    mean over the shared cases, with a 95% interval from resampling those cases. ``won`` lists
-    the cases where A's rate is higher, ``lost`` those where B's is (case_ids, sorted).
+    mean over the shared cases, with a 95% interval from resampling those cases. ``a`` and ``b``
+    are each run's mean pass rate over the shared cases (%), ``won`` lists the cases where A's
+    rate is higher, ``lost`` those where B's is (case_ids, sorted).
 
     Raises:
         ValueError: the runs have no case in common.
@@ -216,6 +217,8 @@ def paired_comparison(a: Sequence[CaseScore], b: Sequence[CaseScore], *, seed: i
     diffs = [rate_a[c] - rate_b[c] for c in shared]
     return {
         "n": len(shared),
+        "a": round(math.fsum(rate_a[c] for c in shared) / len(shared), 2),
+        "b": round(math.fsum(rate_b[c] for c in shared) / len(shared), 2),
         "difference": bootstrap(diffs, seed=seed).to_dict(),
         "won": [c for c in shared if rate_a[c] > rate_b[c]],
         "lost": [c for c in shared if rate_b[c] > rate_a[c]],

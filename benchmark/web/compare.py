@@ -22,8 +22,14 @@ from benchmark.runs.models import EvaluationRun, Trajectory
 from benchmark.runs.visibility import HIDDEN_PER_CASE, per_case_visible, runs_visible
 from benchmark.web.whole_numbers import is_whole_number
 from judging.aggregate import CaseScore, paired_comparison
+from judging.vocabulary import CELLS, Category
 
-USAGE = "compare two runs with /compare/?a=<run id>&b=<run id> (optionally &case=<case_id>&trial=<n>)"
+USAGE = (
+    "compare two runs with /compare/?a=<run id>&b=<run id> (optionally &category=<category>, "
+    "&case=<case_id>&trial=<n>, &won_page=<n>, &lost_page=<n>)"
+)
+CATEGORY_CODES = tuple(category.value for category in Category)
+CASES_PAGE_SIZE = 25  # won or lost cases a page: a full release differs on hundreds
 
 
 class CompareError(ValueError):
@@ -71,14 +77,26 @@ def compare_runs_get(*, a: str | None, b: str | None, user) -> tuple[EvaluationR
 CACHE_SECONDS = 600
 
 
-def runs_compare_cached(*, a: EvaluationRun, b: EvaluationRun) -> dict:
+def compare_category_check(raw: str | None) -> str:
+    """The ``category`` parameter: "" (every category) or one of CATEGORY_CODES.
+
+    Raises:
+        CompareError: any other value, naming the allowed ones.
+    """
+    value = (raw or "").strip()
+    if value and value not in CATEGORY_CODES:
+        raise CompareError(f"category must be one of {', '.join(CATEGORY_CODES)} (or left out); got {value[:40]!r}")
+    return value
+
+
+def runs_compare_cached(*, a: EvaluationRun, b: EvaluationRun, category: str = "") -> dict:
     """``runs_compare``, kept in the cache under the two runs' fingerprints: any finished, re-run or re-scored
     trajectory changes a fingerprint, so a cached comparison is never stale; a repeated request costs one
     small query instead of reading both runs' trajectories."""
-    key = compare_cache_key(a=a, b=b)
+    key = f"{compare_cache_key(a=a, b=b)}:{category}"
     found = cache.get(key)
     if found is None:
-        found = runs_compare(a=a, b=b)
+        found = runs_compare(a=a, b=b, category=category)
         cache.set(key, found, CACHE_SECONDS)
     return found
 
@@ -105,23 +123,29 @@ def _seed(run: EvaluationRun) -> int:
     return RunConfig.from_stored(run.config).seed
 
 
-def runs_compare(*, a: EvaluationRun, b: EvaluationRun) -> dict:
-    """The paired comparison of run ``a`` against run ``b`` with the won and lost cases.
+def runs_compare(*, a: EvaluationRun, b: EvaluationRun, category: str = "") -> dict:
+    """The paired comparison of run ``a`` against run ``b`` with the won and lost cases, over every case both
+    finished or over those of ``category`` alone.
 
     ``a``/``b`` summarise each run on the shared cases (``passed``: passed trajectories,
     ``pr_shared``: the mean of the cases' pass rates over their trials); ``both_passed`` counts
     the cases every trial of both runs passed, ``both_failed`` those no trial of either passed.
+    ``cells``: the same paired comparison within each table-2 cell both runs have cases of (``cell_rows``).
 
     Raises:
-        CompareError: the runs have no finished case in common.
+        CompareError: the runs have no finished case in common (in ``category``, when given).
     """
     scores, ids = _case_trials(a=a, b=b)
     scores_a, scores_b = scores[a.id], scores[b.id]
+    if category:
+        scores_a = [s for s in scores_a if s.category == category]
+        scores_b = [s for s in scores_b if s.category == category]
     ids_a, ids_b = ids[a.id], ids[b.id]
     try:
         paired = paired_comparison(scores_a, scores_b, seed=_seed(a))
     except ValueError:
-        raise CompareError(f"runs {a.id} and {b.id} have no finished case in common yet") from None
+        where = f" in category {category}" if category else ""
+        raise CompareError(f"runs {a.id} and {b.id} have no finished case in common{where} yet") from None
     verdicts_a, verdicts_b = _verdicts(scores_a), _verdicts(scores_b)
     shared = [case for case in verdicts_a if case in verdicts_b]
     cells = {s.case_id: (s.category, s.level) for s in scores_a}
@@ -143,7 +167,43 @@ def runs_compare(*, a: EvaluationRun, b: EvaluationRun) -> dict:
         "lost": rows(paired["lost"], (False, True)),
         "both_passed": sum(all(va) and all(vb) for va, vb in pairs),
         "both_failed": sum(not any(va) and not any(vb) for va, vb in pairs),
+        "category": category,
+        "cells": cell_rows(scores_a, scores_b, seed=_seed(a)),
     }
+
+
+def cell_rows(scores_a: list[CaseScore], scores_b: list[CaseScore], *, seed: int) -> list[dict]:
+    """Per table-2 cell that both runs have a finished case of, in table order: {category, level, n (shared
+    cases), a and b (each run's pass rate there, %), difference ({value, low, high}: A - B in points, a paired
+    bootstrap interval over the cell's cases), won, lost (how many cases each run alone did better on)}, with the
+    category's ``label``."""
+    by_cell: dict[tuple[str, str], tuple[list[CaseScore], list[CaseScore]]] = {}
+    for scores, side in ((scores_a, 0), (scores_b, 1)):
+        for score in scores:
+            by_cell.setdefault((score.category, score.level), ([], []))[side].append(score)
+    rows = []
+    for category, level in CELLS:
+        cell_a, cell_b = by_cell.get((category, level), ([], []))
+        if not cell_a or not cell_b:
+            continue
+        try:
+            paired = paired_comparison(cell_a, cell_b, seed=seed)
+        except ValueError:  # no case of the cell in common
+            continue
+        rows.append(
+            {
+                "category": category.value,
+                "label": category.label,
+                "level": level.value,
+                "n": paired["n"],
+                "a": paired["a"],
+                "b": paired["b"],
+                "difference": paired["difference"],
+                "won": len(paired["won"]),
+                "lost": len(paired["lost"]),
+            }
+        )
+    return rows
 
 
 def _case_trials(
@@ -222,11 +282,12 @@ def _row(case_id: str, trial: int, cell: tuple[str, str], a_id: int | None, b_id
 
 def comparison_links(comparison: dict) -> dict:
     """``comparison`` with each won and lost row's links written out (``a_url``, ``b_url``: the replays,
-    None without a trajectory; ``side_url``: both replays side by side), so that the page reverses no URL
-    per row: on a full release the lists hold hundreds of rows, and three ``{% url %}`` tags a row took
-    about half of the page's time."""
+    None without a trajectory; ``side_url``: both replays side by side, in the comparison's category), so that
+    the page reverses no URL per row: three ``{% url %}`` tags a row took about half of the page's time."""
     replay = _url_of_id("trajectory")
     side = f"{reverse('compare')}?a={comparison['a']['id']}&b={comparison['b']['id']}"
+    if comparison.get("category"):
+        side += f"&category={comparison['category']}"
 
     def linked(row: dict) -> dict:
         a_id, b_id = row["a_trajectory"], row["b_trajectory"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import NoReverseMatch, reverse
@@ -9,9 +10,19 @@ from django.utils.cache import get_conditional_response
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET
 
+from benchmark.cases.models import CATEGORIES
 from environment.selectors import city_version_get
 
-from .compare import USAGE, CompareError, compare_case_get, compare_runs_get, comparison_links, runs_compare_cached
+from .compare import (
+    CASES_PAGE_SIZE,
+    USAGE,
+    CompareError,
+    compare_case_get,
+    compare_category_check,
+    compare_runs_get,
+    comparison_links,
+    runs_compare_cached,
+)
 from .replay import replay_map_data, replay_payload, trajectory_get
 from .replay_search import observation_texts, search_query_parse, steps_matching
 from .streets import city_streets_geojson
@@ -101,7 +112,15 @@ def compare_page(request):
         return limited
     try:
         a, b = compare_runs_get(a=params.get("a"), b=params.get("b"), user=request.user)
-        comparison = comparison_links(runs_compare_cached(a=a, b=b))
+        category = compare_category_check(params.get("category"))
+        comparison = runs_compare_cached(a=a, b=b, category=category)
+        pages = {
+            name: Paginator(comparison[name], CASES_PAGE_SIZE).get_page(params.get(f"{name}_page"))
+            for name in ("won", "lost")
+        }
+        comparison = comparison_links(
+            {**comparison, "won": list(pages["won"].object_list), "lost": list(pages["lost"].object_list)}
+        )
         tracks = []
         if params.get("case"):
             pair = compare_case_get(a=a, b=b, case_id=params["case"], trial=params.get("trial"))
@@ -113,12 +132,25 @@ def compare_page(request):
         return render(request, "web/compare.html", {"error": str(exc), "params": params}, status=exc.status)
     context = {
         "comparison": comparison,
+        "pages": pages,
+        "page_queries": {name: _query_without(params, f"{name}_page") for name in ("won", "lost")},
+        "category_query": _query_without(params, "category", "won_page", "lost_page", "case", "trial"),
+        "category_choices": CATEGORIES,
+        "category_label": dict(CATEGORIES).get(category, ""),
         "tracks": tracks,
         "params": params,
         "map_data": _map_data(tracks) if tracks else None,
         "case_payload": tracks[0]["payload"] if tracks else None,
     }
     return render(request, "web/compare.html", context)
+
+
+def _query_without(params, *names: str) -> str:
+    """The page's query string ("?a=1&b=2...") without the parameters ``names``, for links that set them."""
+    kept = params.copy()
+    for name in names:
+        kept.pop(name, None)
+    return f"?{kept.urlencode()}"
 
 
 @require_GET

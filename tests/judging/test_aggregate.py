@@ -76,6 +76,7 @@ def test_paired_comparison_counts_cases_won_and_lost():
     ]
     result = paired_comparison(RUN, other)
     assert result["n"] == 4 and result["difference"]["value"] == 25.0
+    assert (result["a"], result["b"]) == (75.0, 50.0)  # each run's pass rate over the shared cases
     assert result["won"] == ["p0a", "r1a"] and result["lost"] == ["p0b"]
     with pytest.raises(ValueError, match="no case in common"):
         paired_comparison(RUN, [score("x", "routing", "L0", True)])

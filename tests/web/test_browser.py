@@ -339,3 +339,27 @@ def test_baselines_apart_and_every_metric_header_leads_to_the_glossary(site, bro
         assert page.locator(f"dt#{anchor}").is_visible()
     page.screenshot(path=SCREENSHOTS / f"glossary-from-a-header-{width}x{height}.png")
     page.close()
+
+
+def test_a_side_by_side_link_opens_at_its_maps_and_the_category_filter_narrows_the_comparison(site, page, web_runs):
+    """Without its #side-by-side anchor, a shared side-by-side link still opens with the map on the first screen;
+    choosing a category in the comparison lists that category's cells and cases only."""
+    from benchmark.web.compare import runs_compare
+
+    a, b = web_runs["reference"], web_runs["heuristic"]
+    row = runs_compare(a=a, b=b)["won"][0]
+    page.goto(f"{site}/compare/?a={a.id}&b={b.id}&case={row['case_id']}&trial=0")
+    page.wait_for_selector("#replay-map[data-ready=true]")
+    top = page.evaluate("document.getElementById('replay-map').getBoundingClientRect().top")
+    assert 0 <= top < page.viewport_size["height"] * 0.75, top  # the map starts in the first screen
+    page.click("text=the whole comparison")
+    page.select_option("#comparison select[name=category]", row["category"])
+    page.click("#comparison button[type=submit]")
+    page.wait_for_selector("table.compare-cells")
+    assert parse_qs(urlparse(page.url).query)["category"] == [row["category"]]
+    cells = page.eval_on_selector_all("table.compare-cells tr[data-cell]", "(rows) => rows.map((r) => r.dataset.cell)")
+    assert cells and {cell.split("/")[0] for cell in cells} == {row["category"]}
+    won = page.eval_on_selector_all("#won tr[data-case]", "(rows) => rows.map((r) => r.dataset.case)")
+    assert row["case_id"] in won
+    page.screenshot(path=SCREENSHOTS / f"flow-compare-category-{size_of(page)}.png", full_page=True)
+    assert page.errors == []

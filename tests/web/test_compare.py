@@ -189,3 +189,84 @@ def test_a_step_the_replay_cannot_open_opens_the_first(client, web_runs, step):
     response = client.get(f"/trajectories/{trajectory.id}/", {"step": step})
     assert response.status_code == 200 and '"start": 0' in response.content.decode()
     assert '"start": 1' in client.get(f"/trajectories/{trajectory.id}/", {"step": "2"}).content.decode()
+
+
+# ------------------------------------------------------------------ cells, category, pages
+
+
+def test_each_cell_is_the_paired_comparison_of_its_own_cases(client, web_runs):
+    a, b = web_runs["reference"], web_runs["heuristic"]
+    scores_a, scores_b = run_case_scores(run=a), run_case_scores(run=b)
+    comparison = runs_compare(a=a, b=b)
+    cells = {(row["category"], row["level"]): row for row in comparison["cells"]}
+    assert cells and sum(row["n"] for row in cells.values()) == comparison["n"]
+    for (category, level), row in cells.items():
+        expected = paired_comparison(
+            [s for s in scores_a if (s.category, s.level) == (category, level)],
+            [s for s in scores_b if (s.category, s.level) == (category, level)],
+        )
+        assert (row["n"], row["a"], row["b"], row["difference"]) == (
+            expected["n"],
+            expected["a"],
+            expected["b"],
+            expected["difference"],
+        )
+        assert (row["won"], row["lost"]) == (len(expected["won"]), len(expected["lost"]))
+    html = compare(client, a=a.id, b=b.id).content.decode()
+    table = html.split('<table class="board compare-cells">', 1)[1].split("</table>", 1)[0]
+    shown = dict(re.findall(r'<tr data-cell="([\w/]+)">.*?data-difference="([-\d.]+)"', table, re.S))
+    assert shown == {f"{c}/{lv}": str(row["difference"]["value"]) for (c, lv), row in cells.items()}
+
+
+def test_the_category_filter_compares_that_categorys_cases_only(client, web_runs):
+    a, b = web_runs["reference"], web_runs["heuristic"]
+    whole = runs_compare(a=a, b=b)
+    category = next(row["category"] for row in whole["won"])  # a category the heuristic fails some case of
+    scores_a = [s for s in run_case_scores(run=a) if s.category == category]
+    scores_b = [s for s in run_case_scores(run=b) if s.category == category]
+    expected = paired_comparison(scores_a, scores_b)
+    response = compare(client, a=a.id, b=b.id, category=category)
+    html = response.content.decode()
+    assert response.status_code == 200 and f'data-difference="{expected["difference"]["value"]}"' in html
+    won = re.search(r'<section id="won">(.*?)</section>', html, re.S).group(1)
+    assert set(re.findall(r'<tr data-case="([^"]+)">', won)) == set(expected["won"])
+    assert set(re.findall(r'<tr data-cell="(\w+)/', html)) == {category}
+    assert f'<option value="{category}" selected>' in html and f"&amp;category={category}&amp;case=" in won
+    response = compare(client, a=a.id, b=b.id, category="cooking")
+    assert response.status_code == 400
+    assert (
+        "category must be one of place_perception, nearby_discovery, routing, trip_design (or left out); "
+        "got &#x27;cooking&#x27;" in response.content.decode()
+    )
+
+
+def test_won_and_lost_cases_come_a_page_at_a_time_each_with_its_own_page(client):
+    from benchmark.web.compare import CASES_PAGE_SIZE
+    from tests.web.board_factories import (
+        ALL_CELLS,
+        failing_scores,
+        passing_scores,
+        release_with_cases,
+        run_with_results,
+    )
+
+    release = release_with_cases("compare-pages-v1", per_cell=3)  # 33 cases
+    a = run_with_results(release, name="passes all", results=[(True, passing_scores())])
+    b = run_with_results(release, name="fails all", results=[(False, failing_scores())])
+    html = compare(client, a=a.id, b=b.id).content.decode()
+    won = re.search(r'<section id="won">(.*?)</section>', html, re.S).group(1)
+    assert "Only A passed (33)" in won and won.count("<tr data-case=") == CASES_PAGE_SIZE
+    assert f'href="?a={a.id}&amp;b={b.id}&amp;won_page=2#won"' in won and "page 1 of 2" in won
+    second = compare(client, a=a.id, b=b.id, won_page=2, lost_page=7).content.decode()
+    won = re.search(r'<section id="won">(.*?)</section>', second, re.S).group(1)
+    assert won.count("<tr data-case=") == 33 - CASES_PAGE_SIZE and "page 2 of 2" in won
+    assert f'href="?a={a.id}&amp;b={b.id}&amp;lost_page=7&amp;won_page=1#won"' in won  # the other list's page kept
+    assert len(ALL_CELLS) * 3 == 33
+
+
+def test_a_side_by_side_page_puts_both_replays_before_the_comparison(client, web_runs):
+    a, b = web_runs["reference"], web_runs["heuristic"]
+    row = runs_compare(a=a, b=b)["won"][0]
+    html = compare(client, a=a.id, b=b.id, case=row["case_id"], trial=0).content.decode()
+    assert html.index('id="side-by-side"') < html.index('id="replay-map"') < html.index('<section id="comparison">')
+    assert '<a href="#comparison">the whole comparison</a>' in html
