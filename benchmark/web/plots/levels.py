@@ -18,6 +18,7 @@ from django.utils.safestring import SafeString, mark_safe
 from .svg import CHAR_WIDTH, FONT, Box, bar_legend, frame, n, text, x_axis, y_axis
 
 WIDTH = 560  # at least; wider when the bars need it
+ONE_RUN_WIDTH = 400  # one run's figure, drawn beside table 3: on a 390 px phone its text stays 14 px
 LEFT, RIGHT = 64, 12
 GAP = 16  # between groups
 MIN_BAR = 34  # a bar as wide as "100" in FONT, so no two value labels overlap
@@ -33,7 +34,8 @@ def levels_svg(series: Sequence[tuple[str, Mapping[str, float | None]]], *, leve
     """
     if not series or len(series) > MAX_SERIES:
         raise ValueError(f"between 1 and {MAX_SERIES} series can be drawn; got {len(series)}")
-    width = max(WIDTH, LEFT + RIGHT + len(levels) * (GAP + MIN_BAR * len(series)))
+    least = WIDTH if len(series) > 1 else ONE_RUN_WIDTH
+    width = max(least, LEFT + RIGHT + len(levels) * (GAP + MIN_BAR * len(series)))
     legend, legend_height = (
         bar_legend([name for name, _ in series], width, most=220) if len(series) > 1 else (mark_safe(""), 0.0)
     )
