@@ -363,3 +363,40 @@ def test_a_side_by_side_link_opens_at_its_maps_and_the_category_filter_narrows_t
     assert row["case_id"] in won
     page.screenshot(path=SCREENSHOTS / f"flow-compare-category-{size_of(page)}.png", full_page=True)
     assert page.errors == []
+
+
+@pytest.fixture(scope="module")
+def trials_board(django_db_blocker):
+    """A committed release with a run of three trials per case, so its leaderboard has a pass^k to show."""
+    from benchmark.cases.models import Case
+    from tests.web.board_factories import release_with_cases
+    from tests.web.trial_factories import run_with_trials
+
+    with django_db_blocker.unblock():
+        release = release_with_cases("web-trials-board")
+        run = run_with_trials(
+            release, name="three trials", trials=3, passed=lambda pos, trial: pos % 3 != 0 or trial == 0
+        )
+        case_ids = list(release.entries.values_list("case_id", flat=True))
+    yield release, run
+    with django_db_blocker.unblock():
+        run.delete()
+        release.delete()
+        Case.objects.filter(pk__in=case_ids).delete()
+
+
+def test_the_leaderboard_shows_pass_hat_k_beside_the_pass_rate_and_no_table_scrolls_sideways(site, page, trials_board):
+    release, run = trials_board
+    page.goto(f"{site}/?release={release.name}")
+    row = page.locator("tr", has=page.locator(f'a[href="/runs/{run.id}/"]'))
+    pass_k = row.locator("td.overall .pass-k")
+    expected = run.aggregates["table2"]["pass_hat_k"]
+    assert pass_k.is_visible() and pass_k.inner_text().splitlines()[0].strip() == f"pass^3 {expected['value']:,.1f}"
+    if page.viewport_size["width"] >= 1400:
+        wide = page.evaluate(
+            "Array.from(document.querySelectorAll('.table-scroll')).filter((b) => b.scrollWidth > b.clientWidth + 1)"
+            ".length"
+        )
+        assert wide == 0
+    page.screenshot(path=SCREENSHOTS / f"flow-leaderboard-pass-k-{size_of(page)}.png", full_page=True)
+    assert page.errors == []
