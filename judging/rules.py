@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
+from environment.build.taxonomy import serves_meals
 from environment.opening import is_open_at
 from environment.text import fold
 
@@ -60,11 +61,6 @@ def cuisines_of(tag: str) -> tuple[str, ...]:
     return ()
 
 
-def dining_subtype(sub: str) -> bool:
-    """Whether a sub-type is a place that serves meals (its cuisine tag can make it, say, an Asian restaurant)."""
-    return "Restaurant" in sub or sub in ("Pizzeria", "Steakhouse", "Fast Food", "Food Court")
-
-
 def type_matches(place: dict, types: Sequence[str], cuisines: Sequence[str] = ()) -> bool:
     """Whether a place is of one of the accepted sub-types, or a dining place whose cuisine is accepted.
 
@@ -73,4 +69,4 @@ def type_matches(place: dict, types: Sequence[str], cuisines: Sequence[str] = ()
     sub = place_type.split("|", 1)[-1].strip()
     if any(sub == t or (("|" in t) and t.lower() in place_type.lower()) for t in types):
         return True
-    return bool(cuisines) and dining_subtype(sub) and bool(set(cuisines_of(place.get("tag") or "")) & set(cuisines))
+    return bool(cuisines) and serves_meals(sub) and bool(set(cuisines_of(place.get("tag") or "")) & set(cuisines))

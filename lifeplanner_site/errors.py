@@ -88,7 +88,7 @@ class SiteErrorPagesMiddleware:
 
     @staticmethod
     def _active(request: HttpRequest) -> bool:
-        on = settings.DEBUG and getattr(settings, "SITE_ERROR_PAGES", True)
+        on = settings.DEBUG and settings.SITE_ERROR_PAGES
         return bool(on) and not request.path.startswith(API_PREFIX)
 
     def __call__(self, request: HttpRequest) -> HttpResponse:

@@ -41,7 +41,7 @@ class ContentSecurityPolicyMiddleware:
 
     def __call__(self, request):
         response = self.get_response(request)
-        policy = getattr(settings, "CONTENT_SECURITY_POLICY", "")
+        policy = settings.CONTENT_SECURITY_POLICY
         if policy and "Content-Security-Policy" not in response:
             response["Content-Security-Policy"] = policy
         return response

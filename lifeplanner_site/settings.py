@@ -12,6 +12,9 @@ import dj_database_url
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
+from benchmark.runs.config import DEFAULT_TIMEOUT_S
+from judging.judges.config import JudgeConfig
+
 from .env import env_bool, env_choice, env_float, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -231,6 +234,9 @@ HEALTH_WORKER_TIMEOUT_S = env_float("HEALTH_WORKER_TIMEOUT_S", 1.0)
 HEALTH_WORKERS_CACHE_SECONDS = env_float("HEALTH_WORKERS_CACHE_SECONDS", 10.0)
 # A running trajectory renews its lease every 20 s; one older than this belongs to a dead worker.
 EVALUATION_LEASE_SECONDS = env_int("EVALUATION_LEASE_SECONDS", 120)
+# An external agent's lease on a case it took with next_case (benchmark/runs/external.py): after this long without a
+# call for the case, another token of the run may take the case over.
+EXTERNAL_LEASE_SECONDS = 1800
 # The sweep re-queues a trajectory whose worker died; after this many claims it gives up and records it as
 # ended "timeout" (a case that kills its worker or outlives the hard time limit every time).
 EVALUATION_MAX_ATTEMPTS = env_int("EVALUATION_MAX_ATTEMPTS", 3)
@@ -397,18 +403,18 @@ LEAFLET_CONFIG = {
 JUDGE_MODELS = json.loads(env_str("JUDGE_MODELS", "[]"))
 
 # --- Time limits of one (case, trial), from the longest case (docs/operations.md) -------------------------------
-# The agent: a run's wall clock (config "timeout_s", 600 s by default, benchmark/runs/execute.py) ends the
-# conversation; 30 tool calls after model requests of up to 120 s, each tried up to 5 times, would take far longer.
-EVALUATION_AGENT_SECONDS = 600
+# The agent: a run's wall clock (RunConfig's timeout_s, DEFAULT_TIMEOUT_S by default and at most, in
+# benchmark/runs/config.py) ends the conversation; 30 tool calls after model requests of up to 120 s, each tried up
+# to 5 times, would take far longer.
+EVALUATION_AGENT_SECONDS = DEFAULT_TIMEOUT_S
 # Scoring: rule metrics take milliseconds; each judge then answers SC and RP, each on the answer as given and on its
 # neutral copy (docs/judges.md), one after another: 4 requests of up to its timeout_s, tried 1 + num_retries times
-# (JudgeConfig's defaults: 120 s, 2 retries).
-JUDGE_DEFAULT_TIMEOUT_S, JUDGE_DEFAULT_RETRIES = 120.0, 2
+# (JudgeConfig's defaults where a judge does not say).
 try:
     _JUDGING_SECONDS = sum(
         4
-        * float(judge.get("timeout_s", JUDGE_DEFAULT_TIMEOUT_S))
-        * (1 + int(judge.get("num_retries", JUDGE_DEFAULT_RETRIES)))
+        * float(judge.get("timeout_s", JudgeConfig.timeout_s))
+        * (1 + int(judge.get("num_retries", JudgeConfig.num_retries)))
         for judge in JUDGE_MODELS
     )
 except (AttributeError, TypeError, ValueError):

@@ -18,9 +18,9 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from environment.build.taxonomy import restaurant_subs, serves_meals
 from environment.text import fold
 from judging.rules import cuisines_of as rule_cuisines
-from judging.rules import dining_subtype
 
 ACCEPT, MIGHT = "accept", "might"
 
@@ -41,7 +41,7 @@ class Noun:
         """ACCEPT, MIGHT or None for a place record (needs place_type, tag and name)."""
         sub = subtype_of(place)
         cuisines = cuisines_of(place) if self.dining or self.cuisines else ()
-        if sub in self.accept or (cuisines and dining_subtype(sub) and set(cuisines) & set(self.cuisines)):
+        if sub in self.accept or (cuisines and serves_meals(sub) and set(cuisines) & set(self.cuisines)):
             return ACCEPT
         if sub in self.might or (cuisines and set(cuisines) & set(self.might_cuisines)):
             return MIGHT
@@ -128,28 +128,6 @@ _ASIAN = (
     "taiwanese",
 )
 _CAFE_NAMES = ("cafe", "kahvila", "coffee", "kohvik", "espresso", "kaffe")
-_RESTAURANT_SUBS = (
-    "Restaurant",
-    "Asian Restaurant",
-    "Chinese Restaurant",
-    "Japanese Restaurant",
-    "Sushi Restaurant",
-    "Thai Restaurant",
-    "Vietnamese Restaurant",
-    "Nepalese Restaurant",
-    "Indian Restaurant",
-    "Italian Restaurant",
-    "Mexican Restaurant",
-    "Finnish Restaurant",
-    "Nordic Restaurant",
-    "Seafood Restaurant",
-    "Vegan Restaurant",
-    "Vegetarian Restaurant",
-    "Burger Restaurant",
-    "Kebab Restaurant",
-    "Pizzeria",
-    "Steakhouse",
-)
 
 NOUNS: tuple[Noun, ...] = (
     # --- food and drink -------------------------------------------------------------------
@@ -193,7 +171,7 @@ NOUNS: tuple[Noun, ...] = (
         "restaurant",
         "restaurant",
         "restaurants",
-        _RESTAURANT_SUBS,
+        restaurant_subs(),
         ["Fast Food", "Food Court", "Delicatessen"],
         name_words=("restaurant", "ravintola", "bistro", "brasserie", "kitchen", "grill", "trattoria", "ristorante"),
         dining=True,

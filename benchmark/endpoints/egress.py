@@ -56,7 +56,7 @@ class ApiBaseNotAllowed(ValueError):
 
 def allow_private() -> bool:
     """Whether loopback and private addresses may be reached (``settings.ALLOW_PRIVATE_ENDPOINTS``)."""
-    return bool(getattr(settings, "ALLOW_PRIVATE_ENDPOINTS", False))
+    return bool(settings.ALLOW_PRIVATE_ENDPOINTS)
 
 
 def allowed_private_addresses() -> frozenset[tuple[IPAddress, int]]:
@@ -67,7 +67,7 @@ def allowed_private_addresses() -> frozenset[tuple[IPAddress, int]]:
             name resolves to can change), or names an address that is always refused.
     """
     pairs = set()
-    for entry in getattr(settings, "PRIVATE_ENDPOINT_ADDRESSES", None) or []:
+    for entry in settings.PRIVATE_ENDPOINT_ADDRESSES:
         pair = _address_port(str(entry).strip())
         if pair is None:
             raise ImproperlyConfigured(

@@ -40,7 +40,7 @@ from .redaction import REDACTED, redact, register_secret
 log = logging.getLogger(__name__)
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # otherwise importing litellm fetches it
 
-DEFAULT_TIMEOUT_S = 120.0
+REQUEST_TIMEOUT_S = 120.0  # one model request, when the client is not given its own (not a case's wall clock)
 RETRY_STATUS = frozenset({408, 409, 425, 429})  # and every 5xx
 _SECRET_KEY = re.compile(
     r"^(api_?key|x-api-key|authorization|proxy-authorization|secret|password|access_token"
@@ -139,7 +139,7 @@ class LLMClient:
         replay: dict[int, dict | RecordedFailure] | None = None,
         retry: RetryPolicy | None = None,
         temperature: float = 0.0,
-        timeout_s: float = DEFAULT_TIMEOUT_S,
+        timeout_s: float = REQUEST_TIMEOUT_S,
         redis_url: str | None = None,
         lease_s: float | None = None,
         window_s: float = 60.0,

@@ -69,6 +69,6 @@ def fernet_key_from(material: str) -> bytes:
 
 def _fernet() -> MultiFernet:
     # Built per call (cheap) so that changed settings, in tests or after a reload, take effect.
-    current = getattr(settings, "FIELD_ENCRYPTION_KEY", "") or settings.SECRET_KEY
-    old = [value for value in getattr(settings, "FIELD_ENCRYPTION_KEYS_OLD", []) or [] if value]
+    current = settings.FIELD_ENCRYPTION_KEY or settings.SECRET_KEY
+    old = [value for value in settings.FIELD_ENCRYPTION_KEYS_OLD if value]
     return MultiFernet([Fernet(fernet_key_from(value)) for value in [current, *old]])

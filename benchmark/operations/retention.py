@@ -44,7 +44,7 @@ class PruneReport:
 
 def retention_days() -> int:
     """``settings.MODEL_CALL_RETENTION_DAYS`` (0 keeps recordings forever)."""
-    return _checked_days(getattr(settings, "MODEL_CALL_RETENTION_DAYS", 90), "MODEL_CALL_RETENTION_DAYS")
+    return _checked_days(settings.MODEL_CALL_RETENTION_DAYS, "MODEL_CALL_RETENTION_DAYS")
 
 
 def model_calls_prune(*, older_than_days: int | None = None, dry_run: bool = False) -> PruneReport:

@@ -64,7 +64,7 @@ def token_hash(token: str) -> str:
 
 def external_lease_seconds() -> int:
     """How long a case held by a silent token stays its own before another token may take it over."""
-    return getattr(settings, "EXTERNAL_LEASE_SECONDS", 1800)
+    return settings.EXTERNAL_LEASE_SECONDS
 
 
 def external_run_create(

@@ -29,7 +29,7 @@ SELF_DRIVEN_AGENTS = ("external", "upload")  # their cases arrive over MCP or in
 
 
 def lease_seconds() -> int:
-    return getattr(settings, "EVALUATION_LEASE_SECONDS", 120)
+    return settings.EVALUATION_LEASE_SECONDS
 
 
 def run_create(

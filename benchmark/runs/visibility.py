@@ -106,7 +106,7 @@ def trajectory_shown(document: dict[str, Any], *, full: bool) -> dict:
 
 
 def hidden_release_runners() -> str:
-    value = getattr(settings, "HIDDEN_RELEASE_RUNNERS", "staff")
+    value = settings.HIDDEN_RELEASE_RUNNERS
     if value not in RUNNERS:
         raise ValueError(f"HIDDEN_RELEASE_RUNNERS must be one of {', '.join(RUNNERS)}, got {value!r}")
     return value

@@ -39,7 +39,6 @@ log = logging.getLogger(__name__)
 
 SMOKE_CASES = 3
 WINDOW = timedelta(hours=24)
-DEFAULT_SUBMISSIONS_PER_DAY = 3
 
 
 class SubmissionLimitReached(Exception):
@@ -279,7 +278,7 @@ def _full_run_create(*, smoke: EvaluationRun) -> EvaluationRun:
 
 
 def submissions_per_day() -> int:
-    value = getattr(settings, "SUBMISSIONS_PER_DAY", DEFAULT_SUBMISSIONS_PER_DAY)
+    value = settings.SUBMISSIONS_PER_DAY
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise ValueError(f"SUBMISSIONS_PER_DAY must be a whole number of at least 1, got {value!r}")
     return value

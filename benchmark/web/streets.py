@@ -12,22 +12,10 @@ from __future__ import annotations
 
 from django.core.cache import cache
 
+from environment.build.road_classes import MAJOR_ROAD_CLASSES, STREET_CLASSES
 from environment.selectors import road_geometries_by_class
 
 SIMPLIFY_DEGREES = 0.00002  # about 2 m at Helsinki's latitude: invisible at street zoom
-MAJOR = (
-    "motorway",
-    "trunk",
-    "primary",
-    "secondary",
-    "tertiary",
-    "motorway_link",
-    "trunk_link",
-    "primary_link",
-    "secondary_link",
-    "tertiary_link",
-)
-STREET = ("residential", "service", "unclassified", "living_street", "road")
 CACHE_SECONDS = 24 * 3600
 
 
@@ -48,7 +36,10 @@ def city_streets_geojson(*, name: str, version: str) -> str:
 
 def _build(name: str) -> str:
     rows = road_geometries_by_class(
-        city_name=name, classes={"major": MAJOR, "street": STREET}, rest="path", tolerance_deg=SIMPLIFY_DEGREES
+        city_name=name,
+        classes={"major": MAJOR_ROAD_CLASSES, "street": STREET_CLASSES},
+        rest="path",
+        tolerance_deg=SIMPLIFY_DEGREES,
     )
     # The geometries are already GeoJSON text; assembling the document as text avoids re-encoding it.
     features = ",".join(

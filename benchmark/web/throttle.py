@@ -45,7 +45,7 @@ def client_ip(request: HttpRequest) -> str:
     share one budget rather than each naming its own.
     """
     peer = request.META.get("REMOTE_ADDR") or "unknown"
-    trusted = int(getattr(settings, "TRUSTED_PROXIES", 0) or 0)
+    trusted = settings.TRUSTED_PROXIES
     if trusted <= 0:
         return peer
     hops = [hop.strip() for hop in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if hop.strip()]
@@ -56,7 +56,7 @@ def page_throttled(request: HttpRequest, scope: str) -> HttpResponse | None:
     """A 429 answer when an anonymous client has used its budget for ``scope``; None to go on."""
     if request.user.is_authenticated:
         return None
-    limit = parse_rate((getattr(settings, "PAGE_THROTTLE_RATES", {}) or {}).get(scope))
+    limit = parse_rate(settings.PAGE_THROTTLE_RATES.get(scope))
     if limit is None:
         return None
     count, seconds = limit
@@ -93,7 +93,8 @@ class _SettingsRateThrottle(SimpleRateThrottle):
     own classes read theirs once, at import)."""
 
     def get_rate(self):
-        return (getattr(settings, "API_THROTTLE_RATES", {}) or {}).get(self.scope)
+        rates: dict[str, str | None] = settings.API_THROTTLE_RATES
+        return rates.get(self.scope or "")
 
     def allow_request(self, request, view):
         self.rate = self.get_rate()

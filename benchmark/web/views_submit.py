@@ -52,7 +52,6 @@ from .throttle import budget_spent, parse_rate
 ACTIVE = (EvaluationRun.QUEUED, EvaluationRun.RUNNING)
 ENDPOINT_FIELDS = ("name", "model", "api_base", "api_key", "concurrency", "requests_per_minute", "params")
 PROBE_FIELDS = ("model", "api_base", "api_key", "no_key", "params")
-DEFAULT_CONNECTION_TEST_RATE = "5/min"
 KEPT_KEY = "submit-tested-key"  # the session's entry: {"secret": encrypted key, "at": when it was kept}
 KEPT_KEY_TTL_S = 900
 
@@ -226,7 +225,7 @@ def _values(form: SubmissionForm) -> dict:
 def _test_connection(request: HttpRequest, form: SubmissionForm) -> tuple[dict, int]:
     """Queue one model call to the endpoint typed in the form, made by a worker; no run, no submission spent.
     The page shows the test's state, and follows it (connection-test.js) until its result comes."""
-    limit = parse_rate(getattr(settings, "CONNECTION_TEST_RATE", DEFAULT_CONNECTION_TEST_RATE))
+    limit = parse_rate(settings.CONNECTION_TEST_RATE)
     if limit is not None:
         count, seconds = limit
         wait = budget_spent(scope="connection-test", ident=str(request.user.pk), count=count, seconds=seconds)

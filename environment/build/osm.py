@@ -53,40 +53,12 @@ from shapely import wkb
 from shapely.geometry import LineString, Polygon
 
 from environment.build.records import PlaceRecord, RoadRecord
+from environment.build.road_classes import DRIVE_CLASSES, MOTOR_ROAD_CLASSES, PATH_CLASSES
 from environment.build.taxonomy import PRIMARY_KEYS, humanise, place_type_for, spend_profile
 
-_MOTOR_ROADS = {"motorway", "motorway_link", "trunk", "trunk_link"}
-_DRIVE_CLASSES = {
-    "motorway",
-    "trunk",
-    "primary",
-    "secondary",
-    "tertiary",
-    "motorway_link",
-    "trunk_link",
-    "primary_link",
-    "secondary_link",
-    "tertiary_link",
-    "unclassified",
-    "residential",
-    "living_street",
-    "service",
-    "road",
-}
-_PATH_CLASSES = {
-    "pedestrian",
-    "footway",
-    "path",
-    "trail",
-    "cycleway",
-    "steps",
-    "track",
-    "bridleway",
-    "corridor",
-}
-ROAD_CLASSES = frozenset(_DRIVE_CLASSES | _PATH_CLASSES)
-_CYCLE_CLASSES = (_DRIVE_CLASSES - _MOTOR_ROADS) | {"cycleway", "path", "trail", "track"}
-_WALK_CLASSES = ROAD_CLASSES - _MOTOR_ROADS
+ROAD_CLASSES = frozenset(DRIVE_CLASSES | PATH_CLASSES)
+_CYCLE_CLASSES = (DRIVE_CLASSES - MOTOR_ROAD_CLASSES) | {"cycleway", "path", "trail", "track"}
+_WALK_CLASSES = ROAD_CLASSES - MOTOR_ROAD_CLASSES
 
 _MODE_TAGS = {
     "walk": ("foot", "access"),
@@ -368,7 +340,7 @@ def mode_allowed(mode: str, tags: dict) -> bool:
     highway = tags.get("highway", "")
     if highway not in ROAD_CLASSES:
         return False
-    default = {"walk": _WALK_CLASSES, "cycle": _CYCLE_CLASSES, "drive": _DRIVE_CLASSES}[mode]
+    default = {"walk": _WALK_CLASSES, "cycle": _CYCLE_CLASSES, "drive": DRIVE_CLASSES}[mode]
     if highway not in default:
         return any(tags.get(key) in _OPEN for key in _OPENING_TAGS[mode])
     deciding = next((tags[key] for key in _MODE_TAGS[mode] if key in tags), "yes")

@@ -449,11 +449,34 @@ _SUB_COSTS: dict[str, tuple[int, int] | None] = {
 }
 
 
+# Where people sit down to a meal: every sub-type with "Restaurant" in its name, and these two. Fast food and food
+# courts serve meals too, at a counter: a cuisine tag can make them, say, an Asian restaurant (judging.rules), but they
+# are priced and described as quick meals.
+RESTAURANT_EXTRAS = ("Pizzeria", "Steakhouse")
+COUNTER_MEAL_SUBS = ("Fast Food", "Food Court")
+
+
+def is_restaurant(sub: str) -> bool:
+    """Whether a sub-type is a restaurant: "... Restaurant", a pizzeria or a steakhouse."""
+    return "Restaurant" in sub or sub in RESTAURANT_EXTRAS
+
+
+def serves_meals(sub: str) -> bool:
+    """Whether a sub-type is a place that serves meals: a restaurant, fast food or a food court."""
+    return is_restaurant(sub) or sub in COUNTER_MEAL_SUBS
+
+
+def restaurant_subs() -> tuple[str, ...]:
+    """Every restaurant sub-type the taxonomy can give a place, sorted."""
+    known = {place_type.partition("|")[2] for place_type in _TABLE.values()} | set(_CUISINE_SUB.values())
+    return tuple(sorted(sub for sub in known if is_restaurant(sub)))
+
+
 def spend_profile(place_type: str) -> tuple[tuple[float, float] | None, tuple[int, int] | None]:
     """Return ``(rating mean/sd or None, cost range in EUR or None)`` for a place type."""
     top, _, sub = place_type.partition("|")
     rating, cost = _TOP_PROFILES.get(top, _DEFAULT_PROFILE)
-    if top == _FOOD and "Restaurant" in sub or sub in ("Pizzeria", "Steakhouse"):
+    if top == _FOOD and "Restaurant" in sub or sub in RESTAURANT_EXTRAS:
         cost = (15, 60)
     elif sub in _SUB_COSTS:
         cost = _SUB_COSTS[sub]

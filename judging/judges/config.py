@@ -71,7 +71,7 @@ class JudgeConfig:
 
 
 def configured_judges() -> list[JudgeConfig]:
-    """The judges of ``settings.JUDGE_MODELS`` ([] when unset or empty).
+    """The judges of ``settings.JUDGE_MODELS`` ([] when it is empty).
 
     Each entry is a dict with ``name`` and ``model`` and optionally ``api_base``,
     ``api_key_env`` (the NAME of the environment variable holding the key), ``params``,
@@ -81,7 +81,7 @@ def configured_judges() -> list[JudgeConfig]:
     from django.conf import settings
     from django.core.exceptions import ImproperlyConfigured
 
-    entries = getattr(settings, "JUDGE_MODELS", None) or []
+    entries = settings.JUDGE_MODELS
     if not isinstance(entries, list | tuple):
         raise ImproperlyConfigured("JUDGE_MODELS must be a list of dicts")
     judges = []
@@ -114,6 +114,6 @@ def _judge_from_entry(entry: Any) -> JudgeConfig:
         api_base=entry.get("api_base") or None,
         api_key=api_key,
         params=dict(entry.get("params") or {}),
-        timeout_s=float(entry.get("timeout_s", 120.0)),
-        num_retries=int(entry.get("num_retries", 2)),
+        timeout_s=float(entry.get("timeout_s", JudgeConfig.timeout_s)),
+        num_retries=int(entry.get("num_retries", JudgeConfig.num_retries)),
     )

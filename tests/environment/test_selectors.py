@@ -93,7 +93,7 @@ def test_place_get_is_none_for_a_place_the_city_lacks(grid_ctx, other_city):
 
 
 def test_place_records_are_every_place_of_the_city_by_place_id(grid_ctx, other_city):
-    records = selectors.place_records(city_id=grid_ctx.city_id)
+    records = selectors.place_rows(city_id=grid_ctx.city_id)
     assert [r.place_id for r in records] == sorted(pid for pid, *_ in PLACE_SPECS)  # N1, N10, N2, ...
     museum = next(r for r in records if r.place_id == "N5")
     assert (museum.name, museum.place_type) == ("Museo Kivi", "Culture|Museum")

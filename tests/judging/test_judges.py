@@ -344,7 +344,7 @@ def test_configured_judges_read_the_key_from_the_named_environment_variable(sett
     settings.JUDGE_MODELS = [{"name": "x", "model": "m", "api_key": SECRET}]
     with pytest.raises(ImproperlyConfigured, match="unknown keys"):
         configured_judges()
-    del settings.JUDGE_MODELS
+    settings.JUDGE_MODELS = []  # settings.py's value when JUDGE_MODELS is not in the environment
     assert configured_judges() == []
 
 

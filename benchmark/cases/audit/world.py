@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from environment.evidence import Item, fact_verdict
 from environment.opening import is_open_at
-from environment.selectors import NoteText, evidence_rows, note_texts, place_records
+from environment.selectors import NoteText, evidence_rows, note_texts, place_rows
 from environment.text import fold
 from environment.tools.context import city_context
 
@@ -110,7 +110,7 @@ class AuditWorld:
         """The world of a built city: every place, every evidence label with its item's time, and
         every note's text."""
         ctx = city_context(city_name)
-        places = [Place(*record) for record in place_records(city_id=ctx.city_id)]
+        places = [Place(*record) for record in place_rows(city_id=ctx.city_id)]
         evidence: dict[tuple[str, str], list[Item]] = {}
         for row in evidence_rows(city_id=ctx.city_id):
             item = replace(row.item(), time=_naive(row.time))

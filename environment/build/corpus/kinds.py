@@ -13,6 +13,8 @@ not list takes its top type's kind (``_BY_TOP``), and a place of an unknown top 
 
 from __future__ import annotations
 
+from environment.build.taxonomy import RESTAURANT_EXTRAS
+
 _SUBS: dict[str, tuple[str, ...]] = {
     "cafe": ("Coffee House", "Coffee Shop", "Tea Shop"),
     "bakery": ("Bakery", "Confectionery"),
@@ -109,7 +111,7 @@ _BY_TOP = {
     "Crafts": "workshop",
 }
 _KIND_OF_SUB = {sub: kind for kind, subs in _SUBS.items() for sub in subs}
-_KIND_OF_SUB.update({sub: "restaurant" for sub in ("Restaurant", "Pizzeria", "Steakhouse", "Food Court")})
+_KIND_OF_SUB.update({sub: "restaurant" for sub in ("Restaurant", *RESTAURANT_EXTRAS, "Food Court")})
 
 KINDS: tuple[str, ...] = tuple(sorted({*_SUBS, *_BY_TOP.values(), "other"}))
 

@@ -28,7 +28,7 @@ class Command(BaseCommand):
         except CityNotBuilt as exc:
             raise CommandError(str(exc)) from None
         counts = selectors.corpus_counts(city_id=ctx.city_id)
-        places = selectors.place_records(city_id=ctx.city_id)
+        places = selectors.place_rows(city_id=ctx.city_id)
         keys = [s for s in LONG_TERM + SHORT_TERM if s.deniable]
         spots = [
             Spot(
