@@ -269,7 +269,7 @@ class LLMClient:
             "custom_llm_provider": route.provider.name,
             # litellm prices every response (twice: for the response and for its logging), looking the model
             # up in its cost map each time, a scan of the whole map for a model it does not know. That price
-            # is not used: a run is priced from its tokens when its aggregates are computed (runs/costs.py).
+            # is not used: a run is priced from its tokens when its aggregates are computed (endpoints/pricing.py).
             # A price given with the call is litellm's cheapest path; nothing of it is sent. It is not zero: a
             # zero cost sends litellm on a search of its cost map for why (its "zero cost diagnostic"), 13% of
             # the Python calls of litellm.acompletion (docs/benchmarks.md, issue 16's fourth pass).
@@ -518,3 +518,17 @@ def _malformed(response: Any) -> str:
         if not isinstance(function, dict) or not function.get("name"):
             return "a tool call without a function name"
     return ""
+
+
+async def model_calls_warm_up() -> None:
+    """Run litellm's call path once with a mock completion (no network), so that what it imports lazily is
+    loaded before the first real call; then drain litellm's logging worker, so that nothing is left bound
+    to this event loop for the next one to take over (a worker does this before its first case)."""
+    import litellm
+
+    await litellm.acompletion(
+        model="openai/warm-up", messages=[{"role": "user", "content": "warm up"}], mock_response="ready"
+    )
+    from litellm.litellm_core_utils.logging_worker import GLOBAL_LOGGING_WORKER
+
+    await GLOBAL_LOGGING_WORKER.flush()

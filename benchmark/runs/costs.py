@@ -1,4 +1,5 @@
-"""What a run's tokens cost, at litellm's local price list (no network: LITELLM_LOCAL_MODEL_COST_MAP).
+"""What a run's tokens cost: at litellm's local price list (``benchmark.endpoints.pricing``), else at the
+prices its endpoint's card declares.
 
 Computed when a run's aggregates are computed (in the worker, where litellm is loaded anyway),
 so that pages never import litellm to show a price.
@@ -6,37 +7,10 @@ so that pages never import litellm to show a price.
 
 from __future__ import annotations
 
-import functools
-
 from django.db.models import Sum
 
+from benchmark.endpoints.pricing import model_prices, token_cost
 from benchmark.runs.models import EvaluationRun, Trajectory
-
-
-@functools.lru_cache(maxsize=256)
-def model_prices(model: str) -> bool:
-    """Whether litellm's local cost map prices ``model``."""
-    if not model:
-        return False
-    import litellm  # heavy: imported only when a run has a model endpoint
-
-    try:
-        litellm.cost_per_token(model=model, prompt_tokens=1, completion_tokens=1)
-    except Exception:  # litellm raises several kinds for an unmapped model; all mean "unknown"
-        return False
-    return True
-
-
-def token_cost(*, model: str, input_tokens: int, output_tokens: int) -> float | None:
-    """USD for the tokens at litellm's price of ``model``; None when litellm does not know it."""
-    if not model_prices(model):
-        return None
-    import litellm
-
-    prompt, completion = litellm.cost_per_token(
-        model=model, prompt_tokens=input_tokens, completion_tokens=output_tokens
-    )
-    return round(prompt + completion, 6)
 
 
 def run_cost(*, run: EvaluationRun) -> float | None:

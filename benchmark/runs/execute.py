@@ -96,11 +96,12 @@ def worker_warm_up() -> None:
     what it loads lazily. Touches neither the database nor the network and leaves no thread or
     loop behind, so it may run before a prefork pool forks.
     """
+    from benchmark.endpoints.llm import model_calls_warm_up
     from benchmark.runs.agents import get_agent
     from benchmark.runs.scoring import services  # noqa: F401
 
     get_agent("litellm")  # imports and registers every agent
-    asyncio.run(_litellm_once())
+    asyncio.run(model_calls_warm_up())
     _gc_settle()
 
 
@@ -120,17 +121,6 @@ def _gc_settle() -> None:
     gc.freeze()
     _, older, oldest = gc.get_threshold()
     gc.set_threshold(GC_YOUNG_THRESHOLD, older, oldest)
-
-
-async def _litellm_once() -> None:
-    import litellm
-
-    await litellm.acompletion(
-        model="openai/warm-up", messages=[{"role": "user", "content": "warm up"}], mock_response="ready"
-    )
-    from litellm.litellm_core_utils.logging_worker import GLOBAL_LOGGING_WORKER
-
-    await GLOBAL_LOGGING_WORKER.flush()  # nothing left bound to this loop for the next one to take over
 
 
 def trajectory_finish(

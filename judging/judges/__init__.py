@@ -1,7 +1,7 @@
 """LLM judges for the metrics rules cannot settle: SC and RP (paper section 3.2, appendix B.2).
 
 A judge role binds a metric to a versioned prompt template (judging/prompts/); a
-JudgeConfig names a model (asked through its model client on the platform, litellm otherwise);
+JudgeConfig names a model and carries the model client that asks it (the platform's);
 ensemble_score averages the judges, on the answer as given and on its copy with free text
 removed, and keeps the lower mean.
 Nothing here stores anything: callers pass a JudgeCache. See docs/judges.md.

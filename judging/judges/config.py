@@ -46,7 +46,7 @@ class JudgeConfig:
         num_retries: retries of 429 and 5xx answers (by the HTTP client, with backoff).
         client: the model client that asks the model. The platform gives every judge its own
             (``benchmark.runs.model_clients``: the egress checks, retries and redaction every model
-            endpoint gets); None asks litellm directly (judging used as a library, outside the platform).
+            endpoint gets); a judge without one records "no model client" as its failure.
     """
 
     name: str

@@ -1,5 +1,6 @@
-"""One judge, one judgment: :func:`judge_score` asks a model for a verdict (through the judge's model client, or
-litellm outside the platform).
+"""One judge, one judgment: :func:`judge_score` asks a model for a verdict through the judge's model client
+(``JudgeConfig.client``: the platform gives every judge the endpoints package's client; judging never calls a
+model library itself).
 
 The conversation: system + user prompt from the role's template (temperature 0); the judge
 may call verification tools (the engine toolset, through the gateway) up to
@@ -234,30 +235,16 @@ def _converse(
 
 
 def _complete(config: JudgeConfig, messages: list[dict], tools: list[dict] | None, *, tools_spent: bool) -> dict:
-    """The judge's next message as a plain dict (``content``, ``tool_calls``), from its model client or litellm."""
-    tool_choice = "none" if tools and tools_spent else None
-    if config.client is not None:
-        message = config.client(list(messages), tools, tool_choice)["choices"][0]["message"]
-        return message if isinstance(message, dict) else {}
-    import litellm
+    """The judge's next message as a plain dict (``content``, ``tool_calls``), from its model client.
 
-    kwargs: dict[str, Any] = {
-        "model": config.model,
-        "api_base": config.api_base,
-        "api_key": config.api_key,
-        "temperature": 0,
-        "messages": list(messages),
-        "timeout": config.timeout_s,
-        # The HTTP client retries 429 and 5xx with backoff. litellm's num_retries would instead wrap
-        # the call in tenacity, which is not installed, and then fail with an import error.
-        "max_retries": config.num_retries,
-        **config.params,
-    }
-    if tools:
-        kwargs["tools"] = tools
-        if tool_choice:
-            kwargs["tool_choice"] = tool_choice
-    return litellm.completion(**kwargs).choices[0].message.model_dump()
+    Raises:
+        RuntimeError: the judge has no model client (``judge_score`` records it as the judge's failure).
+    """
+    if config.client is None:
+        raise RuntimeError(f"judge {config.name!r} has no model client (benchmark.runs.model_clients gives one)")
+    tool_choice = "none" if tools and tools_spent else None
+    message = config.client(list(messages), tools, tool_choice)["choices"][0]["message"]
+    return message if isinstance(message, dict) else {}
 
 
 def _answer_tool_calls(

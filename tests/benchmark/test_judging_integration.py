@@ -8,6 +8,7 @@ from django.contrib.auth.models import Group, User
 from django.core.management import call_command
 
 from benchmark.cases.services import case_create
+from benchmark.runs.model_clients import with_model_client
 from benchmark.runs.models import HumanScore, JudgeRecord
 from benchmark.runs.scoring.judge_cache import DatabaseJudgeCache
 from benchmark.runs.scoring.services import answer_score
@@ -15,6 +16,11 @@ from judging.judges import JudgeConfig
 from tests.fakes.openai_server import FakeOpenAI, reply
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def judges_on_this_machine(settings):
+    settings.ALLOW_PRIVATE_ENDPOINTS = True  # the fake judge answers on 127.0.0.1
 
 
 def verdict(score: float):
@@ -28,7 +34,9 @@ def trip_case(generated_cases):
 
 def test_judged_sc_is_cached_in_the_database(trip_case):
     with FakeOpenAI([verdict(0.95)]) as fake:
-        judges = [JudgeConfig(name="j1", model="openai/judge-one", api_base=fake.url, api_key="sk-test")]
+        judges = [
+            with_model_client(JudgeConfig(name="j1", model="openai/judge-one", api_base=fake.url, api_key="sk-test"))
+        ]
         first = answer_score(
             document=trip_case, answer=trip_case.answer, trajectory=None, judges=judges, cache=DatabaseJudgeCache()
         )
@@ -44,7 +52,9 @@ def test_judged_sc_is_cached_in_the_database(trip_case):
 
 def test_when_every_judge_fails_sc_falls_back_to_the_rules_and_says_so(trip_case):
     with FakeOpenAI([reply("I think it is fine, no JSON here")]) as fake:
-        judges = [JudgeConfig(name="j1", model="openai/judge-one", api_base=fake.url, api_key="sk-test")]
+        judges = [
+            with_model_client(JudgeConfig(name="j1", model="openai/judge-one", api_base=fake.url, api_key="sk-test"))
+        ]
         results = answer_score(document=trip_case, answer=trip_case.answer, trajectory=None, judges=judges)
     assert results["SC"].source == "rules" and results["SC"].value == 1.0
     assert "judges failed" in results["SC"].explanation

@@ -72,3 +72,12 @@ def test_a_rejected_paraphrase_keeps_the_original_question(helsinki):
         )
     assert docs[0].question == plain[0].question and "paraphrase" not in docs[0].provenance
     assert any(reason.startswith("paraphrase rejected") for r in reports for reason in r.discards)
+
+
+def test_without_a_model_client_a_paraphraser_asks_nobody_and_says_why(monkeypatch):
+    """litellm is called by the endpoints package only: the paraphraser has no path of its own around it."""
+    from benchmark.cases.engine import paraphrase
+
+    monkeypatch.setattr(paraphrase.PARAPHRASE_CLIENTS, "_items", {})
+    with pytest.raises(RuntimeError, match="no paraphrase model client is registered"):
+        paraphrase.Paraphraser(model="openai/anything")("How far is it?")

@@ -19,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from benchmark.runs.model_clients import with_model_client
 from judging.judges import (
     PLACEHOLDER,
     InMemoryJudgeCache,
@@ -63,7 +64,19 @@ CLEAN = {"place_id": "N1", "name": "Kahvila Koira", "reason": "Quiet tables and 
 
 
 def judge(fake: FakeOpenAI, name: str = "a") -> JudgeConfig:
-    return JudgeConfig(name=name, model=f"openai/judge-{name}", api_base=fake.url, api_key="sk-test", num_retries=0)
+    """A judge answering from ``fake``, asked through the platform's model client."""
+    return with_model_client(
+        JudgeConfig(name=name, model=f"openai/judge-{name}", api_base=fake.url, api_key="sk-test", num_retries=0)
+    )
+
+
+@pytest.fixture(autouse=True, scope="module")
+def judges_on_this_machine():
+    """The fake judges answer on 127.0.0.1, which the model client's egress checks refuse unless allowed."""
+    from django.test import override_settings
+
+    with override_settings(ALLOW_PRIVATE_ENDPOINTS=True):
+        yield
 
 
 def verdict(score: float) -> dict:

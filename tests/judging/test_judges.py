@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from benchmark.runs.model_clients import with_model_client
 from judging.judges import (
     CalibrationPair,
     InMemoryJudgeCache,
@@ -55,9 +56,19 @@ TRAJECTORY = Trajectory(
 
 
 def judge(fake: FakeOpenAI, name: str = "a", *, num_retries: int = 0) -> JudgeConfig:
-    return JudgeConfig(
-        name=name, model=f"openai/judge-{name}", api_base=fake.url, api_key=SECRET, num_retries=num_retries
+    """A judge answering from ``fake``, asked through the platform's model client."""
+    return with_model_client(
+        JudgeConfig(name=name, model=f"openai/judge-{name}", api_base=fake.url, api_key=SECRET, num_retries=num_retries)
     )
+
+
+@pytest.fixture(autouse=True, scope="module")
+def judges_on_this_machine():
+    """The fake judges answer on 127.0.0.1, which the model client's egress checks refuse unless allowed."""
+    from django.test import override_settings
+
+    with override_settings(ALLOW_PRIVATE_ENDPOINTS=True):
+        yield
 
 
 def verdict(score, explanation: str = "checked") -> dict:
@@ -187,7 +198,8 @@ def test_a_rate_limited_request_is_retried():
 def test_a_server_error_that_persists_is_recorded_as_a_failure():
     with FakeOpenAI([error(503)]) as fake:
         result = judge_score("semantic_constraint", judge(fake, num_retries=1), CASE, CASE.answer)
-    assert result.score is None and result.failure.startswith("model error: ServiceUnavailableError")
+    assert result.score is None and result.failure.startswith("model error: ModelError: gave up after 2 attempts")
+    assert "(HTTP 503)" in result.failure and "ServiceUnavailableError" in result.failure  # the model client's words
     assert len(fake.requests) == 2
 
 
@@ -375,3 +387,15 @@ def test_calibration_stats_and_ensemble_recommendation():
     assert stats["d"].overall.pearson == pytest.approx(0.45 / 0.21**0.5)
     assert recommend_ensemble(stats, k=3) == ["a", "d", "b"]
     assert recommend_ensemble(stats, k=10) == ["a", "d", "b", "c"]
+
+
+def test_a_judge_without_a_model_client_asks_nobody_and_says_why():
+    """litellm is called by the endpoints package only: a judge with no client records why, it does not go around."""
+    with FakeOpenAI([verdict(0.9)]) as fake:
+        bare = JudgeConfig(name="bare", model="openai/judge-bare", api_base=fake.url, api_key=SECRET)
+        result = judge_score("semantic_constraint", bare, CASE, CASE.answer)
+    assert result.score is None and fake.requests == []
+    assert (
+        result.failure
+        == "model error: RuntimeError: judge 'bare' has no model client (benchmark.runs.model_clients gives one)"
+    )

@@ -2,8 +2,8 @@
 
 The model is asked through the platform's model client, which the runs app registers in
 ``PARAPHRASE_CLIENTS`` (``benchmark.runs.model_clients``: the egress checks and retries every model
-request gets; the cases app cannot import the endpoints app). Without one (the engine used outside the
-platform), through litellm directly.
+request gets; the cases app cannot import the endpoints app). Without one, asking is an error: litellm
+is called by the endpoints package only.
 
 A paraphrase is kept only when it still asks the same thing: every place name and every
 number of the original is still there verbatim, no number is added, and (at L2) it does
@@ -29,6 +29,7 @@ SYSTEM_PROMPT = (
 # ask(model=, api_base=, api_key=, messages=, temperature=, timeout_s=) -> the reply's text
 ParaphraseAsk = Callable[..., str]
 PARAPHRASE_CLIENTS: Registry[ParaphraseAsk] = Registry("paraphrase model client")
+NO_CLIENT = "no paraphrase model client is registered (the runs app registers the platform's when Django starts)"
 
 
 @dataclass(frozen=True)
@@ -52,18 +53,7 @@ class Paraphraser:
                 timeout_s=self.timeout_s,
             )
             return reply.strip()
-        import litellm
-
-        response = litellm.completion(
-            model=self.model,
-            api_base=self.api_base,
-            api_key=self.api_key,
-            temperature=self.temperature,
-            timeout=self.timeout_s,
-            num_retries=2,
-            messages=messages,
-        )
-        return (response.choices[0].message.content or "").strip()
+        raise RuntimeError(NO_CLIENT)
 
 
 def keeps_meaning(original: str, paraphrase: str, *, names: list[str], forbidden: Sequence[str] = ()) -> str:

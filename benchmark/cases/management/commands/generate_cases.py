@@ -51,10 +51,12 @@ class Command(BaseCommand):
         from django.core.exceptions import ValidationError
 
         from benchmark.cases.engine.generate_flow import generate_and_store
-        from benchmark.cases.engine.paraphrase import Paraphraser
+        from benchmark.cases.engine.paraphrase import NO_CLIENT, PARAPHRASE_CLIENTS, Paraphraser
         from environment.tools.context import CityNotBuilt
 
         paraphraser = None
+        if opts["paraphrase_model"] and not PARAPHRASE_CLIENTS.names():
+            raise CommandError(f"--paraphrase-model: {NO_CLIENT}")
         if opts["paraphrase_model"]:
             paraphraser = Paraphraser(
                 model=opts["paraphrase_model"],

@@ -72,12 +72,11 @@ async def _measure(url: str, question: str, calls: int) -> dict[str, tuple[float
     import httpx
     from openai import AsyncOpenAI
 
-    from benchmark.endpoints.llm import EndpointSpec, LLMClient
+    from benchmark.endpoints.llm import EndpointSpec, LLMClient, model_calls_warm_up
     from benchmark.runs.agents.litellm_agent import function_specs, system_prompt
-    from benchmark.runs.execute import _litellm_once
     from environment.mcp_server import build_server
 
-    await _litellm_once()  # imports what litellm loads lazily (a worker does this before its first case)
+    await model_calls_warm_up()  # imports what litellm loads lazily (a worker does this before its first case)
     messages = [{"role": "system", "content": system_prompt(question)}, {"role": "user", "content": question}]
     tools = function_specs(await build_server(toolset="agent", record=False).list_tools())
     body: dict[str, Any] = {"model": "scripted", "messages": messages, "tools": tools, "temperature": 0.0}
