@@ -12,7 +12,7 @@ import dj_database_url
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
-from benchmark.runs.config import DEFAULT_TIMEOUT_S
+from benchmark.runs.config import DEFAULT_TIMEOUT_S as _RUN_TIMEOUT_S
 from judging.judges.config import JudgeConfig
 
 from .env import env_bool, env_choice, env_float, env_int, env_list, env_str
@@ -406,7 +406,7 @@ JUDGE_MODELS = json.loads(env_str("JUDGE_MODELS", "[]"))
 # The agent: a run's wall clock (RunConfig's timeout_s, DEFAULT_TIMEOUT_S by default and at most, in
 # benchmark/runs/config.py) ends the conversation; 30 tool calls after model requests of up to 120 s, each tried up
 # to 5 times, would take far longer.
-EVALUATION_AGENT_SECONDS = DEFAULT_TIMEOUT_S
+EVALUATION_AGENT_SECONDS = _RUN_TIMEOUT_S
 # Scoring: rule metrics take milliseconds; each judge then answers SC and RP, each on the answer as given and on its
 # neutral copy (docs/judges.md), one after another: 4 requests of up to its timeout_s, tried 1 + num_retries times
 # (JudgeConfig's defaults where a judge does not say).

@@ -242,17 +242,13 @@ def _rates_by(cells: dict, *, part: int, groups: list[str]) -> dict[str, float |
 
 
 def _pass_k(table2: dict, *, complete: bool) -> dict | None:
-    """pass^k over the run's cases ({k, value, low, high}: the % of cases whose every one of k trials passed),
-    None with one trial per case (pass^1 is the overall pass rate); a partial run's keeps no interval."""
+    """pass^k over the run's cases ({k, value, low, high}: the % of cases whose every one of k trials passed).
+    None with one trial per case (pass^1 is the overall pass rate), and for a partial run: a case with fewer
+    trials scored so far than the others would count as passing all k on the trials it has."""
     found, k = table2.get("pass_hat_k"), table2.get("trials")
-    if not isinstance(found, dict) or not k or k < 2:
+    if not complete or not isinstance(found, dict) or not k or k < 2 or table2.get("trials_min") != k:
         return None
-    return {
-        "k": k,
-        "value": found["value"],
-        "low": found["low"] if complete else None,
-        "high": found["high"] if complete else None,
-    }
+    return {"k": k, "value": found["value"], "low": found["low"], "high": found["high"]}
 
 
 def _overall(overall: dict | None, *, complete: bool) -> dict | None:

@@ -280,14 +280,18 @@ def _row(case_id: str, trial: int, cell: tuple[str, str], a_id: int | None, b_id
     }
 
 
-def comparison_links(comparison: dict) -> dict:
+def comparison_links(comparison: dict, *, pages: dict[str, int] | None = None) -> dict:
     """``comparison`` with each won and lost row's links written out (``a_url``, ``b_url``: the replays,
-    None without a trajectory; ``side_url``: both replays side by side, in the comparison's category), so that
-    the page reverses no URL per row: three ``{% url %}`` tags a row took about half of the page's time."""
+    None without a trajectory; ``side_url``: both replays side by side, in the comparison's category and at the
+    lists' ``pages``, {"won": n, "lost": n}), so that the page reverses no URL per row: three ``{% url %}`` tags a
+    row took about half of the page's time."""
     replay = _url_of_id("trajectory")
     side = f"{reverse('compare')}?a={comparison['a']['id']}&b={comparison['b']['id']}"
     if comparison.get("category"):
         side += f"&category={comparison['category']}"
+    for name, number in sorted((pages or {}).items()):
+        if number > 1:
+            side += f"&{name}_page={int(number)}"
 
     def linked(row: dict) -> dict:
         a_id, b_id = row["a_trajectory"], row["b_trajectory"]

@@ -119,7 +119,8 @@ def compare_page(request):
             for name in ("won", "lost")
         }
         comparison = comparison_links(
-            {**comparison, "won": list(pages["won"].object_list), "lost": list(pages["lost"].object_list)}
+            {**comparison, "won": list(pages["won"].object_list), "lost": list(pages["lost"].object_list)},
+            pages={name: page.number for name, page in pages.items()},
         )
         tracks = []
         if params.get("case"):
@@ -134,7 +135,6 @@ def compare_page(request):
         "comparison": comparison,
         "pages": pages,
         "page_queries": {name: _query_without(params, f"{name}_page") for name in ("won", "lost")},
-        "category_query": _query_without(params, "category", "won_page", "lost_page", "case", "trial"),
         "category_choices": CATEGORIES,
         "category_label": dict(CATEGORIES).get(category, ""),
         "tracks": tracks,

@@ -260,6 +260,7 @@ def test_won_and_lost_cases_come_a_page_at_a_time_each_with_its_own_page(client)
     second = compare(client, a=a.id, b=b.id, won_page=2, lost_page=7).content.decode()
     won = re.search(r'<section id="won">(.*?)</section>', second, re.S).group(1)
     assert won.count("<tr data-case=") == 33 - CASES_PAGE_SIZE and "page 2 of 2" in won
+    assert "&amp;won_page=2&amp;case=" in won  # side by side comes back to this page of the list
     assert f'href="?a={a.id}&amp;b={b.id}&amp;lost_page=7&amp;won_page=1#won"' in won  # the other list's page kept
     assert len(ALL_CELLS) * 3 == 33
 
