@@ -12,10 +12,10 @@ from typing import TextIO
 
 from django.db import connection
 
-from environment.error_kinds import ErrorKind
 from environment.models import Note, Place
 from environment.tools.context import ToolContext
 from environment.tools.gateway import call_tool
+from kernel.error_kinds import ErrorKind
 
 # p95 targets in ms at Helsinki scale on the 2-core development machine (issue 2, section 6).
 TARGETS_MS = {

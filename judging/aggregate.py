@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from judging.vocabulary import CELLS, Category, Level, cell_key
+from kernel.vocabulary import CELLS, Category, Level, cell_key
 
 TABLE3_METRICS = ("IG", "TE", "RP", "A", "PIoU", "RD_distance", "RD_time", "OC", "SC")
 BOOTSTRAP_SAMPLES = 2000

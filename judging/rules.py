@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from environment.build.taxonomy import serves_meals
-from environment.opening import is_open_at
-from environment.text import fold
+from environment.taxonomy import serves_meals
+from kernel.opening import is_open_at
+from kernel.text import fold
 
 
 def arrival_times(start: datetime, leg_seconds: Sequence[float], dwell_s: float) -> list[datetime]:

@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from judging.vocabulary import Ending
+from kernel.vocabulary import Ending
 
 
 class Step(BaseModel):

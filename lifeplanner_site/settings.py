@@ -12,7 +12,7 @@ import dj_database_url
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
-from benchmark.runs.config import DEFAULT_TIMEOUT_S as _RUN_TIMEOUT_S
+from benchmark.agents.config import DEFAULT_TIMEOUT_S as _RUN_TIMEOUT_S
 from judging.judges.config import JudgeConfig
 
 from .env import env_bool, env_choice, env_float, env_int, env_list, env_str
@@ -92,6 +92,7 @@ INSTALLED_APPS = [
     "benchmark.accounts",
     "benchmark.cases",
     "benchmark.endpoints",
+    "benchmark.agents",
     "benchmark.runs",
     "benchmark.submissions",
     "benchmark.operations",
@@ -257,7 +258,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    # JSON bodies are checked like every input (environment.inputs): too deep, NaN or NUL is a 400 naming the field.
+    # JSON bodies are checked like every input (kernel.inputs): too deep, NaN or NUL is a 400 naming the field.
     "DEFAULT_PARSER_CLASSES": [
         "benchmark.api.params.JSONParser",
         "rest_framework.parsers.FormParser",
@@ -404,7 +405,7 @@ JUDGE_MODELS = json.loads(env_str("JUDGE_MODELS", "[]"))
 
 # --- Time limits of one (case, trial), from the longest case (docs/operations.md) -------------------------------
 # The agent: a run's wall clock (RunConfig's timeout_s, DEFAULT_TIMEOUT_S by default and at most, in
-# benchmark/runs/config.py) ends the conversation; 30 tool calls after model requests of up to 120 s, each tried up
+# benchmark/agents/config.py) ends the conversation; 30 tool calls after model requests of up to 120 s, each tried up
 # to 5 times, would take far longer.
 EVALUATION_AGENT_SECONDS = _RUN_TIMEOUT_S
 # Scoring: rule metrics take milliseconds; each judge then answers SC and RP, each on the answer as given and on its

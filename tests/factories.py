@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from environment.build.records import PlaceRecord, RoadRecord
+from environment.records import PlaceRecord, RoadRecord
 
 # A 5 x 5 street grid around (24.94, 60.17), about 110 m between streets.
 ORIGIN_LON, ORIGIN_LAT = 24.94, 60.17

@@ -16,7 +16,7 @@ import grimp
 from django.apps import apps
 
 REPO = Path(__file__).resolve().parent.parent
-PACKAGES = ("environment", "judging", "benchmark", "lifeplanner_site")
+PACKAGES = ("kernel", "environment", "judging", "benchmark", "lifeplanner_site")
 
 
 def test_the_import_contracts_are_kept():
@@ -70,6 +70,42 @@ def test_no_module_imports_itself_back_through_others():
     graph = grimp.build_graph(*PACKAGES, cache_dir=None)
     assert len(graph.modules) > 250
     assert strongly_connected(graph) == []
+
+
+def folder_graph(graph) -> grimp.ImportGraph:
+    """The folders (packages) of ``graph``, one importing another when any module in the first imports one in
+    the second. A module's folder is its package; a package's ``__init__`` is the package itself."""
+    folders = grimp.ImportGraph()
+
+    def folder(module: str) -> str:
+        return module if (REPO / module.replace(".", "/")).is_dir() else module.rpartition(".")[0]
+
+    for module in graph.modules:
+        folders.add_module(folder(module))
+    for module in graph.modules:
+        for imported in graph.find_modules_directly_imported_by(module):
+            if folder(module) != folder(imported):
+                folders.add_import(importer=folder(module), imported=folder(imported))
+    return folders
+
+
+def test_no_folder_imports_itself_back_through_others():
+    """Inside every app the folders form layers: a folder whose modules import a subfolder's is never imported
+    back by it (a root that holds both shared modules and an orchestrator does), every import form counted."""
+    graph = grimp.build_graph(*PACKAGES, cache_dir=None)
+    folders = folder_graph(graph)
+    assert {"kernel", "benchmark.agents", "benchmark.agents.catalog", "judging.scoring"} <= folders.modules
+    assert strongly_connected(folders) == []
+
+
+def test_the_folder_graph_finds_a_parent_and_child_that_import_each_other():
+    graph = grimp.ImportGraph()
+    for module in ("tests", "tests.factories", "tests.run", "tests.benchmark", "tests.benchmark.step"):
+        graph.add_module(module)
+    # (folders that exist, as the folder graph asks the disk which modules are packages)
+    graph.add_import(importer="tests.run", imported="tests.benchmark.step")  # a root orchestrator uses a subfolder
+    graph.add_import(importer="tests.benchmark.step", imported="tests.factories")  # which uses a module of the root
+    assert strongly_connected(folder_graph(graph)) == [["tests", "tests.benchmark"]]
 
 
 def test_the_cycle_finder_finds_a_cycle():

@@ -12,8 +12,8 @@ from rest_framework.exceptions import ParseError, ValidationError
 from rest_framework.pagination import LimitOffsetPagination
 
 from benchmark.runs.models import EvaluationRun
-from environment.inputs import REQUEST_JSON, parse_json
-from judging.vocabulary import Category, Ending, Level
+from kernel.inputs import REQUEST_JSON, parse_json
+from kernel.vocabulary import Category, Ending, Level
 
 SLUG = r"[-a-zA-Z0-9_]+"
 # The values a query parameter may take, as plain strings (the schema lists them).
@@ -80,7 +80,7 @@ def query_param(name: str, description: str, *, enum: list[str] | None = None, t
 
 
 class JSONParser(parsers.JSONParser):
-    """DRF's JSON parser with the hygiene of ``environment.inputs``: a body too deep to parse, NaN,
+    """DRF's JSON parser with the hygiene of ``kernel.inputs``: a body too deep to parse, NaN,
     Infinity, a huge number, a NUL character or overlong text answers 400 naming the field (DRF's
     own parser answers a deep body with a 500, and lets NUL through to PostgreSQL)."""
 

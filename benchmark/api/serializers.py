@@ -12,10 +12,10 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from benchmark.agents.config import RunConfig
 from benchmark.cases.models import Release, ReleaseCase
 from benchmark.endpoints.redaction import redact
 from benchmark.endpoints.services import MAX_API_KEY_LENGTH, MAX_CONCURRENCY, MAX_REQUESTS_PER_MINUTE
-from benchmark.runs.config import RunConfig
 from benchmark.runs.models import EvaluationRun, Step, Trajectory
 from benchmark.runs.results import run_results_stored
 from benchmark.runs.visibility import endpoint_details_visible, trajectory_shown

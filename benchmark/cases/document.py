@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from judging.vocabulary import CELLS, Category, Level
+from kernel.vocabulary import CELLS, Category, Level
 
 # The paper's table 4: cases per (category, level) cell, in the order of CELLS.
 TABLE4: dict[tuple[str, str], int] = dict(

@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections import defaultdict
 from datetime import datetime
 
+from benchmark.cases.moments import query_moment
 from environment.build.corpus.vocab import ALL_SPECS
 from environment.evidence import MIN_SUPPORTS, NOT_COUNTED, RESETS, SUPPORTS, Item, fact_verdict
 from environment.selectors import EvidenceRow, city_evidence_rows, place_points
 
-from .engine.moments import query_moment
 from .needs import need_of
 
 RULE = (

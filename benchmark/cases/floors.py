@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from environment.registry_base import Registry
+from kernel.registry import Registry
 
 from .document import CaseDocument
 

@@ -18,9 +18,9 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from environment.build.taxonomy import restaurant_subs, serves_meals
-from environment.text import fold
+from environment.taxonomy import restaurant_subs, serves_meals
 from judging.rules import cuisines_of as rule_cuisines
+from kernel.text import fold
 
 ACCEPT, MIGHT = "accept", "might"
 

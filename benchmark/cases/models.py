@@ -5,9 +5,9 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-from judging.vocabulary import Category, Level
+from kernel.vocabulary import Category, Level
 
-# The fields' choices (value, label), from judging.vocabulary: "Place Perception", "L0".
+# The fields' choices (value, label), from kernel.vocabulary: "Place Perception", "L0".
 CATEGORIES = [(category.value, category.label) for category in Category]
 LEVELS = [(level.value, level.value) for level in Level]
 

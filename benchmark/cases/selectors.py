@@ -1,18 +1,13 @@
-"""Reads over cases and releases: documents, verification reports and the map of a case."""
+"""Reads over cases and releases: documents and the map of a case (verification is ``audit.verify``)."""
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Iterable
 from typing import Any
 
 from benchmark.cases.models import Case, Release
 from environment.selectors import PlacePoint, place_points
 
-from . import verify as verification
 from .document import CaseDocument, normalise_question
-from .lookalike_report import LookalikeReport, lookalike_report  # noqa: F401  (a read: the L2 look-alikes)
-from .verify import VerificationResult
 
 DOCUMENT_FIELDS = tuple(CaseDocument.model_fields)
 
@@ -41,32 +36,6 @@ def case_documents(*, release: Release | None = None, status: str | None = None)
     else:
         docs = [case_document(c) for c in Case.objects.order_by("case_id")]
     return [d for d in docs if status is None or d.status == status]
-
-
-def documents_verify(
-    *,
-    documents: list[CaseDocument],
-    population: Iterable[CaseDocument] | None = None,
-) -> list[tuple[CaseDocument, VerificationResult]]:
-    """Verify each document; writes nothing.
-
-    Args:
-        documents: the documents to verify.
-        population: the documents whose questions count as "other questions" (default:
-            ``documents``); a document never counts against itself.
-    """
-    pool: dict[str, list[str]] = defaultdict(list)  # question -> the case ids asking it
-    for d in documents if population is None else population:
-        pool[normalise_question(d.question)].append(d.case_id)
-    results = []
-    for doc in documents:
-        own = normalise_question(doc.question)
-        rivals = list(pool.get(own, []))
-        if doc.case_id in rivals:
-            rivals.remove(doc.case_id)  # a document never counts against itself
-        others = {own: rivals[0]} if rivals else {}  # the check looks up the document's own question only
-        results.append((doc, verification.verify_case(doc, other_questions=others)))
-    return results
 
 
 # ------------------------------------------------------------------ the case map

@@ -19,7 +19,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from benchmark.endpoints.models import ModelEndpoint
-from environment.inputs import REQUEST_JSON, check_json
+from kernel.inputs import REQUEST_JSON, check_json
 
 from .card import card_clean
 from .connection_tests import ConnectionTestBusy, connection_test_start, connection_test_state

@@ -8,7 +8,7 @@ progress (``benchmark.runs.results``).
 
 from __future__ import annotations
 
-from benchmark.runs.config import RunConfig
+from benchmark.agents.config import RunConfig
 from benchmark.runs.costs import run_cost
 from benchmark.runs.models import EvaluationRun, Trajectory
 from judging.aggregate import CaseScore, table2, table3, table_categories

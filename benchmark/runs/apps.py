@@ -10,4 +10,5 @@ class RunsConfig(AppConfig):
 
     def ready(self) -> None:
         # the Celery tasks, the data engine's floor probe and the paraphraser's model client
-        from . import floors, model_clients, tasks  # noqa: F401
+        from . import floors, tasks  # noqa: F401
+        from .scoring import model_clients  # noqa: F401

@@ -5,10 +5,10 @@ from __future__ import annotations
 import os
 from typing import TextIO
 
+from benchmark.agents.config import RunConfig, run_config_from_options
 from benchmark.cases.models import Release
 from benchmark.runs.models import EvaluationRun
 
-from .config import RunConfig, run_config_from_options
 from .driver import run_queued, run_summary, run_sync
 from .preflight import run_preflight
 from .services import run_cancel, run_complete, run_create, run_enqueue, run_progress, run_reopen, run_resume

@@ -23,16 +23,16 @@ from asgiref.sync import sync_to_async
 from django.db import InterfaceError, OperationalError, connection, transaction
 from django.utils import timezone
 
+from benchmark.agents.catalog import AgentOutcome, AgentTask, get_agent
+from benchmark.agents.config import RunConfig
+from benchmark.agents.toolbox import BudgetExhausted, StepRecord, Toolbox
 from benchmark.cases.document import CaseDocument
 from benchmark.endpoints.egress import ApiBaseNotAllowed
 from benchmark.endpoints.secrets import SecretDecryptionError
-from benchmark.runs.agents import AgentOutcome, AgentTask, get_agent
-from benchmark.runs.agents.toolbox import BudgetExhausted, StepRecord, Toolbox
-from benchmark.runs.config import RunConfig
 from benchmark.runs.models import ModelCall, Step, Trajectory
-from environment.bulk import copy_rows
+from environment.build.bulk import copy_rows
 from environment.tools.context import ToolContext
-from judging.vocabulary import Ending
+from kernel.vocabulary import Ending
 
 from .preflight import MissingApiKey
 from .services import run_fail, trajectory_claim, trajectory_heartbeat
@@ -96,8 +96,8 @@ def worker_warm_up() -> None:
     what it loads lazily. Touches neither the database nor the network and leaves no thread or
     loop behind, so it may run before a prefork pool forks.
     """
+    from benchmark.agents.catalog import get_agent
     from benchmark.endpoints.llm import model_calls_warm_up
-    from benchmark.runs.agents import get_agent
     from benchmark.runs.scoring import services  # noqa: F401
 
     get_agent("litellm")  # imports and registers every agent

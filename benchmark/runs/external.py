@@ -24,14 +24,14 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from benchmark.agents.answer_format import answer_format
+from benchmark.agents.config import RunConfig
+from benchmark.agents.toolbox import StepRecord
 from benchmark.cases.models import Release
-from benchmark.runs.agents.answer_format import answer_format
-from benchmark.runs.agents.toolbox import StepRecord
 from benchmark.runs.models import EvaluationRun, RunToken, Step, Trajectory
 from environment.tools.gateway import call_tool
-from judging.vocabulary import Ending
+from kernel.vocabulary import Ending
 
-from .config import RunConfig
 from .execute import trajectory_finish
 from .scoring.trajectories import submitted_answer
 from .services import ACTIVE, run_create, trajectory_claim

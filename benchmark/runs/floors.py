@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import asyncio
 
+from benchmark.agents.base import AgentTask
+from benchmark.agents.catalog import get_agent
+from benchmark.agents.config import RunConfig
+from benchmark.agents.skeptic import RULES
+from benchmark.agents.toolbox import Toolbox
 from benchmark.cases.document import CaseDocument
 from benchmark.cases.floors import FLOOR_PROBES
-
-from .agents import get_agent
-from .agents.base import AgentTask
-from .agents.skeptic import RULES
-from .agents.toolbox import Toolbox
-from .config import RunConfig
 
 FLOOR_AGENTS = ("skeptic", *RULES)
 

@@ -3,7 +3,7 @@
 ``trajectory_finish`` stores every trajectory (built-in agents, external agents, uploads) in one
 transaction; one value PostgreSQL refuses (a NUL in a model's text, NaN in an answer, a token
 count past an integer) would fail it, and the case would be retried until it counted as a dead
-worker's, its steps lost. So what is stored is repaired first (``environment.inputs.storable``):
+worker's, its steps lost. So what is stored is repaired first (``kernel.inputs.storable``):
 NUL becomes U+FFFD, a model's text of one turn is cut at ``MODEL_TEXT_CHARS``, and so on. What
 had to change is named, field by field, in the trajectory's error.
 """
@@ -16,9 +16,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from benchmark.runs.agents.toolbox import StepRecord
-from environment.inputs import MODEL_TEXT_CHARS, RECORDING, TOOL_ARGUMENTS, clean_text, storable
+from benchmark.agents.toolbox import StepRecord
 from environment.tools.gateway import stored_name
+from kernel.inputs import MODEL_TEXT_CHARS, RECORDING, TOOL_ARGUMENTS, clean_text, storable
 
 log = logging.getLogger(__name__)
 MAX_COUNT = 2**31 - 1  # a PositiveIntegerField

@@ -8,12 +8,12 @@ page never imports litellm.
 
 from __future__ import annotations
 
+from benchmark.agents.config import RunConfig
 from benchmark.cases.models import Release
 from benchmark.endpoints.card import card_summary
-from benchmark.runs.config import RunConfig
 from benchmark.runs.models import EvaluationRun
 from judging.aggregate import Interval, rank_ranges
-from judging.vocabulary import CELLS, Category, Level, cell_key
+from kernel.vocabulary import CELLS, Category, Level, cell_key
 
 from .results import run_results_stored
 from .visibility import runs_visible

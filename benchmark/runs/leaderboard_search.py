@@ -26,7 +26,7 @@ from datetime import date, datetime
 from django.utils import timezone
 
 from benchmark.cases.models import Release
-from judging.vocabulary import CELLS, Category, Level, cell_key
+from kernel.vocabulary import CELLS, Category, Level, cell_key
 
 from .leaderboard import DEFAULT_SORT, leaderboard_rows, leaderboard_sort
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from benchmark.agents.config import RunConfig
 from benchmark.endpoints.llm import EndpointSpec, LLMClient, RecordedFailure
 from benchmark.endpoints.providers import endpoint_route
 from benchmark.endpoints.services import assert_api_base_allowed, endpoint_api_key
-from benchmark.runs.config import RunConfig
 from benchmark.runs.models import Trajectory
-from judging.vocabulary import Ending
+from kernel.vocabulary import Ending
 
 from .preflight import MissingApiKey, endpoint_key_problem
 

@@ -3,7 +3,7 @@
 An external agent connects over streamable HTTP (``manage.py serve_run_mcp``, URL ``/mcp``)
 with its run token in the header ``Authorization: Bearer <token>``, or over stdio with the
 token in the environment variable ``LIFEPLANNER_RUN_TOKEN``. The server's instructions carry the
-answer format (``benchmark.runs.agents.answer_format``); ``next_case`` hands the agent a question with
+answer format (``benchmark.agents.answer_format``); ``next_case`` hands the agent a question with
 that format and the fields its category is scored on; every other call goes to
 :func:`benchmark.runs.external.external_tool_call`, which runs the tool on the case's city
 and records it as a step of the case's trajectory.
@@ -18,7 +18,7 @@ from typing import Any
 from mcp.types import CallToolResult, TextContent
 from mcp.types import Tool as MCPTool
 
-from benchmark.runs.agents.answer_format import answer_format_guide
+from benchmark.agents.answer_format import answer_format_guide
 from environment.mcp_server import LifePlannerServer, city_tool_names
 from environment.tools.answer import ANSWER_TOOL
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from django.db.models import Q
 
+from benchmark.agents.config import RUN_FILTERS, RunConfig
 from benchmark.endpoints.card import TEXT_FIELDS
-from benchmark.runs.config import RUN_FILTERS, RunConfig
 from benchmark.runs.models import EvaluationRun
 
 from .leaderboard import is_baseline, leaderboard_rows, run_listing_problems

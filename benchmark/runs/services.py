@@ -16,10 +16,10 @@ from django.db import transaction
 from django.db.models import Count, F, Func, Q, Sum
 from django.utils import timezone
 
+from benchmark.agents.config import RUN_FILTERS, RunConfig
 from benchmark.cases.models import Release
 from benchmark.runs.models import EvaluationRun, RunToken, Step, Trajectory
 
-from .config import RUN_FILTERS, RunConfig
 from .dispatch import trajectories_enqueue
 from .leaderboard import listing_fields_clean, platform_description
 from .signals import run_finished
@@ -70,7 +70,7 @@ def run_create(
             (``RunConfigError``, naming the field and its range), no case matching the filters, or a ``name``
             another run of the release has (``RunNameTaken``).
     """
-    from benchmark.runs.agents import get_agent
+    from benchmark.agents.catalog import get_agent
 
     get_agent(agent)  # unknown agents fail here, with the list of registered ones
     for field, value in (("limit", limit), ("per_cell", per_cell)):

@@ -9,9 +9,9 @@ The file is JSONL, one line per (case, trial) of the release::
      "input_tokens": 0, "output_tokens": 0}
 
 ``answer`` is the ``result`` given to ``submit_answer``; ``ended`` is one of
-``judging.vocabulary.Ending``; ``trial`` (default 0), the token counts and each step's
+``kernel.vocabulary.Ending``; ``trial`` (default 0), the token counts and each step's
 ``error_kind``, ``latency_ms`` and ``text`` are optional. Every line is validated before
-anything is written, its hygiene too (``environment.inputs``: no NUL, NaN, Infinity or huge
+anything is written, its hygiene too (``kernel.inputs``: no NUL, NaN, Infinity or huge
 numbers anywhere; the answer and each step's arguments within the tool-argument limits; a
 step's text and every string within ``MODEL_TEXT_CHARS``, its observation within
 ``OBSERVATION_CHARS`` of JSON, the line within ``MAX_LINE_BYTES``), each problem named by line and
@@ -31,13 +31,13 @@ from django.db import transaction
 from django.utils import timezone
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from benchmark.agents.config import MAX_TRIALS
+from benchmark.agents.toolbox import StepRecord
 from benchmark.cases.models import Release, ReleaseCase
-from benchmark.runs.agents.toolbox import StepRecord
 from benchmark.runs.models import EvaluationRun, Trajectory
-from environment.inputs import OBSERVATION_CHARS, TOOL_ARGUMENTS, UPLOAD_LINE, Problem, check_json, parse_json
-from judging.vocabulary import Ending
+from kernel.inputs import OBSERVATION_CHARS, TOOL_ARGUMENTS, UPLOAD_LINE, Problem, check_json, parse_json
+from kernel.vocabulary import Ending
 
-from .config import MAX_TRIALS
 from .execute import trajectory_finish
 from .leaderboard import listing_fields_clean
 from .services import run_name_check

@@ -3,8 +3,8 @@ full run costs. Reads only; the writes are in ``services``."""
 
 from __future__ import annotations
 
+from benchmark.agents.config import RunConfig
 from benchmark.cases.models import Release
-from benchmark.runs.config import RunConfig
 from benchmark.runs.models import EvaluationRun
 from benchmark.runs.services import run_progress
 

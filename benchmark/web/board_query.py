@@ -9,7 +9,7 @@ from django.utils.http import urlencode
 from benchmark.cases.models import Release
 from benchmark.runs import leaderboard
 from benchmark.runs.leaderboard_search import Q_MAX, LeaderboardQuery, leaderboard_refine, provider_of
-from judging.vocabulary import Category
+from kernel.vocabulary import Category
 
 from . import case_browser
 

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from judging.vocabulary import Category, Ending
+from kernel.vocabulary import Category, Ending
 
 _ONE = 1 - 1e-9  # "equals 1", as the pass rule reads it
 PLACE_REQUIREMENTS = (
@@ -183,7 +183,7 @@ def failure_reasons(
     """The reason codes of a trajectory that did not pass, most basic first; ``[]`` when it passed.
 
     Args:
-        ended: how the trajectory ended (a ``judging.vocabulary.Ending``, or "" while it runs).
+        ended: how the trajectory ended (a ``kernel.vocabulary.Ending``, or "" while it runs).
         passed: the stored verdict (True, False, or None for undecided).
         category: the case's category (a wrong value only exists in Place Perception).
         scores: the stored scores, ``{metric: {"value", "details", ...}}``.

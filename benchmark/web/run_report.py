@@ -21,9 +21,9 @@ from django.db.models import Case as SqlCase
 from benchmark.cases.models import CATEGORIES, LEVELS, Case, ReleaseCase
 from benchmark.runs.models import EvaluationRun, Step, Trajectory
 from benchmark.runs.results import RunResults
-from environment.error_kinds import SUCCESS_LABELS, ErrorKind
 from judging.aggregate import TABLE3_METRICS
-from judging.vocabulary import CELLS
+from kernel.error_kinds import SUCCESS_LABELS, ErrorKind
+from kernel.vocabulary import CELLS
 
 from .failures import REASON_CODES, REASON_LABELS, failure_reasons
 

@@ -16,9 +16,9 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.http import urlencode
 
+from benchmark.agents.config import RUN_FILTERS, RunConfig
 from benchmark.cases.models import CATEGORIES, LEVELS
 from benchmark.runs import leaderboard, model_cards
-from benchmark.runs.config import RUN_FILTERS, RunConfig
 from benchmark.runs.models import EvaluationRun
 from benchmark.runs.moderation import run_manageable
 from benchmark.runs.results import RunResults, run_results
@@ -31,7 +31,7 @@ from benchmark.runs.visibility import (
     runs_visible,
 )
 from benchmark.web.selectors import city_summaries
-from judging.vocabulary import Category
+from kernel.vocabulary import Category
 
 from . import run_pass_k, run_report
 from .board_query import BoardRequestError, board_for, search_context

@@ -10,11 +10,10 @@ from collections.abc import Sequence
 
 from django.db import connection, transaction
 
-from environment.bulk import copy_rows
+from environment.build.bulk import copy_rows
 from environment.models import City
-from environment.text import fold
-
-from .records import Corpus, PlaceRecord, RoadRecord
+from environment.records import Corpus, PlaceRecord, RoadRecord
+from kernel.text import fold
 
 _DELETE_CITY_SQL = [
     "DELETE FROM environment_evidencelabel e USING environment_place p"
@@ -120,8 +119,8 @@ def city_load(
     corpus: Corpus,
 ) -> dict[str, int]:
     """Replace ``city``'s rows with these records (atomic). Returns row counts."""
-    from environment.opening import hours_are_valid
     from environment.tools.rows import forget_place_rows
+    from kernel.opening import hours_are_valid
 
     forget_place_rows()
     with transaction.atomic():

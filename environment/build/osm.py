@@ -52,9 +52,9 @@ import osmium
 from shapely import wkb
 from shapely.geometry import LineString, Polygon
 
-from environment.build.records import PlaceRecord, RoadRecord
 from environment.build.road_classes import DRIVE_CLASSES, MOTOR_ROAD_CLASSES, PATH_CLASSES
-from environment.build.taxonomy import PRIMARY_KEYS, humanise, place_type_for, spend_profile
+from environment.records import PlaceRecord, RoadRecord
+from environment.taxonomy import PRIMARY_KEYS, humanise, place_type_for, spend_profile
 
 ROAD_CLASSES = frozenset(DRIVE_CLASSES | PATH_CLASSES)
 _CYCLE_CLASSES = (DRIVE_CLASSES - MOTOR_ROAD_CLASSES) | {"cycleway", "path", "trail", "track"}

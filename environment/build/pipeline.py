@@ -12,8 +12,7 @@ from pathlib import Path
 from django.contrib.gis.geos import Polygon
 
 from environment.models import City
-
-from .records import PlaceRecord, RoadRecord
+from environment.records import PlaceRecord, RoadRecord
 
 BUILD_DIR = Path(__file__).resolve().parent
 # Offsets that keep tiled copies' ids apart from the originals (OSM ids are below 2**36).

@@ -12,7 +12,7 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components, dijkstra
 from scipy.spatial import cKDTree
 
-from environment.build.records import RoadRecord
+from environment.records import RoadRecord
 from environment.routing.geo import LocalProjection, haversine_m_array
 
 WALK_SPEED_MPS = 1.4

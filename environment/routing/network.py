@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from environment.build.records import RoadRecord
+from environment.records import RoadRecord
 from environment.routing.geo import LocalProjection, bearing_deg
 from environment.routing.graph import CYCLE_SPEED_MPS, WALK_SPEED_MPS, VehicleGraph
 from environment.routing.steps import Segment, build_steps, road_label

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from environment.inputs import TOOL_ARGUMENTS, parse_json
+from kernel.inputs import TOOL_ARGUMENTS, parse_json
 
 from .context import ToolContext
 from .errors import invalid

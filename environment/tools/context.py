@@ -50,8 +50,8 @@ def city_context(name: str | None = None) -> ToolContext:
 
 
 def _build_network(city_id: int):
-    from environment.build.records import RoadRecord
     from environment.models import Place, RoadSegment
+    from environment.records import RoadRecord
     from environment.routing import RoadNetwork
 
     roads = [

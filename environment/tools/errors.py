@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from environment.error_kinds import ErrorKind
+from kernel.error_kinds import ErrorKind
 
 # The kinds the tools raise and label, under the names the tool modules import.
 INVALID_PARAMETER = ErrorKind.INVALID_PARAMETER

@@ -1,11 +1,11 @@
 """The one tool gateway: every caller (MCP server, CLI, evaluation runner) calls tools here.
 
-It checks the arguments' hygiene (``environment.inputs``: no NUL, NaN, Infinity, huge numbers,
+It checks the arguments' hygiene (``kernel.inputs``: no NUL, NaN, Infinity, huge numbers,
 deep nesting or overlong text) and validates them against the tool's schema, runs the tool,
 turns every failure into a structured error the agent can read (never a stack trace), labels
 the outcome with an error kind (invalid_parameter / not_found / empty_result / truncated /
 other), measures latency and hands the record to an optional recorder. The record's arguments
-are a storable copy (``environment.inputs.storable``), so recording a refused call cannot fail.
+are a storable copy (``kernel.inputs.storable``), so recording a refused call cannot fail.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Any
 from django.db import InterfaceError, OperationalError, connection
 from pydantic import ValidationError
 
-from environment.inputs import TOOL_ARGUMENTS, Problem, check_json, clean_text, parse_json, storable
+from kernel.inputs import TOOL_ARGUMENTS, Problem, check_json, clean_text, parse_json, storable
 
 from .context import CityNotBuilt, ToolContext, city_context
 from .errors import EMPTY_RESULT, INVALID_PARAMETER, NOT_FOUND, OTHER, TRUNCATED, ToolError

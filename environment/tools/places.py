@@ -21,7 +21,7 @@ from typing import Annotated, Literal
 from django.db import connection
 from pydantic import BaseModel, ConfigDict
 
-from environment.text import fold
+from kernel.text import fold
 
 from .context import ToolContext
 from .errors import invalid

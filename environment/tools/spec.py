@@ -19,7 +19,7 @@ from typing import Annotated, Any, get_args, get_origin, get_type_hints
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from environment.registry_base import Registry
+from kernel.registry import Registry
 
 TOOLSETS = ("agent", "engine")
 # Listing order, as in the paper's tables 7 and 8.

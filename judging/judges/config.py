@@ -45,7 +45,7 @@ class JudgeConfig:
         timeout_s: per request.
         num_retries: retries of 429 and 5xx answers (by the HTTP client, with backoff).
         client: the model client that asks the model. The platform gives every judge its own
-            (``benchmark.runs.model_clients``: the egress checks, retries and redaction every model
+            (``benchmark.runs.scoring.model_clients``: the egress checks, retries and redaction every model
             endpoint gets); a judge without one records "no model client" as its failure.
     """
 

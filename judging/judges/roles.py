@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from environment.registry_base import Registry
 from judging.types import CaseSpec, Trajectory
+from kernel.registry import Registry
 
 from .prompting import encode_untrusted, load_template, show, trajectory_text, untrusted_block
 

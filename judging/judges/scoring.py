@@ -20,8 +20,8 @@ import logging
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from environment.error_kinds import ErrorKind
 from judging.types import CaseSpec, Trajectory
+from kernel.error_kinds import ErrorKind
 
 from .cache import JudgeCache, cache_key
 from .config import JudgeConfig
@@ -241,7 +241,9 @@ def _complete(config: JudgeConfig, messages: list[dict], tools: list[dict] | Non
         RuntimeError: the judge has no model client (``judge_score`` records it as the judge's failure).
     """
     if config.client is None:
-        raise RuntimeError(f"judge {config.name!r} has no model client (benchmark.runs.model_clients gives one)")
+        raise RuntimeError(
+            f"judge {config.name!r} has no model client (benchmark.runs.scoring.model_clients gives one)"
+        )
     tool_choice = "none" if tools and tools_spent else None
     message = config.client(list(messages), tools, tool_choice)["choices"][0]["message"]
     return message if isinstance(message, dict) else {}

@@ -7,7 +7,7 @@ Routing Deviation is one row of the matrix but two results (RD_distance and RD_t
 
 from __future__ import annotations
 
-from judging.vocabulary import CELLS, ROUTE_CATEGORIES, Category, Level
+from kernel.vocabulary import CELLS, ROUTE_CATEGORIES, Category, Level
 
 # metric -> (label for the table, rule over (category, level))
 _RULES = {

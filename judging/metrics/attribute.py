@@ -12,7 +12,7 @@ from __future__ import annotations
 from judging.answers import PredictedAnswer, to_float
 from judging.rules import type_matches
 from judging.types import CaseSpec, MetricResult, Trajectory
-from judging.vocabulary import ROUTE_CATEGORIES, Category
+from kernel.vocabulary import ROUTE_CATEGORIES, Category
 
 from .common import nothing_submitted, reference_of
 from .registry import metric

@@ -18,11 +18,11 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 from typing import Protocol
 
-from environment.opening import is_open_at
 from judging.answers import PredictedAnswer
 from judging.rules import arrival_times, closed_on_arrival, order_violations, type_matches
 from judging.types import CaseSpec, MetricResult, Trajectory
-from judging.vocabulary import Level
+from kernel.opening import is_open_at
+from kernel.vocabulary import Level
 
 from .registry import metric
 from .values import as_bool

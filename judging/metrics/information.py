@@ -29,7 +29,7 @@ from typing import Any
 
 from judging.answers import PredictedAnswer
 from judging.types import CaseSpec, MetricResult, Trajectory
-from judging.vocabulary import ROUTE_CATEGORIES
+from kernel.vocabulary import ROUTE_CATEGORIES
 
 from .common import ratio_text, reference_of
 from .registry import metric

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from environment.registry_base import Registry
+from kernel.registry import Registry
 
 Kind = Literal["outcome", "process"]
 

@@ -27,9 +27,9 @@ from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
-from environment.opening import parse_hours
-from environment.text import fold as fold_accents
 from judging.answers import to_float
+from kernel.opening import parse_hours
+from kernel.text import fold
 
 NUMBER_TOLERANCE = 0.05
 WEEK = datetime(2026, 12, 7)  # the Monday of the week the benchmark's time-dependent questions are about
@@ -94,13 +94,13 @@ _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u20
 MAX_READ = 2000  # longer texts are not read as a yes/no or a time (a careful grader would not either)
 
 
-def fold(text: str) -> str:
-    """``environment.text.fold`` (case and accents) with whitespace collapsed and typographic apostrophes plain."""
-    return " ".join(fold_accents(text.translate(_APOSTROPHES)).split())
+def _plain(text: str) -> str:
+    """``kernel.text.fold`` (case and accents) with whitespace collapsed and typographic apostrophes plain."""
+    return " ".join(fold(text.translate(_APOSTROPHES)).split())
 
 
 def same_text(a: Any, b: Any) -> bool:
-    return isinstance(a, str) and isinstance(b, str) and fold(a) == fold(b)
+    return isinstance(a, str) and isinstance(b, str) and _plain(a) == _plain(b)
 
 
 def as_bool(value: Any, question: str = "", field: str = "") -> bool | None:
@@ -121,11 +121,11 @@ def as_bool(value: Any, question: str = "", field: str = "") -> bool | None:
         return bool(value)
     if not isinstance(value, str) or len(value) > MAX_READ:
         return None
-    text = fold(value)
+    text = _plain(value)
     words = _WORD.findall(text)
     if not words or _HEDGE.search(text):
         return None
-    asked = fold(question)
+    asked = _plain(question)
     alternatives = " or " in asked
     closed_question = not alternatives and bool(_CLOSED_QUESTION.search(asked))
     first = words[0] in _YES and not (len(words) > 1 and words[1] in ("not", "no"))
@@ -211,7 +211,7 @@ def same_place_type(predicted: str, expected: str) -> bool:
         text = _label_off(text)
         bracketed = re.fullmatch(r"(.+?)\s*\((.+)\)", text)
         pieces = [bracketed.group(2), bracketed.group(1)] if bracketed else _TYPE_SEPARATORS.split(text)
-        return [" ".join(fold(p).replace("&", " and ").split()) for p in pieces if p.strip()]
+        return [" ".join(_plain(p).replace("&", " and ").split()) for p in pieces if p.strip()]
 
     mine, truth = parts(predicted), parts(expected.replace("|", " | "))
     return bool(mine) and (mine == truth or mine == truth[-1:])
@@ -219,7 +219,7 @@ def same_place_type(predicted: str, expected: str) -> bool:
 
 def _address_parts(text: str) -> tuple[list[list[str]], set[str], set[str]]:
     """(the comma-separated parts as word lists, without postcodes and towns; postcodes; towns) of an address."""
-    text = re.sub(r"\bfi-(?=\d{5}\b)", "", fold(_label_off(text)))
+    text = re.sub(r"\bfi-(?=\d{5}\b)", "", _plain(_label_off(text)))
     parts, postcodes, towns = [], set(), set()
     for segment in text.split(","):
         words = []
@@ -341,7 +341,7 @@ def _as_hours(text: str) -> str:
 
 
 def _rules(text: str) -> str:
-    return fold(re.sub(r"\s*[;,]\s*", "; ", text))
+    return _plain(re.sub(r"\s*[;,]\s*", "; ", text))
 
 
 @lru_cache(maxsize=4096)
@@ -384,5 +384,7 @@ def _items(value: Any) -> frozenset[str] | None:
         parts = [str(x) for x in value]
     else:
         return None
-    items = frozenset("".join(w for w in re.split(r"[\s\-]+", fold(p).strip(" .")) if w not in _GENERIC) for p in parts)
+    items = frozenset(
+        "".join(w for w in re.split(r"[\s\-]+", _plain(p).strip(" .")) if w not in _GENERIC) for p in parts
+    )
     return frozenset(i for i in items if i) or None

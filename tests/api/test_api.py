@@ -10,8 +10,8 @@ from django.http import HttpRequest
 from rest_framework.test import APIClient
 
 from benchmark.accounts.services import api_token_create
+from benchmark.agents.config import RunConfig
 from benchmark.endpoints.models import ModelEndpoint
-from benchmark.runs.config import RunConfig
 from benchmark.runs.models import EvaluationRun
 from tests.api.data import SECRET, finished_run
 

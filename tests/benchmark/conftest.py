@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from benchmark.cases import verify
-from benchmark.cases.verify import VerificationResult
+from benchmark.cases.audit import verify
+from benchmark.cases.audit.verify import VerificationResult
 
 
 class FakeVerification:

@@ -14,13 +14,13 @@ from dataclasses import replace
 from datetime import date, datetime
 from types import SimpleNamespace
 
+from benchmark.agents.config import DEFAULT_TOOL_BUDGET
 from benchmark.cases.audit import SOLVERS, audit_case, bank_failures
 from benchmark.cases.audit.common import Reject
 from benchmark.cases.audit.evidence import check_l2, contradictions, recording_lookalikes
 from benchmark.cases.audit.reading import TOOL_BUDGET, places_to_read, reading_path
 from benchmark.cases.audit.wording import wording_failures
 from benchmark.cases.audit.world import AuditWorld, Place
-from benchmark.runs.config import DEFAULT_TOOL_BUDGET
 from environment.evidence import ENDED, HEARSAY, NEGATES, SUPPORTS, Item
 from environment.routing import RoadNetwork
 from environment.selectors import NoteText

@@ -6,15 +6,15 @@ import re
 import pytest
 from django.core.management import call_command
 
-from benchmark.cases.checks import answer_note_ids
+from benchmark.cases.audit.checks import answer_note_ids
+from benchmark.cases.audit.verify import verify_case
 from benchmark.cases.document import TABLE4, CaseDocument
 from benchmark.cases.engine.generate_flow import cell_counts
 from benchmark.cases.engine.runner import generate_cases
 from benchmark.cases.models import Case
-from benchmark.cases.verify import verify_case
 from environment.build.corpus.vocab import ALL_SPECS
 from environment.tools.registry import tools_for
-from judging.vocabulary import CELLS
+from kernel.vocabulary import CELLS
 
 pytestmark = pytest.mark.django_db
 
@@ -243,7 +243,7 @@ def test_questions_use_the_right_articles_and_no_leftover_slots(generated):
 
 
 def test_a_name_ending_in_a_full_stop_gets_no_second_one():
-    from benchmark.cases.engine.question_phrasing import fill
+    from benchmark.cases.engine.kit.question_phrasing import fill
 
     assert (
         fill("I have to visit {a}. Then {b}...", a="Virgin Oil Co.", b="home")
@@ -256,7 +256,7 @@ def test_every_question_bank_uses_only_slots_the_recipes_fill():
     import benchmark.cases.engine.wording.place as place
     import benchmark.cases.engine.wording.routing as routing
     import benchmark.cases.engine.wording.trip as trip
-    from benchmark.cases.engine.question_phrasing import slot_names
+    from benchmark.cases.engine.kit.question_phrasing import slot_names
 
     known = {
         "n",
@@ -342,8 +342,8 @@ def test_question_stats_prints_skeletons_per_cell(generated):
 
 
 def test_question_stats_reports_what_two_releases_share(generated):
+    from benchmark.cases.audit.skeletons import case_needs_and_phrases, shared
     from benchmark.cases.services import release_freeze
-    from benchmark.cases.skeletons import case_needs_and_phrases, shared
 
     l2 = [d for d in generated[0] if d.level == "L2"]
     needs = {n for d in l2 for n in case_needs_and_phrases(d)[0]}
@@ -392,8 +392,8 @@ def test_freezing_refuses_a_case_the_independent_verifier_rejects(generated):
 def test_verification_replays_each_l2_reading_path_through_the_real_search(generated, monkeypatch):
     """verify_case replays the verifier's reading path of each L2 gold through search_notes: a case whose gold the
     real searches do not show holding its need, or whose replayed path is over the agent's budget, fails."""
+    import benchmark.cases.audit.checks as checks
     import benchmark.cases.audit.reading as reading
-    import benchmark.cases.checks as checks
 
     doc = by_type(generated[0], "nearby_L2")
     assert verify_case(doc).ok  # the real search_notes: the replayed path settles the gold within 30 calls
@@ -424,7 +424,7 @@ def test_verification_replays_each_l2_reading_path_through_the_real_search(gener
 def test_variants_keep_their_shares_and_never_stall_on_one_the_city_no_longer_allows():
     import random
 
-    from benchmark.cases.engine.question_phrasing import TRIES_PER_CASE, Phrasebook
+    from benchmark.cases.engine.kit.question_phrasing import TRIES_PER_CASE, Phrasebook
 
     book, rng = Phrasebook(), random.Random(0)
     weights = {"timed": 1.0, "untimed": 1.0}
@@ -467,9 +467,9 @@ def test_nearby_l2_anchors_keep_every_other_holder_clearly_farther(helsinki_ctx)
     """An untimed nearby_L2 question needs its gold to be clearly the nearest holder of the need: the anchors the
     recipe aims from (``clear``) put every other holder farther than the gold by the nearest-margin."""
     from benchmark.cases.audit import audit_world
+    from benchmark.cases.engine.kit.session import EngineSession
     from benchmark.cases.engine.recipes.nearby import NEAREST_SLACK
     from benchmark.cases.engine.recipes.nearby_needs import _holders_of, anchors_at_rank
-    from benchmark.cases.engine.session import EngineSession
     from benchmark.cases.needs import PUBLIC, needs_in
 
     world = audit_world(helsinki_ctx.city_name)
@@ -497,8 +497,8 @@ def test_routing_l2_puts_each_best_stop_to_the_verifiers_checks_before_writing_t
     from benchmark.cases.audit import audit_world
     from benchmark.cases.audit.common import lookalikes
     from benchmark.cases.audit.plans import detour_costs
+    from benchmark.cases.engine.kit.session import EngineSession
     from benchmark.cases.engine.recipes.routing import _notes_blind_problem
-    from benchmark.cases.engine.session import EngineSession
     from benchmark.cases.lexicon import noun_of
     from benchmark.cases.rank_rules import RankQuota
 

@@ -8,9 +8,9 @@ from django.contrib.auth.models import Group, User
 from django.core.management import call_command
 
 from benchmark.cases.services import case_create
-from benchmark.runs.model_clients import with_model_client
 from benchmark.runs.models import HumanScore, JudgeRecord
 from benchmark.runs.scoring.judge_cache import DatabaseJudgeCache
+from benchmark.runs.scoring.model_clients import with_model_client
 from benchmark.runs.scoring.services import answer_score
 from judging.judges import JudgeConfig
 from tests.fakes.openai_server import FakeOpenAI, reply

@@ -11,9 +11,9 @@ from dataclasses import replace
 import pytest
 from django.core.management import call_command
 
-from benchmark.cases import lookalike_report as report_module
 from benchmark.cases.audit import AuditWorld, audit_world
-from benchmark.cases.lookalike_report import lookalike_report
+from benchmark.cases.audit import lookalike_report as report_module
+from benchmark.cases.audit.lookalike_report import lookalike_report
 from environment.build.corpus.vocab import ALL_SPECS
 
 pytestmark = pytest.mark.django_db

@@ -11,10 +11,10 @@ import pytest
 from django.db import connection
 
 from environment.bench import ArgumentMaker
-from environment.text import fold
 from environment.tools import notes, places
 from environment.tools.gateway import call_tool
 from environment.tools.keywords import parse_keywords, to_tsquery_sql
+from kernel.text import fold
 
 pytestmark = pytest.mark.django_db
 

@@ -16,8 +16,8 @@ from environment.build.corpus.plan import held_facts
 from environment.build.corpus.report import Masker, distinct_share
 from environment.build.corpus.vocab import ALL_SPECS, LONG_TERM, SHORT_TERM, STATIC, fits_place
 from environment.build.corpus.writer import _rng
-from environment.build.records import PlaceRecord
 from environment.evidence import CREDITS, ENDED, NEGATES, STANCES, SUPPORTS
+from environment.records import PlaceRecord
 
 TYPES = [
     ("Food & Beverages|Coffee House", 85),

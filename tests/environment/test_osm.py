@@ -10,7 +10,7 @@ import pytest
 
 from environment.build.osm import enrich_rating_cost, parse_maxspeed, read_osm
 from environment.build.pipeline import default_pbf
-from environment.build.taxonomy import TOP_TYPES, place_type_for
+from environment.taxonomy import TOP_TYPES, place_type_for
 
 TINY = Path(__file__).parent / "data" / "tiny.osm"
 

@@ -9,7 +9,7 @@ import random
 import networkx as nx
 import pytest
 
-from environment.build.records import RoadRecord
+from environment.records import RoadRecord
 from environment.routing import MODES, VEHICLES, NoRoute, RoadNetwork, UnknownPlace
 from environment.routing.geo import haversine_m
 

@@ -14,10 +14,10 @@ import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from benchmark.runs.agents.answer_format import ANSWER_FORMAT, SCORED_FIELDS, answer_format
-from benchmark.runs.agents.litellm_agent import SYSTEM_PROMPT
+from benchmark.agents.answer_format import ANSWER_FORMAT, SCORED_FIELDS, answer_format
+from benchmark.agents.litellm_agent import SYSTEM_PROMPT
 from benchmark.runs.external import external_run_create
-from judging.vocabulary import Category
+from kernel.vocabulary import Category
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "evaluation.md"
 

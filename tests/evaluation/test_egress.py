@@ -518,7 +518,7 @@ def test_behind_a_proxy_a_host_the_worker_cannot_resolve_is_left_to_the_proxy(mo
 
 
 def factory_client(endpoint: ModelEndpoint):
-    from benchmark.runs.agents import RunConfig
+    from benchmark.agents.catalog import RunConfig
     from benchmark.runs.llm_factory import llm_client
 
     trajectory = SimpleNamespace(run=SimpleNamespace(replay_of_id=None, endpoint=endpoint))

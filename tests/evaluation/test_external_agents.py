@@ -18,8 +18,8 @@ from django.test import Client as WebClient
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
+from benchmark.agents.config import RunConfig
 from benchmark.cases.document import observation_digest
-from benchmark.runs.config import RunConfig
 from benchmark.runs.external import external_next_case, external_run_create, run_token_create, token_hash
 from benchmark.runs.models import EvaluationRun, RunToken, Step, Trajectory
 from benchmark.runs.upload import UploadError, run_upload

@@ -8,9 +8,9 @@ from datetime import datetime
 
 import pytest
 
-from benchmark.runs.agents.base import AGENTS, AgentTask, RunConfig
-from benchmark.runs.agents.heuristic import heuristic_agent
-from benchmark.runs.agents.toolbox import Toolbox
+from benchmark.agents.base import AGENTS, AgentTask, RunConfig
+from benchmark.agents.heuristic import heuristic_agent
+from benchmark.agents.toolbox import Toolbox
 
 
 @pytest.fixture(scope="module")
@@ -94,7 +94,7 @@ def test_rating_comparison_answers_the_higher_rated_place(ask, places):
 
 
 def test_open_at_question_reads_simple_opening_hours(ask, places):
-    from environment.opening import is_open_at
+    from kernel.opening import is_open_at
 
     noon, late = datetime(2026, 12, 8, 12, 0), datetime(2026, 12, 8, 23, 30)  # a Tuesday
     place = next(

@@ -17,11 +17,11 @@ import pytest
 from django.core.management import CommandError, call_command
 from mcp import Client
 
+from benchmark.agents.base import AgentTask, RunConfig
+from benchmark.agents.litellm_agent import litellm_agent
+from benchmark.agents.toolbox import Toolbox
 from benchmark.endpoints.llm import EndpointSpec, LLMClient, RetryPolicy
 from benchmark.endpoints.models import ModelEndpoint
-from benchmark.runs.agents.base import AgentTask, RunConfig
-from benchmark.runs.agents.litellm_agent import litellm_agent
-from benchmark.runs.agents.toolbox import Toolbox
 from benchmark.runs.external import external_run_create
 from benchmark.runs.models import EvaluationRun, Step, Trajectory
 from benchmark.runs.upload import UploadError, run_upload

@@ -1,11 +1,11 @@
 """The platform's judges and paraphraser ask their models through the model client every endpoint uses
-(benchmark/runs/model_clients.py): the egress checks, the retries and the key's redaction hold for them too."""
+(benchmark/runs/scoring/model_clients.py): the egress checks, the retries and the key's redaction hold for them too."""
 
 from __future__ import annotations
 
 import pytest
 
-from benchmark.runs.model_clients import platform_judges, with_model_client
+from benchmark.runs.scoring.model_clients import platform_judges, with_model_client
 from judging.judges import JudgeConfig, judge_score
 from tests.fakes.openai_server import FakeOpenAI, error, reply
 from tests.judging.test_judges import CASE, SECRET, verdict

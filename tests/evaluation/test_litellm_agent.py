@@ -8,10 +8,10 @@ from types import SimpleNamespace
 
 import pytest
 
+from benchmark.agents.base import AGENTS, AgentTask, RunConfig
+from benchmark.agents.litellm_agent import REMINDER, litellm_agent, system_prompt
+from benchmark.agents.toolbox import Toolbox
 from benchmark.endpoints.llm import EndpointSpec, LLMClient, RetryPolicy
-from benchmark.runs.agents.base import AGENTS, AgentTask, RunConfig
-from benchmark.runs.agents.litellm_agent import REMINDER, litellm_agent, system_prompt
-from benchmark.runs.agents.toolbox import Toolbox
 from tests.fakes.openai_server import FakeOpenAI, error, reply
 
 QUESTION = "What are the opening hours of Museo Kivi?"

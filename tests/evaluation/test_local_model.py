@@ -25,7 +25,7 @@ from benchmark.endpoints.models import ModelEndpoint
 from benchmark.runs.leaderboard import leaderboard_rows
 from benchmark.runs.models import EvaluationRun, ModelCall
 from benchmark.submissions.local_model import local_model_evaluate
-from judging.vocabulary import Ending
+from kernel.vocabulary import Ending
 from tests.processes import free_port
 
 
@@ -115,7 +115,7 @@ def test_the_local_model_is_submitted_run_scored_listed_and_replayed_byte_for_by
 
 
 def test_the_local_model_judges_through_the_model_client_its_replies_parsed_kept_and_cached(port, settings):
-    from benchmark.runs.model_clients import with_model_client
+    from benchmark.runs.scoring.model_clients import with_model_client
     from judging.judges import InMemoryJudgeCache, JudgeConfig, judge_score
     from tests.judging.test_judges import CASE
 

@@ -7,8 +7,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from benchmark.agents.toolbox import StepRecord
 from benchmark.runs import execute
-from benchmark.runs.agents.toolbox import StepRecord
 
 AWKWARD = {
     "text": 'a "quoted" word, a back\\slash, {braces}, a comma, and Ünïcödé ✓',

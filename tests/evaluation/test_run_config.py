@@ -8,7 +8,7 @@ import io
 import pytest
 from django.core.management import CommandError, call_command
 
-from benchmark.runs.config import RUN_FILTERS, RunConfig, RunConfigError, run_config_from_options
+from benchmark.agents.config import RUN_FILTERS, RunConfig, RunConfigError, run_config_from_options
 from tests.api.data import CELLS, release
 
 # What run_create stored before timeout_s was stored (a submission's full run: settings, filters, a mark).

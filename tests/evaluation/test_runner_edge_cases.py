@@ -272,7 +272,7 @@ def test_the_step_of_broken_json_arguments_records_the_message_the_model_saw(run
 
 def test_a_runs_timeout_reaches_the_agent():
     """RunConfig carries timeout_s, so the agent's clock is the run's (it used to fall back to 600 s always)."""
-    from benchmark.runs.config import DEFAULT_TIMEOUT_S, RunConfig
+    from benchmark.agents.config import DEFAULT_TIMEOUT_S, RunConfig
 
     assert RunConfig.from_stored({"timeout_s": 5}).timeout_s == 5
     assert RunConfig.from_stored({}).timeout_s == DEFAULT_TIMEOUT_S == 600

@@ -7,13 +7,13 @@ from collections import Counter
 
 import pytest
 
+from benchmark.agents.base import AGENTS, AgentTask, RunConfig
+from benchmark.agents.heuristic.reading import Name, Reading
+from benchmark.agents.skeptic import RULES
+from benchmark.agents.skeptic.ask import read_ask, read_trip, stem
+from benchmark.agents.skeptic.vote import Tally, expand, vote_note
+from benchmark.agents.toolbox import Toolbox
 from benchmark.cases.rank_rules import CaseSignals, RankQuota
-from benchmark.runs.agents.base import AGENTS, AgentTask, RunConfig
-from benchmark.runs.agents.heuristic.reading import Name, Reading
-from benchmark.runs.agents.skeptic import RULES
-from benchmark.runs.agents.skeptic.ask import read_ask, read_trip, stem
-from benchmark.runs.agents.skeptic.vote import Tally, expand, vote_note
-from benchmark.runs.agents.toolbox import Toolbox
 from benchmark.runs.floors import FLOOR_AGENTS, answer_places, floor_probe
 
 

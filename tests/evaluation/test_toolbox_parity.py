@@ -8,7 +8,7 @@ import json
 
 from mcp import Client
 
-from benchmark.runs.agents.toolbox import Toolbox
+from benchmark.agents.toolbox import Toolbox
 from environment.mcp_server import build_server
 
 CALLS = [

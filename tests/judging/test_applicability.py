@@ -6,7 +6,7 @@ import pytest
 
 from judging.metrics import applicability_markdown, applicable_metrics, applies, get_metric, metric
 from judging.metrics.applicability import all_result_names
-from judging.vocabulary import CELLS
+from kernel.vocabulary import CELLS
 
 
 def test_there_are_eleven_cells_and_trip_has_no_l0():

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from benchmark.runs.model_clients import with_model_client
+from benchmark.runs.scoring.model_clients import with_model_client
 from judging.judges import (
     PLACEHOLDER,
     InMemoryJudgeCache,

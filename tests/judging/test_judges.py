@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from benchmark.runs.model_clients import with_model_client
+from benchmark.runs.scoring.model_clients import with_model_client
 from judging.judges import (
     CalibrationPair,
     InMemoryJudgeCache,
@@ -396,6 +396,6 @@ def test_a_judge_without_a_model_client_asks_nobody_and_says_why():
         result = judge_score("semantic_constraint", bare, CASE, CASE.answer)
     assert result.score is None and fake.requests == []
     assert (
-        result.failure
-        == "model error: RuntimeError: judge 'bare' has no model client (benchmark.runs.model_clients gives one)"
+        result.failure == "model error: RuntimeError: judge 'bare' has no model client"
+        " (benchmark.runs.scoring.model_clients gives one)"
     )

@@ -74,8 +74,8 @@ def test_the_beat_schedule_names_registered_housekeeping_tasks():
 
 
 def test_the_evaluation_task_limits_come_from_the_longest_case():
+    from benchmark.agents import config
     from benchmark.endpoints import llm
-    from benchmark.runs import config
 
     # The agent's wall clock is the one in the code, and it is what bounds the conversation; no run may set a
     # longer one (RunConfig's ceiling), since the task's time limit would cut it first.

@@ -144,7 +144,7 @@ def recorded_trajectory(*, release, calls, answer=None, model_text: str = "", **
     A new run (agent "reference", ``run_options`` passed to ``run_create``; ``purpose`` set
     after) holds it. A submit_answer call is appended for ``answer`` unless it is None.
     """
-    from benchmark.runs.agents.toolbox import StepRecord
+    from benchmark.agents.toolbox import StepRecord
     from benchmark.runs.execute import trajectory_finish
     from benchmark.runs.services import run_create
     from environment.tools.gateway import call_tool

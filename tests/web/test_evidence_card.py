@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from benchmark.cases.audit.verify import verify_case
 from benchmark.cases.evidence_card import evidence_card
 from benchmark.cases.models import Case
 from benchmark.cases.services.cases import case_document
-from benchmark.cases.verify import verify_case
 from tests.web.browser import needs_chromium
 
 

@@ -14,9 +14,9 @@ from django.contrib.auth.models import User
 
 from benchmark.accounts.models import ApiToken
 from benchmark.accounts.services import api_token_hash
+from benchmark.agents.text_calls import looks_like_tool_call
 from benchmark.cases.models import Case, Release
 from benchmark.endpoints.models import ModelEndpoint
-from benchmark.runs.agents.text_calls import looks_like_tool_call
 from benchmark.runs.models import EvaluationRun
 from benchmark.submissions.services import smoke_case_ids, submission_create
 from benchmark.submissions.smoke import smoke_report

@@ -40,7 +40,7 @@ from functools import cache
 from benchmark.cases.needs import need_of
 from environment.build.corpus.vocab import ALL_SPECS
 from environment.evidence import NOT_COUNTED, RESETS
-from environment.text import fold
+from kernel.text import fold
 
 from .common import Reject
 from .world import NOW, AuditWorld

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta
 
-from environment.opening import hours_are_valid, is_open_at
+from kernel.opening import hours_are_valid, is_open_at
 
 from . import margins
 from .common import FAIL, PASS, Reject, answer_place, gold_fits, open_verdict, when

@@ -44,7 +44,7 @@ from environment.tools.notes import AGENT_CAP
 from .evidence import Lookalikes, keyword_counts, need_pattern, need_words
 from .world import NOW, AuditWorld
 
-TOOL_BUDGET = 30  # the agent's default tool budget (benchmark.runs.config.DEFAULT_TOOL_BUDGET)
+TOOL_BUDGET = 30  # the agent's default tool budget (benchmark.agents.config.DEFAULT_TOOL_BUDGET)
 Search = Callable[[str], Sequence[str]]  # a search_notes keyword -> the note ids the tool lists for it
 GOLD_UNREAD = "the notes its searches list do not show the gold holding the need under the rule"
 

@@ -20,10 +20,10 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from environment.evidence import Item, fact_verdict
-from environment.opening import is_open_at
 from environment.selectors import NoteText, evidence_rows, note_texts, place_rows
-from environment.text import fold
 from environment.tools.context import city_context
+from kernel.opening import is_open_at
+from kernel.text import fold
 
 if TYPE_CHECKING:
     from .roads import Roads

@@ -6,7 +6,7 @@ import time
 from typing import TextIO
 
 from benchmark.cases.document import TABLE4, case_type
-from judging.vocabulary import CELLS
+from kernel.vocabulary import CELLS
 
 from .runner import CellReport, _in_transaction, generate_cases
 
@@ -163,7 +163,7 @@ def verified(context, documents: list, written: list, workers: int, progress: Te
 
 
 def _verify_one(job):
-    from benchmark.cases.verify import verify_case
+    from benchmark.cases.audit.verify import verify_case
 
     document, others = job
     return verify_case(document, other_questions=others, replay=False)

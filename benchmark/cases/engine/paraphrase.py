@@ -1,7 +1,7 @@
 """Optional paraphrasing of generated questions by a model (temperature 0.7, appendix B.3).
 
 The model is asked through the platform's model client, which the runs app registers in
-``PARAPHRASE_CLIENTS`` (``benchmark.runs.model_clients``: the egress checks and retries every model
+``PARAPHRASE_CLIENTS`` (``benchmark.runs.scoring.model_clients``: the egress checks and retries every model
 request gets; the cases app cannot import the endpoints app). Without one, asking is an error: litellm
 is called by the endpoints package only.
 
@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from environment.registry_base import Registry
+from kernel.registry import Registry
 
 NUMBER = re.compile(r"\d+(?:[.:]\d+)?")
 SYSTEM_PROMPT = (

@@ -11,20 +11,20 @@ from dataclasses import dataclass, field
 
 from benchmark.cases.audit import audit_world
 from benchmark.cases.audit.evidence import recording_lookalikes
+from benchmark.cases.audit.lookalike_report import case_signals
+from benchmark.cases.audit.verify import verify_case
 from benchmark.cases.document import TABLE4, CaseDocument, RequiredEvidence, case_type, normalise_question
+from benchmark.cases.engine.kit.common import Draft, dated_question, label_value
+from benchmark.cases.engine.kit.question_phrasing import Phrasebook
+from benchmark.cases.engine.kit.session import Discard, EngineSession
 from benchmark.cases.floors import floor_picks
-from benchmark.cases.lookalike_report import case_signals
+from benchmark.cases.moments import query_moment
 from benchmark.cases.phrasings import HIDDEN, PUBLIC
 from benchmark.cases.rank_rules import RankQuota
-from benchmark.cases.verify import verify_case
 from environment.tools.context import ToolContext
-from judging.vocabulary import CELLS, Category, Level
+from kernel.vocabulary import CELLS, Category, Level
 
-from .common import Draft, dated_question, label_value
-from .moments import query_moment
-from .question_phrasing import Phrasebook
 from .recipes import load_recipes
-from .session import Discard, EngineSession
 
 ENGINE_VERSION = "3.0"
 MAX_ATTEMPTS_PER_CASE = 80
@@ -223,7 +223,7 @@ def _paraphrased(document: CaseDocument, draft: Draft, session: EngineSession, p
 
 def _names_seen(session: EngineSession, answer) -> set[str]:
     """Place names this attempt looked up or answered with (protected in paraphrases)."""
-    from benchmark.cases.checks import answer_names
+    from benchmark.cases.audit.checks import answer_names
 
     looked_up = {
         s.arguments["query_name"]

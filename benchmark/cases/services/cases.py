@@ -10,12 +10,12 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from benchmark.cases.audit import verify as verification
+from benchmark.cases.audit.verify import VerificationResult
 from benchmark.cases.models import Case, CaseEvent
 
-from .. import verify as verification
 from ..document import CaseDocument
 from ..selectors import DOCUMENT_FIELDS, case_document, case_other_questions
-from ..verify import VerificationResult
 
 # What an edit may change; review state changes only through validate, reject and re-verify.
 EDITABLE_FIELDS = tuple(f for f in DOCUMENT_FIELDS if f not in ("case_id", "status", "rejection_reason"))

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 
-from judging.vocabulary import Category
+from kernel.vocabulary import Category
 
 _VEHICLE_WORDS = {"walking": "on foot", "cycling": "bike", "driving": "car"}
 _MODE_WORDS = {"time": "fastest", "distance": "shortest"}

@@ -13,11 +13,11 @@ from typing import Any, Protocol
 from django.db import InterfaceError, OperationalError
 
 from benchmark.cases.document import CaseDocument
-from benchmark.runs.model_clients import platform_judges
+from benchmark.runs.scoring.model_clients import platform_judges
 from environment.tools.context import ToolContext
 from judging.types import Step as JStep
 from judging.types import Trajectory as JTrajectory
-from judging.vocabulary import Ending
+from kernel.vocabulary import Ending
 
 from . import services
 from .judge_cache import DatabaseJudgeCache

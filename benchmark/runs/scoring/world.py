@@ -7,8 +7,8 @@ from datetime import UTC, date, datetime
 from functools import lru_cache
 
 from environment import selectors
-from environment.text import fold
 from environment.tools.context import ToolContext, city_context
+from kernel.text import fold
 
 
 class CityWorld:

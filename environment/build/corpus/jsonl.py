@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from environment.evidence import CREDITS, STANCES
+from environment.records import CommentRecord, Corpus, LabelRecord, NoteRecord, PlaceRecord
 
-from ..records import CommentRecord, Corpus, LabelRecord, NoteRecord, PlaceRecord
 from .memory import distil
 
 NOTE_KINDS = ("about", "multi", "chatter", "duplicate", "outdated", "promo", "spam")

@@ -6,14 +6,14 @@ may narrow them to named sub-types (reindeer dishes only at Finnish, Nordic and 
 restaurants). So no fact lands where a reader would dispute it: no croissants at an
 ice-cream chain, no play corner at a jeweller, no reindeer at a burger bar.
 
-The table is by exact sub-type name (:mod:`environment.build.taxonomy`); a sub-type it does
+The table is by exact sub-type name (:mod:`environment.taxonomy`); a sub-type it does
 not list takes its top type's kind (``_BY_TOP``), and a place of an unknown top type is
 ``other``, which fits only the few facts that fit anywhere people are served.
 """
 
 from __future__ import annotations
 
-from environment.build.taxonomy import RESTAURANT_EXTRAS
+from environment.taxonomy import RESTAURANT_EXTRAS
 
 _SUBS: dict[str, tuple[str, ...]] = {
     "cafe": ("Coffee House", "Coffee Shop", "Tea Shop"),
@@ -157,7 +157,7 @@ def subtypes_of(kinds: tuple[str, ...]) -> tuple[str, ...]:
 
 def kind_of_sub(sub: str) -> str:
     """The kind of a sub-type named alone ("Pizzeria"), with its top type from the taxonomy."""
-    from ..taxonomy import top_of_sub
+    from environment.taxonomy import top_of_sub
 
     return kind_of(f"{top_of_sub(sub)}|{sub}")
 

@@ -13,8 +13,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
 from environment.evidence import Item, fact_verdict
-
-from ..records import CommentRecord, FactRecord, LabelRecord, NoteRecord, PlaceMemory, PlaceRecord
+from environment.records import CommentRecord, FactRecord, LabelRecord, NoteRecord, PlaceMemory, PlaceRecord
 
 _FIELD = {"static": 0, "long_term": 1, "short_term": 2}
 

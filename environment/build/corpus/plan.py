@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 
 from environment.evidence import ASKS, CREDITS, ENDED, HEARSAY, NEGATES, PROMO, SPAM, SUPPORTS
+from environment.records import PlaceRecord
 
-from ..records import PlaceRecord
 from .fact_spec import FactSpec
 from .kinds import kind_of, sub_of
 from .text import label_day, label_span

@@ -2,7 +2,7 @@
 
 :func:`generate_corpus` plans every place's facts and evidence (:mod:`.plan`), writes each
 place's notes and comments from its own random stream, labels every note and comment that
-touches a fact (:class:`~environment.build.records.LabelRecord`: the place it speaks of,
+touches a fact (:class:`~environment.records.LabelRecord`: the place it speaks of,
 the fact, its stance), and distils the facts that hold under the evidence rule
 (:mod:`.memory`). Randomness comes from ``random.Random`` seeded with a SHA-256 of the seed
 and a place id, so the same ``(places, seed)`` gives the same corpus byte for byte.
@@ -19,8 +19,8 @@ from datetime import datetime, timedelta
 
 import environment.build.corpus.phrasing as P
 from environment.evidence import ASKS, CREDITS, ENDED, HEARSAY, NEGATES, PROMO, SPAM, SUPPORTS
+from environment.records import CommentRecord, Corpus, LabelRecord, NoteRecord, PlaceRecord
 
-from ..records import CommentRecord, Corpus, LabelRecord, NoteRecord, PlaceRecord
 from . import stances
 from .memory import distil
 from .plan import (

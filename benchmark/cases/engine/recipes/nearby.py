@@ -6,11 +6,7 @@ import random
 from datetime import timedelta
 from typing import Any
 
-from benchmark.cases.lexicon import ERRANDS, Noun, errand_noun
-from environment.opening import hours_are_valid
-from judging.vocabulary import Category, Level
-
-from ..common import (
+from benchmark.cases.engine.kit.common import (
     Draft,
     accepted,
     find_by_name,
@@ -20,9 +16,13 @@ from ..common import (
     pick_noun,
     sample,
 )
-from ..moments import closings, moments_when, stable_state
-from ..question_phrasing import a, moment_slots
-from ..session import Discard
+from benchmark.cases.engine.kit.question_phrasing import a, moment_slots
+from benchmark.cases.engine.kit.session import Discard
+from benchmark.cases.lexicon import ERRANDS, Noun, errand_noun
+from benchmark.cases.moments import closings, moments_when, stable_state
+from kernel.opening import hours_are_valid
+from kernel.vocabulary import Category, Level
+
 from ..wording import nearby as words
 from .registry import recipe
 from .trip import engine_leg

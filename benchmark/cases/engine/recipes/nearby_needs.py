@@ -8,11 +8,7 @@ import numpy as np
 
 from benchmark.cases.audit import audit_world
 from benchmark.cases.audit.common import lookalikes, noun_candidates
-from benchmark.cases.needs import need_of
-from environment.opening import hours_are_valid
-from judging.vocabulary import Category, Level
-
-from ..common import (
+from benchmark.cases.engine.kit.common import (
     Draft,
     evidence_ref,
     fact_constraint,
@@ -28,9 +24,13 @@ from ..common import (
     uniquely_named,
     want_phrase,
 )
-from ..moments import moments_when, stable_state
-from ..question_phrasing import a, moment_slots
-from ..session import Discard
+from benchmark.cases.engine.kit.question_phrasing import a, moment_slots
+from benchmark.cases.engine.kit.session import Discard
+from benchmark.cases.moments import moments_when, stable_state
+from benchmark.cases.needs import need_of
+from kernel.opening import hours_are_valid
+from kernel.vocabulary import Category, Level
+
 from ..wording import nearby as words
 from .nearby import NEAREST_SLACK, nearest_margin, radius_for, walk_costs
 from .registry import recipe

@@ -6,12 +6,12 @@ import random
 import re
 from datetime import timedelta
 
-from environment.opening import hours_are_valid, is_open_at
-from judging.vocabulary import Category, Level
+from benchmark.cases.engine.kit.common import Draft, find_by_name, sample, uniquely_named
+from benchmark.cases.engine.kit.session import Discard
+from benchmark.cases.moments import WEEK_START
+from kernel.opening import hours_are_valid, is_open_at
+from kernel.vocabulary import Category, Level
 
-from ..common import Draft, find_by_name, sample, uniquely_named
-from ..moments import WEEK_START
-from ..session import Discard
 from ..wording import place as words
 from .registry import recipe
 

@@ -10,14 +10,23 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
+from benchmark.cases.engine.kit.common import (
+    Draft,
+    accepted,
+    find_by_name,
+    named_places,
+    noun_types,
+    pick_noun,
+    sample,
+    uniquely_named,
+)
+from benchmark.cases.engine.kit.question_phrasing import join_names, moment_slots, travel_slots
+from benchmark.cases.engine.kit.session import Discard
 from benchmark.cases.lexicon import nouns_for
-from environment.opening import hours_are_valid, is_open_at
-from judging.vocabulary import Category, Level
+from benchmark.cases.moments import WEEK_START, moments_when, openings, stable_state
+from kernel.opening import hours_are_valid, is_open_at
+from kernel.vocabulary import Category, Level
 
-from ..common import Draft, accepted, find_by_name, named_places, noun_types, pick_noun, sample, uniquely_named
-from ..moments import WEEK_START, moments_when, openings, stable_state
-from ..question_phrasing import join_names, moment_slots, travel_slots
-from ..session import Discard
 from ..wording import place as words
 from .registry import recipe
 from .trip import engine_leg

@@ -10,11 +10,7 @@ import random
 
 from benchmark.cases.audit import audit_world
 from benchmark.cases.audit.evidence import MIN_DECOYS, has_talk, keyword_counts
-from benchmark.cases.needs import need_of
-from benchmark.cases.rank_rules import CaseSignals
-from judging.vocabulary import Category, Level
-
-from ..common import (
+from benchmark.cases.engine.kit.common import (
     Draft,
     accepted,
     evidence_ref,
@@ -32,8 +28,12 @@ from ..common import (
     uniquely_named,
     want_phrase,
 )
-from ..question_phrasing import join_names
-from ..session import Discard
+from benchmark.cases.engine.kit.question_phrasing import join_names
+from benchmark.cases.engine.kit.session import Discard
+from benchmark.cases.needs import need_of
+from benchmark.cases.rank_rules import CaseSignals
+from kernel.vocabulary import Category, Level
+
 from ..wording import place as words
 from .registry import recipe
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from environment.registry_base import Registry
-from judging.vocabulary import CELLS, Category, Level, cell_key
+from kernel.registry import Registry
+from kernel.vocabulary import CELLS, Category, Level, cell_key
 
 RECIPES: Registry[Callable] = Registry("recipe")  # named by cell_key, e.g. "routing/L1"
 

@@ -11,12 +11,7 @@ from benchmark.cases.audit import audit_world
 from benchmark.cases.audit.common import Reject, lookalikes
 from benchmark.cases.audit.evidence import check_l2
 from benchmark.cases.audit.plans import detour_costs
-from benchmark.cases.lexicon import ERRANDS, errand_noun
-from benchmark.cases.needs import need_of
-from environment.opening import hours_are_valid
-from judging.vocabulary import Category, Level
-
-from ..common import (
+from benchmark.cases.engine.kit.common import (
     STOP_NOUNS,
     Draft,
     accepted,
@@ -38,10 +33,15 @@ from ..common import (
     supporting_notes,
     want_phrase,
 )
-from ..moments import moments_when, stable_state
-from ..question_phrasing import a as with_article
-from ..question_phrasing import moment_slots, travel_slots
-from ..session import Discard
+from benchmark.cases.engine.kit.question_phrasing import a as with_article
+from benchmark.cases.engine.kit.question_phrasing import moment_slots, travel_slots
+from benchmark.cases.engine.kit.session import Discard
+from benchmark.cases.lexicon import ERRANDS, errand_noun
+from benchmark.cases.moments import moments_when, stable_state
+from benchmark.cases.needs import need_of
+from kernel.opening import hours_are_valid
+from kernel.vocabulary import Category, Level
+
 from ..wording import routing as words
 from .registry import recipe
 

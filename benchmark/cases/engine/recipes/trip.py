@@ -8,10 +8,7 @@ from datetime import datetime, timedelta
 from itertools import permutations
 from typing import Any
 
-from environment.opening import hours_are_valid
-from judging.vocabulary import Category, Level
-
-from ..common import (
+from benchmark.cases.engine.kit.common import (
     TOUR_NOUNS,
     Draft,
     accepted,
@@ -24,9 +21,12 @@ from ..common import (
     sample,
     visitable,
 )
-from ..moments import day_place, moments_when, openings, stable_state
-from ..question_phrasing import join_names, moment_slots, split_choice, travel_slots
-from ..session import Discard
+from benchmark.cases.engine.kit.question_phrasing import join_names, moment_slots, split_choice, travel_slots
+from benchmark.cases.engine.kit.session import Discard
+from benchmark.cases.moments import day_place, moments_when, openings, stable_state
+from kernel.opening import hours_are_valid
+from kernel.vocabulary import Category, Level
+
 from ..wording import trip as words
 from .registry import recipe
 from .routing import route_answer

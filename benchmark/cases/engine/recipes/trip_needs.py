@@ -11,11 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from environment.build.corpus.vocab import ALL_SPECS
-from environment.opening import hours_are_valid
-from judging.vocabulary import Category, Level
-
-from ..common import (
+from benchmark.cases.engine.kit.common import (
     Draft,
     evidence_ref,
     fact_constraint,
@@ -30,9 +26,13 @@ from ..common import (
     supporting_notes,
     want_phrase,
 )
-from ..question_phrasing import a as with_article
-from ..question_phrasing import join_names, moment_slots, split_choice, travel_slots
-from ..session import Discard
+from benchmark.cases.engine.kit.question_phrasing import a as with_article
+from benchmark.cases.engine.kit.question_phrasing import join_names, moment_slots, split_choice, travel_slots
+from benchmark.cases.engine.kit.session import Discard
+from environment.build.corpus.vocab import ALL_SPECS
+from kernel.opening import hours_are_valid
+from kernel.vocabulary import Category, Level
+
 from ..wording import trip as words
 from .registry import recipe
 from .routing import route_answer

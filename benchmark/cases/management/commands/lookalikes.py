@@ -4,8 +4,9 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
+from benchmark.cases.audit.lookalike_report import lookalike_report
 from benchmark.cases.models import Case, Release
-from benchmark.cases.selectors import case_documents, lookalike_report
+from benchmark.cases.selectors import case_documents
 
 
 class Command(BaseCommand):

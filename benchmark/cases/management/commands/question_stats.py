@@ -2,14 +2,14 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
+from benchmark.cases.audit.skeletons import case_place_ids, shared, skeleton_stats
 from benchmark.cases.document import case_type
 from benchmark.cases.models import Release
 from benchmark.cases.needs import NEEDS
 from benchmark.cases.phrasings import BANKS, bank_phrasings
 from benchmark.cases.selectors import case_documents
-from benchmark.cases.skeletons import case_place_ids, shared, skeleton_stats
 from environment.selectors import place_points
-from judging.vocabulary import CELLS
+from kernel.vocabulary import CELLS
 
 
 class Command(BaseCommand):

@@ -4,8 +4,9 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
+from benchmark.cases.audit.verify import documents_verify
 from benchmark.cases.models import Case, Release
-from benchmark.cases.selectors import case_documents, documents_verify
+from benchmark.cases.selectors import case_documents
 
 
 class Command(BaseCommand):

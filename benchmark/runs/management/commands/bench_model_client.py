@@ -72,8 +72,8 @@ async def _measure(url: str, question: str, calls: int) -> dict[str, tuple[float
     import httpx
     from openai import AsyncOpenAI
 
+    from benchmark.agents.litellm_agent import function_specs, system_prompt
     from benchmark.endpoints.llm import EndpointSpec, LLMClient, model_calls_warm_up
-    from benchmark.runs.agents.litellm_agent import function_specs, system_prompt
     from environment.mcp_server import build_server
 
     await model_calls_warm_up()  # imports what litellm loads lazily (a worker does this before its first case)

@@ -12,10 +12,10 @@ class Command(BaseCommand):
         parser.add_argument("--top", type=int, default=3, help="Size of the recommended ensemble.")
 
     def handle(self, *args, **opts):
-        from benchmark.runs.model_clients import platform_judges
         from benchmark.runs.models import HumanScore
         from benchmark.runs.scoring.judge_cache import DatabaseJudgeCache
         from benchmark.runs.scoring.judge_calibration import calibration_report, judges_calibrate
+        from benchmark.runs.scoring.model_clients import platform_judges
 
         judges = platform_judges()
         if not judges:

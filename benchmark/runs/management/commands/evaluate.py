@@ -2,8 +2,8 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from benchmark.runs.config import add_run_config_arguments
-from judging.vocabulary import Category, Level
+from benchmark.agents.config import add_run_config_arguments
+from kernel.vocabulary import Category, Level
 
 INTERRUPTED = 130  # the shell's exit status for a command ended by Ctrl-C (128 + SIGINT)
 

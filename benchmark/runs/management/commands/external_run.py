@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from benchmark.runs.config import RunConfig, add_run_config_arguments, run_config_from_options
-from judging.vocabulary import Category, Level
+from benchmark.agents.config import RunConfig, add_run_config_arguments, run_config_from_options
+from kernel.vocabulary import Category, Level
 
 INSTRUCTIONS = """\
 Run {run_id} ({cases} cases) of the external agent on release {release}.

@@ -29,8 +29,8 @@ class Command(BaseCommand):
         from pydantic import ValidationError
 
         from benchmark.cases.document import CaseDocument
-        from benchmark.runs.model_clients import platform_judges
         from benchmark.runs.scoring.judge_cache import DatabaseJudgeCache
+        from benchmark.runs.scoring.model_clients import platform_judges
         from benchmark.runs.scoring.services import answer_score
         from environment.tools.context import CityNotBuilt
         from judging.types import Trajectory

@@ -7,7 +7,7 @@ import random
 from datetime import datetime, timedelta
 from functools import lru_cache
 
-from environment.opening import is_open_at, parse_hours
+from kernel.opening import is_open_at, parse_hours
 
 WEEK_START = datetime(2026, 12, 7)  # a Monday; no public holiday that week in Finland
 WEEK_END = WEEK_START + timedelta(days=6, hours=23, minutes=59)  # the Sunday's last minute

@@ -3,7 +3,7 @@
 The members are ``StrEnum``s: each equals its value (``Category.ROUTING == "routing"``), so they
 go into JSON, the database and templates as the plain strings stored everywhere. Django model
 choices are built from them (``benchmark.cases.models``, ``benchmark.runs.models``). Tool error
-kinds belong to the tools: ``environment.error_kinds``.
+kinds belong to the tools: ``kernel.error_kinds``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,8 @@
-"""Runs: an agent evaluated on a release, its trajectories, steps and model calls, and judging records."""
+"""Runs: an agent evaluated on a release, its trajectories, steps and model calls, and judging records.
+
+A package rather than a module so that it is a folder of its own, below both the run code and
+``scoring/`` that reads it (no cycle between folders, tests/test_architecture.py).
+"""
 
 from __future__ import annotations
 
@@ -7,7 +11,7 @@ from django.db import models
 
 from benchmark.cases.models import Case, Release, ReleaseCase
 from benchmark.endpoints.models import ModelEndpoint
-from judging.vocabulary import Ending
+from kernel.vocabulary import Ending
 
 
 class EvaluationRun(models.Model):

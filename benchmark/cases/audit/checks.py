@@ -5,13 +5,12 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator, Mapping
 from typing import Any
 
+from benchmark.cases.document import CaseDocument, ToolStep, normalise_question, observation_digest
 from environment.selectors import fact_note_ids, note_ids_existing, place_get
-from environment.text import fold
 from environment.tools.context import CityNotBuilt, ToolContext, city_context
 from environment.tools.gateway import call_tool
 from judging.grounding import leaf_values
-
-from .document import CaseDocument, ToolStep, normalise_question, observation_digest
+from kernel.text import fold
 
 
 def run_checks(
@@ -232,9 +231,9 @@ def _check_uniqueness(ctx, doc: CaseDocument, observations: list) -> list[str]:
     gold it checked, the verifier's reading path replayed through the real ``search_notes`` settles the gold
     within the agent's tool budget (what the verifier cannot check without a tool: the tool lists more than
     its own reading, so pages fill and more notes name each place)."""
-    from .audit import audit_case, audit_world
-    from .audit.evidence import recording_lookalikes
-    from .audit.reading import TOOL_BUDGET, reading_path
+    from benchmark.cases.audit import audit_case, audit_world
+    from benchmark.cases.audit.evidence import recording_lookalikes
+    from benchmark.cases.audit.reading import TOOL_BUDGET, reading_path
 
     with recording_lookalikes() as found:
         failures = audit_case(doc)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Awaitable, Callable
 
-from judging.vocabulary import Ending
+from kernel.vocabulary import Ending
 
 from ..base import AgentOutcome, AgentTask, agent
 from ..toolbox import BudgetExhausted

@@ -17,15 +17,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from benchmark.cases.audit import AuditWorld, audit_world, case_lookalikes
+from benchmark.cases.audit.checks import tool_search
 from benchmark.cases.audit.evidence import MIN_LOOKALIKES, Lookalikes, keyword_counts
 from benchmark.cases.audit.reading import TOOL_BUDGET, ReadingPath, reading_path
-from benchmark.cases.checks import tool_search
 from benchmark.cases.document import CaseDocument
 from benchmark.cases.needs import need_of
+from benchmark.cases.rank_rules import CaseSignals, rules_table
 from environment.build.corpus.vocab import ALL_SPECS
 from environment.tools.context import city_context
-
-from .rank_rules import CaseSignals, rules_table
 
 
 @dataclass(frozen=True)

@@ -9,15 +9,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from benchmark.cases.lexicon import ACCEPT, Noun, nouns_for, top_of
+from benchmark.cases.moments import WEEK_END, WEEK_START, query_moment, spoken_date
 from benchmark.cases.needs import NEEDS, need_of, needs_in, nouns_for_need
 from benchmark.cases.phrasings import fitting_phrases
 from environment.build.corpus.kinds import kind_of
 from environment.build.corpus.text import parse_label_span
 from environment.build.corpus.vocab import ALL_SPECS, STATIC_KEY_OF_LABEL
 from environment.selectors import fact_note_ids
-from environment.text import fold
+from kernel.text import fold
 
-from .moments import WEEK_END, WEEK_START, query_moment, spoken_date
 from .session import Discard, EngineSession
 
 SAMPLE_SIZE = 50

@@ -9,7 +9,7 @@ the scaffold's prompt, so the block must not change.
 
 from __future__ import annotations
 
-from judging.vocabulary import Category
+from kernel.vocabulary import Category
 
 # Figure 9's answer format, verbatim but for the direct "answer" field and the top-level
 # "name"/"place_id" of a single place (and the line that explains them).

@@ -6,6 +6,9 @@ judge metric, SC or RP, from the judges when they are configured and score, else
 rule check) and adds the 'fetched before cited' flags. It keeps no state between calls; the
 world it is given must be safe to share between threads
 (``benchmark.runs.scoring.world.CityWorld`` is).
+
+It is a folder of its own because it stands above the metrics and the judges it calls, which
+import only the modules beside this folder (no cycle between folders, tests/test_architecture.py).
 """
 
 from __future__ import annotations

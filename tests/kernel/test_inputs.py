@@ -1,4 +1,4 @@
-"""The input hygiene checks (environment/inputs.py): each problem named by its JSON path, and a
+"""The input hygiene checks (kernel/inputs.py): each problem named by its JSON path, and a
 storable copy of what must be kept; iterative, so no input is too deep for them."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import math
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from environment.inputs import (
+from kernel.inputs import (
     TOOL_ARGUMENTS,
     Limits,
     _needs_no_repair,

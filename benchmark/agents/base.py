@@ -12,10 +12,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from benchmark.agents.config import RunConfig
 from benchmark.cases.document import CaseDocument
-from benchmark.runs.config import RunConfig
-from environment.registry_base import Registry
-from judging.vocabulary import Ending
+from kernel.registry import Registry
+from kernel.vocabulary import Ending
 
 
 @dataclass
@@ -24,7 +24,7 @@ class AgentTask:
     case: CaseDocument  # only the reference agent may read more than the question
     trial: int
     config: RunConfig
-    tools: Any  # benchmark.runs.agents.toolbox.Toolbox
+    tools: Any  # benchmark.agents.toolbox.Toolbox
     llm: Any = None  # benchmark.endpoints.llm.LLMClient for model agents
 
 

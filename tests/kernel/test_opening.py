@@ -1,6 +1,6 @@
 from datetime import datetime
 
-from environment.opening import hours_are_valid, is_open_at
+from kernel.opening import hours_are_valid, is_open_at
 
 
 def test_open_and_closed_at_local_times():

@@ -2,7 +2,7 @@
 
 import pytest
 
-from environment.registry_base import NotRegistered, Registry
+from kernel.registry import NotRegistered, Registry
 
 
 def test_items_come_back_by_name_and_in_registration_order():

@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from benchmark.cases.document import ToolStep, observation_digest
+from benchmark.cases.rank_rules import RankQuota
 from environment.tools.context import ToolContext
 from environment.tools.gateway import call_tool
 
-from ..rank_rules import RankQuota
 from .question_phrasing import Phrasebook, check_bank, fill
 
 

@@ -4,7 +4,7 @@ import unicodedata
 
 import pytest
 
-from environment.text import fold
+from kernel.text import fold
 
 
 def plain(text: str) -> str:

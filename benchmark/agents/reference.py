@@ -6,7 +6,7 @@ the scoring agree (and that the tools still give what the case was written from)
 
 from __future__ import annotations
 
-from judging.vocabulary import Ending
+from kernel.vocabulary import Ending
 
 from .base import AgentOutcome, AgentTask, agent
 

@@ -17,12 +17,14 @@ Checks (each failure is a sentence a curator can act on):
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections import defaultdict
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
-from .audit.evidence import recording_lookalikes
+from benchmark.cases.audit.evidence import recording_lookalikes
+from benchmark.cases.document import CaseDocument, normalise_question
+
 from .checks import run_checks
-from .document import CaseDocument
 
 
 @dataclass
@@ -57,3 +59,29 @@ def verify_case(
         for f in weighed.values()
     ]
     return VerificationResult(ok=not failures, failures=failures, checks=checks, evidence=evidence)
+
+
+def documents_verify(
+    *,
+    documents: list[CaseDocument],
+    population: Iterable[CaseDocument] | None = None,
+) -> list[tuple[CaseDocument, VerificationResult]]:
+    """Verify each document; writes nothing.
+
+    Args:
+        documents: the documents to verify.
+        population: the documents whose questions count as "other questions" (default:
+            ``documents``); a document never counts against itself.
+    """
+    pool: dict[str, list[str]] = defaultdict(list)  # question -> the case ids asking it
+    for d in documents if population is None else population:
+        pool[normalise_question(d.question)].append(d.case_id)
+    results = []
+    for doc in documents:
+        own = normalise_question(doc.question)
+        rivals = list(pool.get(own, []))
+        if doc.case_id in rivals:
+            rivals.remove(doc.case_id)  # a document never counts against itself
+        others = {own: rivals[0]} if rivals else {}  # the check looks up the document's own question only
+        results.append((doc, verify_case(doc, other_questions=others)))
+    return results

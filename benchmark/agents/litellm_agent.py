@@ -23,7 +23,7 @@ import asyncio
 import json
 from typing import Any
 
-from judging.vocabulary import Ending
+from kernel.vocabulary import Ending
 
 from .answer_format import ANSWER_FORMAT
 from .base import AgentOutcome, AgentTask, agent

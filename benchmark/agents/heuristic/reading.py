@@ -9,9 +9,10 @@ noun (from the agent's own small dictionary of type words) are read with pattern
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+
+from kernel.text import fold
 
 WEEK_START = datetime(2026, 12, 7)  # the Monday of the week the questions are asked about
 DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -239,10 +240,6 @@ TYPE_WORDS = {  # the agent's own dictionary: a type word -> text to look for in
     "vegetarian restaurant": "Vegetarian",
 }
 NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5}
-
-
-def fold(text: str) -> str:
-    return "".join(c for c in unicodedata.normalize("NFKD", text.casefold()) if not unicodedata.combining(c))
 
 
 @dataclass

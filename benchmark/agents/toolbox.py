@@ -20,10 +20,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from environment.error_kinds import ErrorKind
 from environment.mcp_server import LifePlannerServer, build_server
 from environment.tools.context import ToolContext
 from environment.tools.gateway import argument_error, argument_problem
+from kernel.error_kinds import ErrorKind
 
 
 @dataclass

@@ -13,8 +13,9 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from benchmark.cases.document import CaseDocument
+
 from .checks import answer_names
-from .document import CaseDocument
 
 _NUMBER = re.compile(r"\d+(?:[:.,]\d+)*")
 _PLACE_KEYS = ("place", "origin", "via", "center", "start", "end")
