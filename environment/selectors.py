@@ -113,6 +113,11 @@ def place_names(*, city_id: int) -> list[tuple[str, str]]:
     return list(Place.objects.filter(city_id=city_id).order_by("place_id").values_list("place_id", "name"))
 
 
+def note_titles(*, city_id: int, limit: int) -> list[tuple[str, str]]:
+    """(note_id, title) of the city's first ``limit`` notes, by note_id."""
+    return list(Note.objects.filter(city_id=city_id).order_by("note_id").values_list("note_id", "title")[:limit])
+
+
 def visible_tag_labels(*, city_name: str) -> list[str]:
     """Every distinct label of the visible ``tag`` field over the city's places ("Facility: Power outlets"),
     sorted: the tag vocabulary anyone who calls place_detail on every place sees."""

@@ -7,6 +7,7 @@ form, at module level or inside a function), so a lazy import cannot hide a depe
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -16,7 +17,7 @@ import grimp
 from django.apps import apps
 
 REPO = Path(__file__).resolve().parent.parent
-PACKAGES = ("kernel", "environment", "judging", "benchmark", "lifeplanner_site")
+PACKAGES = ("kernel", "environment", "judging", "benchmark", "lifeplanner_site", "devtools")
 
 
 def test_the_import_contracts_are_kept():
@@ -134,7 +135,7 @@ def test_no_sql_outside_environment_names_an_environment_table():
     tables = environment_tables()
     assert {"environment_city", "environment_place", "environment_roadsegment", "environment_socialfact"} <= tables
     found = {}
-    for package in ("benchmark", "judging", "lifeplanner_site"):
+    for package in ("benchmark", "judging", "lifeplanner_site", "devtools"):
         for path in sorted((REPO / package).rglob("*.py")):
             if "migrations" in path.relative_to(REPO).parts:
                 continue  # a migration's history may name the tables it made; no code imports it
@@ -148,3 +149,38 @@ def test_the_table_finder_finds_a_table_in_sql_and_nothing_in_other_names():
     sql = 'cursor.execute("SELECT n.id FROM environment_note n JOIN environment_note_mentioned_places m ON")'
     assert table_mentions(sql, tables) == ["environment_note", "environment_note_mentioned_places"]
     assert table_mentions("proxy = environment_proxy(scheme, host)  # environment_places", tables) == []
+
+
+def manage_commands(settings_module: str) -> set[str]:
+    """The command names ``manage.py help --commands`` lists under ``settings_module``."""
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": settings_module}
+    done = subprocess.run(
+        [sys.executable, "manage.py", "help", "--commands"],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return set(done.stdout.split())
+
+
+TOOLING = {"bench_compare", "bench_evaluation", "bench_model_client", "bench_pages", "bench_scaleout", "bench_tools"}
+
+
+def test_the_tooling_is_a_development_app_the_production_settings_leave_out():
+    """The benchmarks, the profiler, the scale-out driver and the scripted endpoint live in devtools: the
+    commands keep their names under the development settings (manage.py's default) and are not there under
+    the image's settings; no product package holds a module of that kind."""
+    assert TOOLING | {"fake_endpoint"} <= manage_commands("lifeplanner_site.dev_settings")
+    production = manage_commands("lifeplanner_site.settings")
+    assert "evaluate" in production
+    assert production.isdisjoint(TOOLING | {"fake_endpoint"})
+    left = [
+        str(path.relative_to(REPO))
+        for package in ("kernel", "environment", "judging", "benchmark", "lifeplanner_site")
+        for path in (REPO / package).rglob("*.py")
+        if re.search(r"bench|profiling|scaleout|fake_endpoint", path.stem)
+    ]
+    assert left == []

@@ -12,7 +12,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 REQUIREMENTS = ROOT / "requirements"
-APPS = ("kernel", "environment", "judging", "benchmark", "lifeplanner_site")
+APPS = ("kernel", "environment", "judging", "benchmark", "lifeplanner_site", "devtools")
 FIRST_PARTY = {*APPS, "tests"}
 # Development tools that must never reach `make setup` or the image.
 NOT_RUNTIME = {

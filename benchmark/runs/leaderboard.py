@@ -25,7 +25,7 @@ DEFAULT_SORT = "rank"
 
 # Baselines: agents that are not models under test. The reference agent replays the gold answers (an
 # oracle); the heuristic, the skeptic and the rank-rule agents are no-model floors; a "scripted" or "fake"
-# model string is the scripted endpoint (benchmark/endpoints/fake_endpoint.py), which answers with the gold
+# model string is the scripted endpoint (devtools/fake_endpoint.py), which answers with the gold
 # answers too.
 BASELINE_AGENTS = ("reference", "heuristic", "skeptic")
 RANK_RULE_PREFIX = "rank-"  # the rank-rule floors: rank-nearest, rank-best-rated, ... (agents/skeptic)

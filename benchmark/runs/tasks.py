@@ -4,7 +4,7 @@ Task names keep the ``benchmark.tasks.`` prefix they had before the apps were sp
 already queued and the beat schedule still find them (settings.CELERY_TASK_ROUTES routes by name)."""
 
 from celery import shared_task
-from celery.signals import worker_init, worker_ready, worker_shutdown
+from celery.signals import worker_init
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
@@ -15,22 +15,6 @@ def warm_up_worker(**_) -> None:
     from benchmark.runs.execute import worker_warm_up
 
     worker_warm_up()
-
-
-@worker_ready.connect
-def start_profiling(**_) -> None:
-    """With LIFEPLANNER_PROFILE_DIR set (``bench_evaluation --profile``): profile every thread from now on."""
-    from benchmark.runs.profiling import profiling_start
-
-    profiling_start()
-
-
-@worker_shutdown.connect
-def stop_profiling(**_) -> None:
-    """Write the profile started by ``start_profiling`` (nothing when profiling is off)."""
-    from benchmark.runs.profiling import profiling_stop
-
-    profiling_stop()
 
 
 @shared_task(

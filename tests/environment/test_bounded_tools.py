@@ -10,7 +10,7 @@ import math
 import pytest
 from django.db import connection
 
-from environment.bench import ArgumentMaker
+from devtools.tool_bench import ArgumentMaker
 from environment.tools import notes, places
 from environment.tools.gateway import call_tool
 from environment.tools.keywords import parse_keywords, to_tsquery_sql

@@ -14,12 +14,13 @@ from benchmark.endpoints.models import ModelEndpoint
 from benchmark.runs.models import EvaluationRun
 from tests import processes
 
+DEV_SETTINGS = "lifeplanner_site.dev_settings"  # the bench commands are devtools', which the image leaves out
 BROKER = "redis://127.0.0.1:6379/9"  # a database of its own, so that no other worker takes the run's tasks
 
 
 def test_a_benchmark_runs_every_case_on_its_workers_and_reports_the_cpu_per_model_call(eval_release, django_db_blocker):
     redis.Redis.from_url(BROKER).flushdb()
-    env = processes.child_env(REDIS_URL=BROKER, ALLOW_PRIVATE_ENDPOINTS="1")
+    env = processes.child_env(REDIS_URL=BROKER, ALLOW_PRIVATE_ENDPOINTS="1", DJANGO_SETTINGS_MODULE=DEV_SETTINGS)
     done = subprocess.run(
         [
             sys.executable,
@@ -103,7 +104,7 @@ def test_bad_benchmark_options_are_refused_naming_what_is_allowed(args, message)
 def test_bench_model_client_times_litellm_against_the_sdk_and_plain_http(eval_release):
     from tests.processes import free_port
 
-    env = processes.child_env(ALLOW_PRIVATE_ENDPOINTS="1")
+    env = processes.child_env(ALLOW_PRIVATE_ENDPOINTS="1", DJANGO_SETTINGS_MODULE=DEV_SETTINGS)
     done = subprocess.run(
         [
             sys.executable,

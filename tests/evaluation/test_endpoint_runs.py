@@ -11,10 +11,10 @@ import time
 import pytest
 from django.core.management import call_command
 
-from benchmark.endpoints.fake_endpoint import ScriptedEndpoint
 from benchmark.endpoints.llm import full_requests
 from benchmark.endpoints.models import ModelEndpoint
 from benchmark.runs.models import EvaluationRun, ModelCall, Step, Trajectory
+from devtools.fake_endpoint import ScriptedEndpoint
 
 SECRET = "sk-live-test-0123456789abcdef"
 

@@ -18,9 +18,9 @@ from pathlib import Path
 from django.db.models import Count, Q, Sum
 
 from benchmark.cases.models import Release
-from benchmark.endpoints.fake_endpoint import ScriptedEndpoint
 from benchmark.endpoints.models import ModelEndpoint
 from benchmark.runs.models import EvaluationRun, ModelCall, Step, Trajectory
+from devtools.fake_endpoint import ScriptedEndpoint
 from tests.fakes.redis_server import RedisServer
 from tests.processes import (
     celery_broker,

@@ -81,9 +81,9 @@ def heuristic_run(ops_release, django_db_blocker):
 @pytest.fixture(scope="module")
 def endpoint_run(ops_release, django_db_blocker):
     """A completed run of a scripted model endpoint on 3 cases, with every model call recorded."""
-    from benchmark.endpoints.fake_endpoint import ScriptedEndpoint
     from benchmark.endpoints.models import ModelEndpoint
     from benchmark.runs.models import EvaluationRun, ModelCall
+    from devtools.fake_endpoint import ScriptedEndpoint
 
     with (
         django_db_blocker.unblock(),

@@ -18,7 +18,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **opts):
         from benchmark.cases.models import Release
-        from benchmark.endpoints.fake_endpoint import ScriptedEndpoint
+        from devtools.fake_endpoint import ScriptedEndpoint
 
         release = Release.objects.filter(name=opts["release"]).first()
         if release is None:

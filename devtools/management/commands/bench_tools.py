@@ -18,7 +18,7 @@ class Command(BaseCommand):
     def handle(self, *args, **opts):
         from dataclasses import asdict
 
-        from environment.bench import bench_tools, format_rows
+        from devtools.tool_bench import bench_tools, format_rows
         from environment.tools.context import CityNotBuilt, city_context
 
         if opts["calls"] < 2:

@@ -12,7 +12,7 @@ from typing import TextIO
 
 from django.db import connection
 
-from environment.models import Note, Place
+from environment.selectors import note_titles, place_names
 from environment.tools.context import ToolContext
 from environment.tools.gateway import call_tool
 from kernel.error_kinds import ErrorKind
@@ -49,18 +49,15 @@ class ArgumentMaker:
 
     def __init__(self, ctx: ToolContext, seed: int):
         self.rng = random.Random(seed)
-        places = list(
-            Place.objects.filter(city_id=ctx.city_id).order_by("place_id").values_list("place_id", "name")[:MAX_PLACES]
-        )
+        places = place_names(city_id=ctx.city_id)[:MAX_PLACES]
         self.place_ids = [pid for pid, _ in places]
         self.names = [name for _, name in places]
         self.by_tile: dict[str, list[str]] = {}
         for pid in self.place_ids:  # tiled cities (build_city --scale) are not connected to each other
             self.by_tile.setdefault(pid.split("N")[0].split("W")[0].split("R")[0], []).append(pid)
-        self.note_ids = list(
-            Note.objects.filter(city_id=ctx.city_id).order_by("note_id").values_list("note_id", flat=True)[:MAX_PLACES]
-        )
-        titles = Note.objects.filter(city_id=ctx.city_id).order_by("note_id").values_list("title", flat=True)[:2000]
+        notes = note_titles(city_id=ctx.city_id, limit=max(MAX_PLACES, 2000))
+        self.note_ids = [note_id for note_id, _ in notes[:MAX_PLACES]]
+        titles = [title for _, title in notes[:2000]]
         words = sorted({w.strip("?!.,:'\"()").lower() for t in titles for w in t.split() if len(w) > 3})
         with connection.cursor() as cursor:  # keep words that are not English stop words
             cursor.execute(

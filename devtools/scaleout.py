@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from django.db import connection
 from django.db.models import Count
 
-from benchmark.endpoints.fake_endpoint import ScriptedEndpoint
 from benchmark.runs.models import EvaluationRun, ModelCall, Step, Trajectory
+from devtools.fake_endpoint import ScriptedEndpoint
 
 CPU_PARTS = ("workers", "endpoint", "postgres", "redis")
 

@@ -53,7 +53,7 @@ class Command(BaseCommand):
 
         from benchmark.cases.models import Release
         from benchmark.endpoints.services import endpoint_for_cli
-        from benchmark.runs.scaleout import JitteredEndpoint, costs_text, run_case_costs, scaleout_table
+        from devtools.scaleout import JitteredEndpoint, costs_text, run_case_costs, scaleout_table
 
         counts = _worker_counts(opts["workers"])
         self._check(opts)
@@ -99,8 +99,8 @@ class Command(BaseCommand):
     def _measure(self, n: int, opts, *, release, model, redis_url: str):
         """Start ``n`` workers, run the cases once, stop the workers; the step and its run."""
         from benchmark.runs.models import EvaluationRun, ModelCall
-        from benchmark.runs.scaleout import ScaleoutStep, database_counters, redis_counters, release_sample
         from benchmark.runs.services import run_create, run_enqueue, run_progress
+        from devtools.scaleout import ScaleoutStep, database_counters, redis_counters, release_sample
 
         from .bench_evaluation import Command as BenchEvaluation
         from .bench_evaluation import CpuMeter

@@ -48,10 +48,10 @@ class Command(BaseCommand):
 
     def handle(self, *args, **opts):
         from benchmark.cases.models import Release
-        from benchmark.endpoints.fake_endpoint import ScriptedEndpoint
         from benchmark.endpoints.services import endpoint_for_cli
         from benchmark.runs.models import EvaluationRun, ModelCall, Step
         from benchmark.runs.services import run_create, run_enqueue, run_progress
+        from devtools.fake_endpoint import ScriptedEndpoint
 
         self._check(opts)
         release = Release.objects.filter(name=opts["release"]).first()
@@ -115,7 +115,7 @@ class Command(BaseCommand):
             self._summarise(Path(opts["profile"]))
 
     def _summarise(self, folder: Path) -> None:
-        from benchmark.runs.profiling import profile_summary
+        from devtools.profiling import profile_summary
 
         paths = sorted(folder.glob("worker-*.prof"))
         if not paths:
@@ -153,7 +153,7 @@ class Command(BaseCommand):
         raise CommandError(f"the workers did not answer a ping within {timeout_s:.0f} s")
 
     def _worker(self, opts, name: str) -> subprocess.Popen:
-        from benchmark.runs.profiling import PROFILE_DIR_ENV
+        from devtools.profiling import PROFILE_DIR_ENV
 
         env = os.environ.copy()
         if opts["pool"] == "threads":

@@ -8,7 +8,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from benchmark.runs.management.commands.bench_evaluation import REPO
+from devtools.management.commands.bench_evaluation import REPO
 
 
 class Command(BaseCommand):
