@@ -94,6 +94,8 @@ INSTALLED_APPS = [
     "benchmark.endpoints",
     "benchmark.agents",
     "benchmark.runs",
+    "benchmark.board",
+    "benchmark.external",
     "benchmark.submissions",
     "benchmark.operations",
     "benchmark.web",
@@ -235,7 +237,7 @@ HEALTH_WORKER_TIMEOUT_S = env_float("HEALTH_WORKER_TIMEOUT_S", 1.0)
 HEALTH_WORKERS_CACHE_SECONDS = env_float("HEALTH_WORKERS_CACHE_SECONDS", 10.0)
 # A running trajectory renews its lease every 20 s; one older than this belongs to a dead worker.
 EVALUATION_LEASE_SECONDS = env_int("EVALUATION_LEASE_SECONDS", 120)
-# An external agent's lease on a case it took with next_case (benchmark/runs/external.py): after this long without a
+# An external agent's lease on a case it took with next_case (benchmark/external/agents.py): after this long without a
 # call for the case, another token of the run may take the case over.
 EXTERNAL_LEASE_SECONDS = 1800
 # The sweep re-queues a trajectory whose worker died; after this many claims it gives up and records it as
@@ -306,7 +308,7 @@ SPECTACULAR_SETTINGS = {
 SUBMISSIONS_PER_DAY = env_int("SUBMISSIONS_PER_DAY", 3)
 if SUBMISSIONS_PER_DAY < 1:
     raise ValueError(f"SUBMISSIONS_PER_DAY must be 1 or more, got {SUBMISSIONS_PER_DAY}")
-# Who may start a run on a hidden release (benchmark/runs/visibility.py): "staff" (curators and staff) or "all"
+# Who may start a run on a hidden release (benchmark/board/visibility.py): "staff" (curators and staff) or "all"
 # (any signed-in user). Either way the answers, and every run's answers and score details there, stay curators'.
 HIDDEN_RELEASE_RUNNERS = env_choice("HIDDEN_RELEASE_RUNNERS", "staff", ("staff", "all"))
 # The hidden wording bank (benchmark/cases/hidden_bank.py): a JSON file kept outside the repository with the need

@@ -1,5 +1,5 @@
 """Who may call what on the REST API. What a reader may *see* (hidden answers, smoke-test runs,
-endpoint details) is decided by ``benchmark.runs.visibility``, the same rules as the pages."""
+endpoint details) is decided by ``benchmark.board.visibility``, the same rules as the pages."""
 
 from __future__ import annotations
 

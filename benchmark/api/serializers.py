@@ -1,5 +1,5 @@
 """Serializers of the REST API. They only shape data: who may see what is decided in the views
-through ``benchmark.runs.visibility`` and passed in the serializer context (``answers``, ``user``);
+through ``benchmark.board.visibility`` and passed in the serializer context (``answers``, ``user``);
 what a reader without ``answers`` may not see is cut by that module's ``trajectory_shown``.
 
 An endpoint's API key is never a field of any response; it appears only, write-only, in the
@@ -13,12 +13,12 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from benchmark.agents.config import RunConfig
+from benchmark.board.visibility import endpoint_details_visible, trajectory_shown
 from benchmark.cases.models import Release, ReleaseCase
 from benchmark.endpoints.redaction import redact
 from benchmark.endpoints.services import MAX_API_KEY_LENGTH, MAX_CONCURRENCY, MAX_REQUESTS_PER_MINUTE
 from benchmark.runs.models import EvaluationRun, Step, Trajectory
 from benchmark.runs.results import run_results_stored
-from benchmark.runs.visibility import endpoint_details_visible, trajectory_shown
 
 
 class ReleaseSerializer(serializers.ModelSerializer):
@@ -253,7 +253,7 @@ class SubmissionSerializer(serializers.Serializer):
 
 
 class StepSerializer(serializers.ModelSerializer):
-    # null on a hidden release unless you are a curator (``benchmark.runs.visibility.step_shown``)
+    # null on a hidden release unless you are a curator (``benchmark.board.visibility.step_shown``)
     arguments = serializers.JSONField(allow_null=True, read_only=True)
     observation = serializers.JSONField(allow_null=True, read_only=True)
     model_text = serializers.CharField(allow_null=True, read_only=True)

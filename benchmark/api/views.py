@@ -1,6 +1,6 @@
 """Views of the REST API (/api/v1/): thin, they parse input, call a selector or service, serialize.
 
-Every read goes through ``benchmark.runs.visibility``: smoke-test runs (and their trajectories)
+Every read goes through ``benchmark.board.visibility``: smoke-test runs (and their trajectories)
 only for their submitter and staff; on a hidden release the case answers, and every run's final
 answers, observations, model text and score details, only for curators; endpoint details only
 for the owner and staff. Objects a user may not see answer 404. Submitting on a hidden release
@@ -24,12 +24,12 @@ from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from benchmark.board.leaderboard import default_release, leaderboard_releases
+from benchmark.board.search import LeaderboardQuery, QueryError, leaderboard_document, leaderboard_view
+from benchmark.board.visibility import can_see_answers, per_case_visible, runs_visible, trajectories_visible
 from benchmark.cases.models import Release
-from benchmark.runs.leaderboard import default_release, leaderboard_releases
-from benchmark.runs.leaderboard_search import LeaderboardQuery, QueryError, leaderboard_document, leaderboard_view
 from benchmark.runs.models import Step
 from benchmark.runs.results import run_results_stored
-from benchmark.runs.visibility import can_see_answers, per_case_visible, runs_visible, trajectories_visible
 
 from . import serializers as s
 from .params import (

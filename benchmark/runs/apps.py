@@ -2,7 +2,7 @@ from django.apps import AppConfig
 
 
 class RunsConfig(AppConfig):
-    """Agents, their toolbox, running (case, trial)s on workers, scoring and results."""
+    """Runs of agents on releases: a trajectory's lifecycle, running (case, trial)s on workers, scoring, results."""
 
     name = "benchmark.runs"
     label = "runs"

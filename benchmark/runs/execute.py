@@ -16,26 +16,24 @@ import atexit
 import logging
 import os
 import threading
-from collections.abc import Coroutine, Sequence
+from collections.abc import Coroutine
 from typing import Any
 
 from asgiref.sync import sync_to_async
-from django.db import InterfaceError, OperationalError, connection, transaction
-from django.utils import timezone
+from django.db import InterfaceError, OperationalError, connection
 
 from benchmark.agents.catalog import AgentOutcome, AgentTask, get_agent
 from benchmark.agents.config import RunConfig
-from benchmark.agents.toolbox import BudgetExhausted, StepRecord, Toolbox
+from benchmark.agents.toolbox import BudgetExhausted, Toolbox
 from benchmark.cases.document import CaseDocument
 from benchmark.endpoints.egress import ApiBaseNotAllowed
 from benchmark.endpoints.secrets import SecretDecryptionError
-from benchmark.runs.models import ModelCall, Step, Trajectory
-from environment.build.bulk import copy_rows
-from environment.tools.context import ToolContext
+from benchmark.runs.models import Trajectory
 from kernel.vocabulary import Ending
 
+from .lifecycle import trajectory_claim, trajectory_finish, trajectory_heartbeat
 from .preflight import MissingApiKey
-from .services import run_fail, trajectory_claim, trajectory_heartbeat
+from .services import run_fail
 
 log = logging.getLogger(__name__)
 HEARTBEAT_SECONDS = 20
@@ -121,119 +119,6 @@ def _gc_settle() -> None:
     gc.freeze()
     _, older, oldest = gc.get_threshold()
     gc.set_threshold(GC_YOUNG_THRESHOLD, older, oldest)
-
-
-def trajectory_finish(
-    *,
-    trajectory: Trajectory,
-    steps: Sequence[StepRecord],
-    final_answer: Any,
-    ended: str,
-    error: str = "",
-    input_tokens: int = 0,
-    output_tokens: int = 0,
-    model_calls: Sequence[dict] = (),
-    city: ToolContext | None = None,
-    document: CaseDocument | None = None,
-) -> None:
-    """Score a finished trajectory and write it whole: steps, model calls, answer, scores, DONE.
-
-    Built-in agents (``trajectory_execute``), external MCP agents and uploads all end here, so
-    a trajectory is recorded and scored the same way whoever produced it. ``steps`` replace any
-    steps already stored; when the trajectory did not end ``submitted``, the answer scored is
-    the last accepted ``submit_answer`` among the steps. Completes the run when it was the last.
-    What PostgreSQL cannot hold is repaired first and noted in the error (``hygiene``). ``city``: the city
-    version the agent's tools answered from, when the caller knows it (scoring then need not look it up);
-    ``document``: the trajectory's case, when the caller has already read it.
-    """
-    from .hygiene import count, trajectory_storable
-    from .scoring.trajectories import trajectory_score  # loads the judges: only where a trajectory ends
-    from .services import run_maybe_finish
-
-    # Repaired for PostgreSQL (a NUL in a model's text, NaN in an answer) before it is scored, so the
-    # scores are those of what is stored, and a bad value cannot fail the transaction below.
-    storable = trajectory_storable(steps=steps, final_answer=final_answer, error=error, model_calls=model_calls)
-    steps, final_answer, error, model_calls = (
-        storable.steps,
-        storable.final_answer,
-        storable.error,
-        storable.model_calls,
-    )
-    input_tokens, output_tokens = count(input_tokens), count(output_tokens)
-    document = document or CaseDocument.model_validate(trajectory.entry.snapshot)
-    scores, passed = trajectory_score(
-        document,
-        steps=steps,
-        final_answer=final_answer,
-        ended=ended,
-        input_tokens=input_tokens,
-        output_tokens=output_tokens,
-        city=city,
-    )
-    # What is written of the trajectory's row (the claim's fields and the heartbeat's are left alone).
-    finished = {
-        "final_answer": final_answer,
-        "ended": ended,
-        "error": error,
-        "input_tokens": input_tokens or count(sum(s.input_tokens for s in steps)),
-        "output_tokens": output_tokens or count(sum(s.output_tokens for s in steps)),
-        "scores": scores,
-        "passed": passed,
-        "status": Trajectory.DONE,
-        "finished_at": timezone.now(),
-    }
-    with transaction.atomic():
-        # The row written only if no other worker finished the case first (its lease had run out): one
-        # statement, which locks the row as SELECT ... FOR UPDATE would; a late finisher waits, then writes
-        # nothing.
-        if not Trajectory.objects.filter(id=trajectory.id).exclude(status=Trajectory.DONE).update(**finished):
-            log.warning(
-                "trajectory %s is finished already (by another worker) or gone; this result is discarded", trajectory.id
-            )
-            return
-        # Steps an external agent stored one by one, or leftovers of a dead attempt: replaced.
-        _rows_replace(Step, trajectory.id, [vars(s) for s in steps])
-        _rows_replace(ModelCall, trajectory.id, model_calls)
-    for field, value in finished.items():
-        setattr(trajectory, field, value)
-    run_maybe_finish(run_id=trajectory.run_id)
-
-
-def _rows_replace(model: type[Step] | type[ModelCall], trajectory_id: int, rows: Sequence[dict]) -> None:
-    """Replace a trajectory's rows of ``model`` (steps or model calls) with ``rows`` (field name -> value).
-
-    One DELETE and one COPY. ``bulk_create`` spent most of a trajectory's write in Python, building and
-    binding an INSERT of every value (docs/benchmarks.md, issue 16's fifth pass); COPY sends the rows as
-    they are. Each value is prepared by its model field as ``bulk_create`` would (JSON as jsonb, None as
-    NULL); a field a row leaves out gets its default, and ``auto_now_add`` the time of the write.
-
-    Raises:
-        TypeError: a row names a field the model does not have.
-    """
-    meta = model._meta
-    owner = meta.get_field("trajectory")
-    fields = [field for field in meta.concrete_fields if not field.primary_key and field is not owner]
-    names = {field.name for field in fields}
-    now = timezone.now()
-    with connection.cursor() as cursor:
-        table, column = connection.ops.quote_name(meta.db_table), connection.ops.quote_name(owner.column)
-        cursor.execute(f"DELETE FROM {table} WHERE {column} = %s", [trajectory_id])
-    for row in rows:
-        if unknown := set(row) - names:
-            raise TypeError(f"{model.__name__} has no field {', '.join(sorted(unknown))}")
-    copy_rows(
-        meta.db_table,
-        [owner.column, *(field.column for field in fields)],
-        ([trajectory_id, *(_prepared(field, row, now) for field in fields)] for row in rows),
-    )
-
-
-def _prepared(field, row: dict, now) -> Any:
-    if getattr(field, "auto_now_add", False) or getattr(field, "auto_now", False):
-        value = row.get(field.name) or now
-    else:
-        value = row[field.name] if field.name in row else field.get_default()
-    return field.get_db_prep_save(value, connection)
 
 
 async def _run(

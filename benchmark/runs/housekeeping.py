@@ -23,12 +23,12 @@ from dataclasses import asdict, dataclass, field
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import transaction
 from django.utils import timezone
 
 from benchmark.runs.dispatch import TRAJECTORY_TASK, broker_messages_waiting, trajectories_enqueue
+from benchmark.runs.lifecycle import ACTIVE, lease_seconds, run_maybe_finish, trajectory_abandon, trajectory_requeue
 from benchmark.runs.models import EvaluationRun, Trajectory
-from benchmark.runs.services import ACTIVE, SELF_DRIVEN_AGENTS, lease_seconds, run_maybe_finish
+from benchmark.runs.services import SELF_DRIVEN_AGENTS
 
 SWEEP_BATCH = 1000  # trajectories per sweep; the next sweep takes the rest
 
@@ -65,34 +65,6 @@ def _stale_trajectories() -> list[Trajectory]:
         .only("id", "attempts")
         .order_by("id")[:SWEEP_BATCH]
     )
-
-
-def _still_stale(trajectory_id: int):
-    stale = timezone.now() - timedelta(seconds=lease_seconds())
-    return Trajectory.objects.filter(id=trajectory_id, status=Trajectory.RUNNING, claimed_at__lt=stale)
-
-
-def trajectory_requeue(*, trajectory_id: int) -> bool:
-    """Put a trajectory whose lease expired back in the queue with a new task; False if a worker renewed it."""
-    with transaction.atomic():
-        changed = _still_stale(trajectory_id).update(status=Trajectory.QUEUED, claimed_by="", claimed_at=None)
-        if changed:
-            trajectories_enqueue([trajectory_id])
-    return changed == 1
-
-
-def trajectory_abandon(*, trajectory_id: int, attempts: int) -> bool:
-    """Record a trajectory that ran out of claims as ended "timeout", unscored and not passed."""
-    limit = settings.EVALUATION_TIME_LIMIT
-    error = (
-        f"gave up after {attempts} attempts: each ended without a result (its worker died, or the task "
-        f"passed its {limit} s hard time limit)"
-    )
-    scores = {"error": {"value": None, "explanation": f"not scored: {error}"}}
-    changed = _still_stale(trajectory_id).update(
-        status=Trajectory.DONE, ended="timeout", error=error, scores=scores, passed=False, finished_at=timezone.now()
-    )
-    return changed == 1
 
 
 def lost_tasks_resend() -> list[int]:

@@ -1,35 +1,26 @@
-"""Runs: create, fan out, execute each (case, trial) exactly once in effect, score, aggregate.
+"""Runs: create, fan out, cancel, fail, reopen, resume and report progress.
 
-A trajectory row exists for every (run, release case, trial) from the start (unique), so a
-re-delivered task can only ever fill the same row. A task claims its row atomically:
-QUEUED -> RUNNING, or a RUNNING row whose lease (``claimed_at`` heartbeat) is older than
-LEASE_SECONDS, i.e. its worker died. Finished rows (DONE) are never run again.
+A run's trajectories change status only in ``lifecycle`` (claim, finish, requeue, abandon); a run
+completes there too, with its last trajectory.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import timedelta
 
-from django.conf import settings
 from django.db import transaction
 from django.db.models import Count, F, Func, Q, Sum
 from django.utils import timezone
 
 from benchmark.agents.config import RUN_FILTERS, RunConfig
 from benchmark.cases.models import Release
+from benchmark.runs.listing import listing_fields_clean, platform_description
 from benchmark.runs.models import EvaluationRun, RunToken, Step, Trajectory
 
 from .dispatch import trajectories_enqueue
-from .leaderboard import listing_fields_clean, platform_description
-from .signals import run_finished
+from .lifecycle import ACTIVE, claimable
 
-ACTIVE = (Trajectory.QUEUED, Trajectory.RUNNING)
 SELF_DRIVEN_AGENTS = ("external", "upload")  # their cases arrive over MCP or in a file, never from workers
-
-
-def lease_seconds() -> int:
-    return settings.EVALUATION_LEASE_SECONDS
 
 
 def run_create(
@@ -60,7 +51,7 @@ def run_create(
         name: unique among the release's runs; left out, the endpoint's name or the agent's, numbered
             ("reference (2)") when taken.
         rename_duplicate: number a taken ``name`` instead of refusing it (names the platform makes up).
-        model_name, description: what a leaderboard listing needs (``leaderboard.listing_problems``); the
+        model_name, description: what a leaderboard listing needs (``listing.listing_problems``); the
             platform describes the runs it drives itself (``platform_description``) when ``description`` is "".
         per_cell: only the first ``per_cell`` cases (in release order) of each category and level: a stratified
             sample, listed as a partial run until ``run_complete`` adds the rest.
@@ -200,7 +191,7 @@ def run_enqueue(*, run: EvaluationRun, only_stale: bool = False) -> int:
         raise ValueError(f"run {run.id} belongs to the {run.agent!r} agent, which drives itself; workers cannot run it")
     pending = run.trajectories.filter(status__in=ACTIVE)
     if only_stale:
-        pending = pending.filter(_claimable())
+        pending = pending.filter(claimable())
     # Longest cases first (by their reference path): the end of a run does not wait on long cases that started last.
     longest = Func(F("entry__snapshot__reference_path"), function="jsonb_array_length").desc(nulls_last=True)
     ids = list(pending.order_by(longest, "id").values_list("id", flat=True))
@@ -209,28 +200,6 @@ def run_enqueue(*, run: EvaluationRun, only_stale: bool = False) -> int:
     )
     trajectories_enqueue(ids)
     return len(ids)
-
-
-def _claimable(claimant: str = "") -> Q:
-    stale = timezone.now() - timedelta(seconds=lease_seconds())
-    claimable = Q(status=Trajectory.QUEUED) | Q(status=Trajectory.RUNNING, claimed_at__lt=stale)
-    if claimant:  # a retry of the task that holds the claim (e.g. after the database was briefly away)
-        claimable |= Q(status=Trajectory.RUNNING, claimed_by=claimant)
-    return claimable
-
-
-def trajectory_claim(*, trajectory_id: int, claimant: str = "") -> bool:
-    """Atomically take the trajectory for ``claimant`` (a task id); False when it is done,
-    cancelled, or held by a live worker."""
-    now = timezone.now()
-    claimed = Trajectory.objects.filter(
-        _claimable(claimant), id=trajectory_id, run__status__in=[EvaluationRun.QUEUED, EvaluationRun.RUNNING]
-    ).update(status=Trajectory.RUNNING, claimed_at=now, claimed_by=claimant, attempts=F("attempts") + 1, started_at=now)
-    return claimed == 1
-
-
-def trajectory_heartbeat(*, trajectory_id: int) -> None:
-    Trajectory.objects.filter(id=trajectory_id, status=Trajectory.RUNNING).update(claimed_at=timezone.now())
 
 
 def run_cancel(*, run: EvaluationRun) -> int:
@@ -311,20 +280,3 @@ def run_progress(*, run: EvaluationRun) -> dict:
         "tokens": (sums["tokens_in"] or 0) + (sums["tokens_out"] or 0),
         "tool_calls": Step.objects.filter(trajectory__run=run).count(),
     }
-
-
-def run_maybe_finish(*, run_id: int) -> bool:
-    """When no trajectory is left to run, compute the aggregates and mark the run completed."""
-    from .aggregates import run_aggregates
-
-    if Trajectory.objects.filter(run_id=run_id, status__in=ACTIVE).exists():
-        return False  # the common case, answered without taking the run's lock
-    with transaction.atomic():
-        run = EvaluationRun.objects.select_for_update().get(id=run_id)
-        if run.status != EvaluationRun.RUNNING or run.trajectories.filter(status__in=ACTIVE).exists():
-            return False
-        run.aggregates = run_aggregates(run=run)
-        run.status, run.finished_at = EvaluationRun.COMPLETED, timezone.now()
-        run.save(update_fields=["aggregates", "status", "finished_at"])
-    run_finished.send(sender=EvaluationRun, run=run)  # e.g. a smoke test's submission queues its full run
-    return True

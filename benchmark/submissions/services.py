@@ -25,12 +25,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from benchmark.agents.config import RunConfig
+from benchmark.board.moderation import run_cancel_by
+from benchmark.board.visibility import release_run_check
 from benchmark.cases.models import Release
 from benchmark.endpoints.services import endpoint_check, endpoint_create
 from benchmark.runs.models import EvaluationRun
-from benchmark.runs.moderation import run_cancel_by
 from benchmark.runs.services import run_create, run_enqueue
-from benchmark.runs.visibility import release_run_check
 from kernel.vocabulary import Category
 
 from .smoke import SmokeReport, full_run_of, smoke_report

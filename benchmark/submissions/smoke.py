@@ -12,9 +12,9 @@ from django.db.models import Count
 from django.utils import timezone
 
 from benchmark.agents.text_calls import looks_like_tool_call
+from benchmark.board.visibility import per_case_visible
 from benchmark.endpoints.redaction import REDACTED, redact
 from benchmark.runs.models import EvaluationRun, ModelCall, Trajectory
-from benchmark.runs.visibility import per_case_visible
 from kernel.vocabulary import Ending
 
 SNIPPET_CHARS = 200

@@ -6,9 +6,9 @@ from dataclasses import dataclass
 
 from django.utils.http import urlencode
 
+from benchmark.board import leaderboard
+from benchmark.board.search import Q_MAX, LeaderboardQuery, leaderboard_refine, provider_of
 from benchmark.cases.models import Release
-from benchmark.runs import leaderboard
-from benchmark.runs.leaderboard_search import Q_MAX, LeaderboardQuery, leaderboard_refine, provider_of
 from kernel.vocabulary import Category
 
 from . import case_browser

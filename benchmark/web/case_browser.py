@@ -12,10 +12,10 @@ from dataclasses import dataclass
 
 from django.db.models import F, Q, QuerySet
 
+from benchmark.board.visibility import can_see_answers, per_case_visible, runs_visible
 from benchmark.cases.evidence_card import evidence_card
 from benchmark.cases.models import CATEGORIES, LEVELS, Case, Release, ReleaseCase
 from benchmark.runs.models import Trajectory
-from benchmark.runs.visibility import can_see_answers, per_case_visible, runs_visible
 
 PAGE_SIZE = 50
 QUERY_MAX_LENGTH = 200

@@ -17,9 +17,9 @@ from django.db.models import Count, Max, OuterRef, Q, Subquery
 from django.urls import reverse
 
 from benchmark.agents.config import RunConfig
+from benchmark.board.visibility import HIDDEN_PER_CASE, per_case_visible, runs_visible
 from benchmark.operations.models import RunRescore
 from benchmark.runs.models import EvaluationRun, Trajectory
-from benchmark.runs.visibility import HIDDEN_PER_CASE, per_case_visible, runs_visible
 from benchmark.web.whole_numbers import is_whole_number
 from judging.aggregate import CaseScore, paired_comparison
 from kernel.vocabulary import CELLS, Category

@@ -4,7 +4,7 @@
   spreadsheet would read as a formula (it starts with ``=``, ``+``, ``-``, ``@``, a tab or a carriage
   return) gets a ``'`` in front, so a run named ``=HYPERLINK(...)`` stays text.
 - JSON: sorted keys, the fields documented in docs/dashboard.md ("Downloads"); the leaderboard's is
-  ``benchmark.runs.leaderboard_search.leaderboard_document``, the REST API's answer.
+  ``benchmark.board.search.leaderboard_document``, the REST API's answer.
 - Both are attachments whose file name names the release or the run.
 """
 
@@ -19,8 +19,8 @@ from typing import Any
 
 from django.http import HttpResponse
 
-from benchmark.runs.leaderboard import CELL_KEYS
-from benchmark.runs.leaderboard_search import leaderboard_document
+from benchmark.board.leaderboard import CELL_KEYS
+from benchmark.board.search import leaderboard_document
 
 from .board_query import Board
 

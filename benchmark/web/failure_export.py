@@ -4,7 +4,7 @@ The rows are the run page's failed cases (``run_report.failed_cases``, the same 
 its reasons, the first failing step (the first call whose observation is an error, as the replay's
 "Why it failed" block finds it) and its replay URL. ``final_answer`` and ``explanations`` (each
 metric below 1 with its explanation, which quotes the reference) are filled only for a viewer who may
-see the release's answers (``benchmark.runs.visibility.can_see_answers``); for anyone else on a
+see the release's answers (``benchmark.board.visibility.can_see_answers``); for anyone else on a
 hidden release they are null and ``answers_visible`` is false.
 """
 
@@ -15,8 +15,8 @@ from typing import Any
 
 from django.db.models import CharField, F, Func, Q
 
+from benchmark.board.visibility import can_see_answers
 from benchmark.runs.models import EvaluationRun, Step, Trajectory
-from benchmark.runs.visibility import can_see_answers
 
 from . import run_report
 from .replay_steps import parsed

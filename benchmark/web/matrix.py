@@ -21,10 +21,10 @@ from dataclasses import dataclass
 from django.db import connection
 from django.db.models import Count, Min, Q
 
+from benchmark.board.leaderboard import leaderboard_rows
+from benchmark.board.visibility import per_case_visible
 from benchmark.cases.models import CATEGORIES, LEVELS, Release, ReleaseCase
-from benchmark.runs.leaderboard import leaderboard_rows
 from benchmark.runs.models import Trajectory
-from benchmark.runs.visibility import per_case_visible
 from benchmark.web.whole_numbers import is_whole_number
 from judging.pass_k import case_pass_hat_k
 

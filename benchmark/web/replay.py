@@ -4,7 +4,7 @@ One document per trajectory (``replay_payload``): each tool call with its map fe
 observation as a table and the notes it retrieved; the agent's final answer drawn on the map
 (numbered stops, each leg routed with the answer's vehicle and mode) with its 'fetched before
 cited' flags; the case's reference answer drawn the same way; the metric values with their
-explanations. Who sees what follows ``benchmark.runs.visibility``: on a hidden release a
+explanations. Who sees what follows ``benchmark.board.visibility``: on a hidden release a
 non-curator (the run's owner included) gets the verdict, the metric values and, per step, only
 the tool, error kind, latency and tokens; no reference, no final answer, no arguments,
 observations, notes or model text, no map and no explanation (``_withheld``).
@@ -22,8 +22,8 @@ from typing import Any
 
 from django.db import connection
 
+from benchmark.board.visibility import can_see_answers, per_case_visible, run_visible, scores_shown, step_shown
 from benchmark.runs.models import Trajectory
-from benchmark.runs.visibility import can_see_answers, per_case_visible, run_visible, scores_shown, step_shown
 from environment.selectors import place_points
 from environment.tools.context import CityNotBuilt
 from judging.answers import PredictedAnswer, normalise_answer

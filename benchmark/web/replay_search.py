@@ -2,7 +2,7 @@
 
 The search reads the replay document as the viewer may see it (``replay_payload``), never the stored
 rows: on a hidden release a non-curator's document has no arguments, observation, notes or model text
-(``benchmark.runs.visibility.step_shown``), so only the tool name and error kind are searchable for
+(``benchmark.board.visibility.step_shown``), so only the tool name and error kind are searchable for
 them and a query cannot probe what they may not read.
 """
 

@@ -17,12 +17,9 @@ from django.urls import reverse
 from django.utils.http import urlencode
 
 from benchmark.agents.config import RUN_FILTERS, RunConfig
-from benchmark.cases.models import CATEGORIES, LEVELS
-from benchmark.runs import leaderboard, model_cards
-from benchmark.runs.models import EvaluationRun
-from benchmark.runs.moderation import run_manageable
-from benchmark.runs.results import RunResults, run_results
-from benchmark.runs.visibility import (
+from benchmark.board import leaderboard, model_cards
+from benchmark.board.moderation import run_manageable
+from benchmark.board.visibility import (
     HIDDEN_PER_CASE,
     can_see_answers,
     endpoint_details_visible,
@@ -30,6 +27,10 @@ from benchmark.runs.visibility import (
     run_visible,
     runs_visible,
 )
+from benchmark.cases.models import CATEGORIES, LEVELS
+from benchmark.runs.listing import run_listing_problems
+from benchmark.runs.models import EvaluationRun
+from benchmark.runs.results import RunResults, run_results
 from benchmark.web.selectors import city_summaries
 from kernel.vocabulary import Category
 
@@ -254,7 +255,7 @@ def _category_heads(request: HttpRequest, query) -> list[dict]:
 
 
 def model_page(request: HttpRequest, model: str) -> HttpResponse:
-    """A model's card: its declared metadata and its listed runs across releases (benchmark/runs/model_cards.py)."""
+    """A model's card: its declared metadata and its listed runs across releases (benchmark/board/model_cards.py)."""
     card = model_cards.model_card(model=model, user=request.user)
     if card is None:
         return error_page(request, f"no listed run of a model {model[:200]!r} that you can see", status=404)
@@ -315,9 +316,7 @@ def run_page(request: HttpRequest, run_id: int) -> HttpResponse:
             "metric_heads": [{"label": name, "term": term_for(name)} for name in run_report.TABLE3_METRICS],
             "terms": {anchor.replace("-", "_"): term for anchor, term in BY_ANCHOR.items()},
             "can_manage": run_manageable(user=request.user, run=run),
-            "listing_problems": leaderboard.run_listing_problems(run)
-            if run.purpose == EvaluationRun.EVALUATION
-            else [],
+            "listing_problems": run_listing_problems(run) if run.purpose == EvaluationRun.EVALUATION else [],
             "overall": _overall(results),
             "config": _config(run),
             "endpoint_details": endpoint_details_visible(user=request.user, endpoint=run.endpoint),

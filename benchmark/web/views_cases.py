@@ -11,8 +11,8 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
+from benchmark.board.visibility import HIDDEN_PER_CASE, per_case_visible
 from benchmark.cases.models import CATEGORIES, LEVELS, Release, ReleaseCase
-from benchmark.runs.visibility import HIDDEN_PER_CASE, per_case_visible
 
 from . import case_browser
 from .views_board import _query, error_page, trajectory_url

@@ -9,8 +9,8 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 
+from benchmark.board.visibility import HIDDEN_PER_CASE, per_case_visible, run_visible
 from benchmark.runs.models import EvaluationRun
-from benchmark.runs.visibility import HIDDEN_PER_CASE, per_case_visible, run_visible
 
 from . import run_report
 from .downloads import attachment, download_format, failures_csv, json_text

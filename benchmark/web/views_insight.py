@@ -9,9 +9,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from benchmark.board.leaderboard import leaderboard_rows
+from benchmark.board.visibility import HIDDEN_PER_CASE
 from benchmark.cases.models import CATEGORIES, LEVELS, Release
-from benchmark.runs.leaderboard import leaderboard_rows
-from benchmark.runs.visibility import HIDDEN_PER_CASE
 
 from . import cost_plot, matrix, note_reader
 from .plots import MAX_SERIES, levels_svg

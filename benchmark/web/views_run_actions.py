@@ -1,7 +1,7 @@
 """The run page's buttons: cancel a running run, unlist it from the leaderboard or list it again.
 
 POST only (CSRF-protected by the middleware); the permission is checked in
-``benchmark.runs.moderation``: the run's owner and staff. Anyone else gets a 403.
+``benchmark.board.moderation``: the run's owner and staff. Anyone else gets a 403.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.views.decorators.http import require_POST
 
+from benchmark.board.moderation import run_cancel_by, run_unlist
+from benchmark.board.visibility import run_visible
 from benchmark.runs.models import EvaluationRun
-from benchmark.runs.moderation import run_cancel_by, run_unlist
-from benchmark.runs.visibility import run_visible
 
 
 def _run(request: HttpRequest, run_id: int) -> EvaluationRun:

@@ -24,6 +24,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from benchmark.accounts.selectors import api_token_of
 from benchmark.accounts.services import api_token_create, api_token_revoke
+from benchmark.board.visibility import can_run_on, run_visible
 from benchmark.cases.models import Release
 from benchmark.endpoints.secrets import SecretDecryptionError, decrypt_secret, encrypt_secret
 from benchmark.endpoints.services import (
@@ -35,7 +36,6 @@ from benchmark.endpoints.services import (
 )
 from benchmark.runs.models import EvaluationRun
 from benchmark.runs.services import run_progress
-from benchmark.runs.visibility import can_run_on, run_visible
 from benchmark.submissions.selectors import submission_full_run_cost, submissions_of
 from benchmark.submissions.services import (
     SubmissionLimitReached,

@@ -16,7 +16,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 from benchmark.agents.answer_format import ANSWER_FORMAT, SCORED_FIELDS, answer_format
 from benchmark.agents.litellm_agent import SYSTEM_PROMPT
-from benchmark.runs.external import external_run_create
+from benchmark.external.agents import external_run_create
 from kernel.vocabulary import Category
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "evaluation.md"

@@ -20,9 +20,9 @@ from mcp.client.streamable_http import streamable_http_client
 
 from benchmark.agents.config import RunConfig
 from benchmark.cases.document import observation_digest
-from benchmark.runs.external import external_next_case, external_run_create, run_token_create, token_hash
+from benchmark.external.agents import external_next_case, external_run_create, run_token_create, token_hash
+from benchmark.external.upload import UploadError, run_upload
 from benchmark.runs.models import EvaluationRun, RunToken, Step, Trajectory
-from benchmark.runs.upload import UploadError, run_upload
 from environment.tools.gateway import call_tool
 from environment.tools.registry import tools_for
 
@@ -145,7 +145,7 @@ async def _in_process(server) -> tuple:
 
 def test_without_request_headers_the_server_uses_the_token_it_was_started_with(autocommit_db, eval_release):
     """The stdio case (serve_run_mcp --transport stdio with LIFEPLANNER_RUN_TOKEN), driven in process."""
-    from benchmark.runs.mcp_runs import build_run_server
+    from benchmark.external.mcp_server import build_run_server
 
     run, token = external_run_create(release=eval_release, name="external stdio", limit=1)
     case, search = asyncio.run(_in_process(build_run_server(default_token=token)))
@@ -160,7 +160,7 @@ def test_without_request_headers_the_server_uses_the_token_it_was_started_with(a
 # in the session, pytest-django would leave the connection on the development database.
 @pytest.mark.django_db
 def test_each_token_holds_its_own_case_and_a_tool_call_needs_one(eval_release):
-    from benchmark.runs.external import NoCaseInProgress, RunTokenRefused, external_tool_call, run_tokens_revoke
+    from benchmark.external.agents import NoCaseInProgress, RunTokenRefused, external_tool_call, run_tokens_revoke
 
     run, first = external_run_create(release=eval_release, name="external parallel", limit=3)
     second = run_token_create(run=run)
@@ -247,7 +247,7 @@ def test_the_upload_command_reports_the_run_as_self_reported(autocommit_db, eval
 def test_an_upload_without_a_model_name_and_description_is_scored_but_refused_a_listing(
     autocommit_db, eval_release, snapshots, tmp_path
 ):
-    from benchmark.runs.leaderboard import leaderboard_rows
+    from benchmark.board.leaderboard import leaderboard_rows
 
     path = _write(tmp_path, [_reference_line(s) for s in snapshots.values()])  # every case: a complete run
     out = io.StringIO()

@@ -22,9 +22,9 @@ from benchmark.agents.litellm_agent import litellm_agent
 from benchmark.agents.toolbox import Toolbox
 from benchmark.endpoints.llm import EndpointSpec, LLMClient, RetryPolicy
 from benchmark.endpoints.models import ModelEndpoint
-from benchmark.runs.external import external_run_create
+from benchmark.external.agents import external_run_create
+from benchmark.external.upload import UploadError, run_upload
 from benchmark.runs.models import EvaluationRun, Step, Trajectory
-from benchmark.runs.upload import UploadError, run_upload
 from environment.tools.gateway import call_tool
 from tests.fakes.openai_server import FakeOpenAI, reply
 
@@ -160,7 +160,7 @@ async def _external_session(server) -> dict:
 
 
 def test_an_external_agents_bad_arguments_are_tool_errors_and_recorded_steps(autocommit_db, eval_release):
-    from benchmark.runs.mcp_runs import build_run_server
+    from benchmark.external.mcp_server import build_run_server
 
     run, token = external_run_create(release=eval_release, name="external bad input", limit=1)
     replies = asyncio.run(_external_session(build_run_server(default_token=token)))
@@ -287,7 +287,7 @@ def test_an_upload_line_over_the_limit_is_refused_unread_and_memory_stays_bounde
     its line, the lines after it still checked, and no more than about one line's limit held in memory."""
     import tracemalloc
 
-    from benchmark.runs.upload import MAX_LINE_BYTES, upload_check
+    from benchmark.external.upload import MAX_LINE_BYTES, upload_check
 
     path = tmp_path / "answers.jsonl"
     with path.open("wb") as file:

@@ -13,6 +13,7 @@ import httpx
 import pytest
 from django.core.management import call_command
 
+from benchmark.board.leaderboard import leaderboard_rows
 from benchmark.endpoints.llm import full_requests
 from benchmark.endpoints.local_model.chat_format import FORMAT_NAME
 from benchmark.endpoints.local_model.server import (
@@ -22,7 +23,6 @@ from benchmark.endpoints.local_model.server import (
     local_server_stop,
 )
 from benchmark.endpoints.models import ModelEndpoint
-from benchmark.runs.leaderboard import leaderboard_rows
 from benchmark.runs.models import EvaluationRun, ModelCall
 from benchmark.submissions.local_model import local_model_evaluate
 from kernel.vocabulary import Ending

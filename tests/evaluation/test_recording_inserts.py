@@ -8,7 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from benchmark.agents.toolbox import StepRecord
-from benchmark.runs import execute
+from benchmark.runs import lifecycle
 
 AWKWARD = {
     "text": 'a "quoted" word, a back\\slash, {braces}, a comma, and Ünïcödé ✓',
@@ -43,7 +43,7 @@ def test_steps_and_model_calls_are_copied_and_read_back_unchanged(grid_city):
         for i in range(2)
     ]
     with CaptureQueriesContext(connection) as queries:
-        execute.trajectory_finish(
+        lifecycle.trajectory_finish(
             trajectory=trajectory, steps=steps, final_answer=None, ended="model_error", model_calls=calls
         )
     inserts = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("INSERT")]
@@ -75,7 +75,7 @@ def test_a_model_call_with_a_field_the_model_lacks_is_refused_and_nothing_is_wri
     steps = [StepRecord(0, "place_search", {"query_name": "x"}, {"result": []}, "", 1.0)]
     calls = [{"sequence": 0, "request": {}, "response": {}, "error": "", "attempts": 1, "colour": "red"}]
     with pytest.raises(TypeError, match="ModelCall has no field colour"):
-        execute.trajectory_finish(
+        lifecycle.trajectory_finish(
             trajectory=trajectory, steps=steps, final_answer=None, ended="model_error", model_calls=calls
         )
     assert not Step.objects.filter(trajectory=trajectory).exists()

@@ -30,7 +30,7 @@ def test_names_the_platform_makes_up_are_numbered_instead(release):
 
 
 def test_an_upload_under_a_taken_name_is_refused_before_its_file_is_read(release, tmp_path):
-    from benchmark.runs.upload import run_upload
+    from benchmark.external.upload import run_upload
 
     run_create(agent="reference", release=release, name="elsewhere")
     with pytest.raises(RunNameTaken, match="name 'elsewhere' is already taken"):
@@ -39,7 +39,7 @@ def test_an_upload_under_a_taken_name_is_refused_before_its_file_is_read(release
 
 def test_the_platform_describes_the_runs_it_drives_and_a_listing_needs_a_model_and_a_description(release):
     from benchmark.endpoints.models import ModelEndpoint
-    from benchmark.runs.leaderboard import listing_problems, run_listing_problems
+    from benchmark.runs.listing import listing_problems, run_listing_problems
 
     reference = run_create(agent="reference", release=release)
     assert reference.description.startswith("Run by this platform's workers with its reference agent: an oracle")

@@ -7,7 +7,7 @@ import io
 import pytest
 from django.core.management import call_command
 
-from benchmark.runs.external import RunTokenRefused, external_next_case, external_run_create, external_tool_call
+from benchmark.external.agents import RunTokenRefused, external_next_case, external_run_create, external_tool_call
 from benchmark.runs.models import EvaluationRun, Trajectory
 from benchmark.runs.services import run_cancel
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.db import OperationalError
 
-from benchmark.runs import execute
+from benchmark.runs import lifecycle
 from benchmark.runs.scoring import trajectories
 
 
@@ -53,10 +53,10 @@ def test_a_case_finished_by_another_worker_keeps_the_first_result(grid_city):
         audit=False,
     )
     trajectory = run_create(agent="reference", release=release).trajectories.get()
-    execute.trajectory_finish(trajectory=trajectory, steps=[], final_answer=None, ended="model_error", error="first")
+    lifecycle.trajectory_finish(trajectory=trajectory, steps=[], final_answer=None, ended="model_error", error="first")
     late = Trajectory.objects.get(id=trajectory.id)
     late.status = Trajectory.RUNNING  # the late worker's stale copy of the row
-    execute.trajectory_finish(trajectory=late, steps=[], final_answer=None, ended="timeout", error="second")
+    lifecycle.trajectory_finish(trajectory=late, steps=[], final_answer=None, ended="timeout", error="second")
     trajectory.refresh_from_db()
     assert (trajectory.status, trajectory.ended, trajectory.error) == (Trajectory.DONE, "model_error", "first")
 

@@ -96,7 +96,7 @@ def run_with_results(
     """A run with one DONE trajectory per release entry, in position order.
 
     ``model_name``: what a listing needs for a run without an endpoint (default: the run's name); ``description``
-    too (leaderboard.listing_problems): give "" to make a run the leaderboard does not list.
+    too (runs.listing.listing_problems): give "" to make a run the leaderboard does not list.
 
     ``results``: (passed, scores) per entry (cycled when shorter); default: every case passes.
     ``steps``: the tool calls of every trajectory, as Step fields. ``limit``: only the first cases.

@@ -145,7 +145,7 @@ def recorded_trajectory(*, release, calls, answer=None, model_text: str = "", **
     after) holds it. A submit_answer call is appended for ``answer`` unless it is None.
     """
     from benchmark.agents.toolbox import StepRecord
-    from benchmark.runs.execute import trajectory_finish
+    from benchmark.runs.lifecycle import trajectory_finish
     from benchmark.runs.services import run_create
     from environment.tools.gateway import call_tool
 

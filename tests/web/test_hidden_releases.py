@@ -14,10 +14,10 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 
+from benchmark.board.visibility import can_run_on, can_see_answers, trajectory_shown
 from benchmark.cases.models import Release
 from benchmark.runs.models import EvaluationRun, Step, Trajectory
 from benchmark.runs.services import run_create
-from benchmark.runs.visibility import can_run_on, can_see_answers, trajectory_shown
 from benchmark.submissions.services import submission_create
 from tests.api.data import SECRET, release, user
 

@@ -8,9 +8,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from benchmark.board.leaderboard import CELL_KEYS, leaderboard_releases, leaderboard_rows, leaderboard_sort
 from benchmark.cases.models import Release
 from benchmark.endpoints.models import ModelEndpoint
-from benchmark.runs.leaderboard import CELL_KEYS, leaderboard_releases, leaderboard_rows, leaderboard_sort
 from benchmark.runs.models import EvaluationRun
 from tests.benchmark.factories import staff_user
 from tests.web.board_factories import failing_scores, passing_scores, release_with_cases, run_with_results

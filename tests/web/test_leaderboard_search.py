@@ -10,8 +10,8 @@ from datetime import UTC, datetime
 
 import pytest
 
+from benchmark.board.search import LeaderboardQuery, leaderboard_view, provider_of
 from benchmark.endpoints.models import ModelEndpoint
-from benchmark.runs.leaderboard_search import LeaderboardQuery, leaderboard_view, provider_of
 from benchmark.runs.models import EvaluationRun
 from tests.web.board_factories import failing_scores, passing_scores, release_with_cases, run_with_results
 

@@ -7,8 +7,9 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from benchmark.board.leaderboard import leaderboard_rows, leaderboard_sort
 from benchmark.endpoints.models import ModelEndpoint
-from benchmark.runs.leaderboard import is_baseline, leaderboard_rows, leaderboard_sort
+from benchmark.runs.listing import is_baseline
 from benchmark.runs.models import EvaluationRun, Trajectory
 from benchmark.runs.services import run_create
 from tests.benchmark.factories import staff_user

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import User
 
+from benchmark.board.model_cards import model_card
 from benchmark.cases.models import Release
 from benchmark.endpoints.models import ModelEndpoint
-from benchmark.runs.model_cards import model_card
 from benchmark.runs.models import EvaluationRun
 from tests.web.board_factories import failing_scores, passing_scores, release_with_cases, run_with_results
 

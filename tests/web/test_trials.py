@@ -85,7 +85,7 @@ def test_the_leaderboard_shows_pass_hat_k_beside_the_pass_rate_and_downloads_it(
 
 def test_a_partial_run_or_one_with_uneven_trials_shows_no_pass_hat_k():
     """Before every case has its k trials, a case with fewer would count as passing all k on those it has."""
-    from benchmark.runs.leaderboard import _pass_k
+    from benchmark.board.leaderboard import _pass_k
 
     table2 = {"pass_hat_k": {"value": 50.0, "low": 20.0, "high": 80.0}, "trials": 3, "trials_min": 3}
     assert _pass_k(table2, complete=True) == {"k": 3, "value": 50.0, "low": 20.0, "high": 80.0}

@@ -6,7 +6,7 @@ from django.db import migrations, models
 def describe_platform_runs(apps, schema_editor):
     """Runs the platform drove itself get its description, so that they stay listed; uploads and external
     agents' runs keep none until their submitter states the model and how it ran."""
-    from benchmark.runs.leaderboard import platform_description
+    from benchmark.runs.listing import platform_description
 
     Run = apps.get_model("runs", "EvaluationRun")
     runs = Run.objects.filter(description="").exclude(agent__in=("upload", "external"))

@@ -52,7 +52,7 @@ class EvaluationRun(models.Model):
         help_text="Smoke tests check a submitted endpoint on 3 cases; never on the leaderboard.",
     )
     verified = models.BooleanField(default=True, help_text="False for self-reported (uploaded) results.")
-    # What a leaderboard listing needs (benchmark/runs/leaderboard.py, listing_problems): the model and who ran it how.
+    # What a leaderboard listing needs (benchmark/runs/listing.py, listing_problems): the model and who ran it how.
     model_name = models.CharField(
         max_length=200,
         blank=True,
@@ -75,7 +75,7 @@ class EvaluationRun(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     error = models.TextField(blank=True, default="", db_default="", help_text="Why a failed run failed.")
-    # Audit of the owner's and staff's actions from the run page (benchmark/runs/moderation.py).
+    # Audit of the owner's and staff's actions from the run page (benchmark/board/moderation.py).
     cancelled_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_index=False
     )
@@ -136,7 +136,7 @@ class InsertedJSONField(models.JSONField):
     regular expression. For a trajectory's steps and model calls that took about 2.5 times the CPU of
     the whole VALUES insert (14 ms against 5.5 ms per trajectory, measured in docs/benchmarks.md). Django
     keeps VALUES for a model with a field that has ``get_placeholder``; the placeholder is the plain one.
-    A finished trajectory's rows are now written with COPY (``execute._rows_replace``); this keeps other
+    A finished trajectory's rows are now written with COPY (``lifecycle._rows_replace``); this keeps other
     bulk inserts of steps and model calls (fixtures, tests) on VALUES.
     """
 

@@ -2,7 +2,7 @@
 
 An agent builder creates a run of the ``external`` agent and receives a run token (shown once;
 only its SHA-256 is stored). The agent connects to the run-mode MCP server
-(``benchmark.runs.mcp_runs``), asks ``next_case`` for a question and answers it with the
+(``benchmark.external.mcp_server``), asks ``next_case`` for a question and answers it with the
 agent toolset. Every tool call runs here, through the tool gateway against the case's city, and
 is recorded as a step exactly like a built-in agent's; the run's tool budget is enforced; a
 successful ``submit_answer`` closes the case, which is scored like any other trajectory.
@@ -28,13 +28,12 @@ from benchmark.agents.answer_format import answer_format
 from benchmark.agents.config import RunConfig
 from benchmark.agents.toolbox import StepRecord
 from benchmark.cases.models import Release
+from benchmark.runs.lifecycle import ACTIVE, trajectory_claim, trajectory_finish
 from benchmark.runs.models import EvaluationRun, RunToken, Step, Trajectory
+from benchmark.runs.scoring.trajectories import submitted_answer
+from benchmark.runs.services import run_create
 from environment.tools.gateway import call_tool
 from kernel.vocabulary import Ending
-
-from .execute import trajectory_finish
-from .scoring.trajectories import submitted_answer
-from .services import ACTIVE, run_create, trajectory_claim
 
 TOKEN_PREFIX = "lpr_"
 CLAIM_TRIES = 20
@@ -82,7 +81,7 @@ def external_run_create(
     """A running run of the ``external`` agent and its first token (returned once, never stored).
 
     ``model_name`` and ``description`` (which model answers, who runs the agent and how) are what its listing on
-    the leaderboard needs: without them the run is scored but not listed (``leaderboard.listing_problems``).
+    the leaderboard needs: without them the run is scored but not listed (``listing.listing_problems``).
 
     ``config``: its settings (the defaults when None); an external agent is held to its
     ``tool_budget``, and ``trials`` sets how many times each case is handed out.

@@ -22,9 +22,9 @@ class Command(BaseCommand):
 
     def handle(self, *args, **opts):
         from benchmark.cases.models import Release
+        from benchmark.external.management.commands.external_run import listing_note
+        from benchmark.external.upload import run_upload
         from benchmark.runs.driver import run_summary
-        from benchmark.runs.management.commands.external_run import listing_note
-        from benchmark.runs.upload import run_upload
 
         release = Release.objects.filter(name=opts["release"]).first()
         if release is None:

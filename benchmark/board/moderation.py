@@ -8,8 +8,7 @@ from django.core.exceptions import PermissionDenied
 from django.utils import timezone
 
 from benchmark.runs.models import EvaluationRun
-
-from .services import run_cancel
+from benchmark.runs.services import run_cancel
 
 
 def run_manageable(*, user, run: EvaluationRun) -> bool:

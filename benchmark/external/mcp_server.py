@@ -5,7 +5,7 @@ with its run token in the header ``Authorization: Bearer <token>``, or over stdi
 token in the environment variable ``LIFEPLANNER_RUN_TOKEN``. The server's instructions carry the
 answer format (``benchmark.agents.answer_format``); ``next_case`` hands the agent a question with
 that format and the fields its category is scored on; every other call goes to
-:func:`benchmark.runs.external.external_tool_call`, which runs the tool on the case's city
+:func:`benchmark.external.agents.external_tool_call`, which runs the tool on the case's city
 and records it as a step of the case's trajectory.
 """
 
@@ -19,10 +19,9 @@ from mcp.types import CallToolResult, TextContent
 from mcp.types import Tool as MCPTool
 
 from benchmark.agents.answer_format import answer_format_guide
+from benchmark.external.agents import NoCaseInProgress, RunTokenRefused, external_next_case, external_tool_call
 from environment.mcp_server import LifePlannerServer, city_tool_names
 from environment.tools.answer import ANSWER_TOOL
-
-from .external import NoCaseInProgress, RunTokenRefused, external_next_case, external_tool_call
 
 TOKEN_ENV = "LIFEPLANNER_RUN_TOKEN"
 RUN_INSTRUCTIONS = (

@@ -10,11 +10,12 @@ from __future__ import annotations
 from django.db.models import Q
 
 from benchmark.agents.config import RUN_FILTERS, RunConfig
+from benchmark.board.search import provider_of
 from benchmark.endpoints.card import TEXT_FIELDS
+from benchmark.runs.listing import is_baseline, run_listing_problems
 from benchmark.runs.models import EvaluationRun
 
-from .leaderboard import is_baseline, leaderboard_rows, run_listing_problems
-from .leaderboard_search import provider_of
+from .leaderboard import leaderboard_rows
 from .visibility import runs_visible
 
 # The card's fields as the page lists them, with their labels (prices are the cost column's business).

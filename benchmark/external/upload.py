@@ -34,13 +34,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from benchmark.agents.config import MAX_TRIALS
 from benchmark.agents.toolbox import StepRecord
 from benchmark.cases.models import Release, ReleaseCase
+from benchmark.runs.lifecycle import trajectory_finish
+from benchmark.runs.listing import listing_fields_clean
 from benchmark.runs.models import EvaluationRun, Trajectory
+from benchmark.runs.services import run_name_check
 from kernel.inputs import OBSERVATION_CHARS, TOOL_ARGUMENTS, UPLOAD_LINE, Problem, check_json, parse_json
 from kernel.vocabulary import Ending
-
-from .execute import trajectory_finish
-from .leaderboard import listing_fields_clean
-from .services import run_name_check
 
 MAX_ERRORS = 50
 MAX_LINE_BYTES = 16 * 1024 * 1024  # one (case, trial): 30 steps of the largest observations is about 6 MB

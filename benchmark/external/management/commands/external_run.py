@@ -46,7 +46,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **opts):
         from benchmark.cases.models import Release
-        from benchmark.runs import external
+        from benchmark.external import agents as external
         from benchmark.runs.models import EvaluationRun
 
         try:
@@ -89,7 +89,7 @@ class Command(BaseCommand):
 
 def listing_note(run) -> str:
     """A line saying why ``run`` will not be listed on the leaderboard and how to list it, or "" when it will be."""
-    from benchmark.runs.leaderboard import run_listing_problems
+    from benchmark.runs.listing import run_listing_problems
 
     problems = run_listing_problems(run)
     if not problems:

@@ -16,7 +16,7 @@ class Command(BaseCommand):
         parser.add_argument("--port", type=int, default=8766)
 
     def handle(self, *args, **opts):
-        from benchmark.runs.mcp_runs import TOKEN_ENV, build_run_server
+        from benchmark.external.mcp_server import TOKEN_ENV, build_run_server
 
         if opts["transport"] == "stdio":
             build_run_server(default_token=os.environ.get(TOKEN_ENV)).run("stdio")
