@@ -184,3 +184,29 @@ def test_the_tooling_is_a_development_app_the_production_settings_leave_out():
         if re.search(r"bench|profiling|scaleout|fake_endpoint", path.stem)
     ]
     assert left == []
+
+
+WEB_PARTS = {"board", "runs", "replay", "cases", "submit"}
+
+
+def test_each_part_of_the_site_routes_its_own_views():
+    """benchmark/web is a package per part of the site, along its URL seams: each part's urls.py routes views of
+    that part only (or Django's own sign-in views), and the package's root keeps no views or routes of a part."""
+    from django.urls import URLResolver
+
+    from benchmark.web import urls
+
+    parts = set()
+    for entry in urls.urlpatterns:
+        if not isinstance(entry, URLResolver):
+            assert entry.callback.__module__ in ("benchmark.web.about", "benchmark.web.glossary"), entry
+            continue
+        package = entry.urlconf_module.__name__.removesuffix(".urls")
+        parts.add(package.removeprefix("benchmark.web."))
+        for route in entry.url_patterns:
+            module = route.callback.__module__
+            assert module.startswith(package + ".") or module.startswith("django."), (route.name, module, package)
+    assert parts == WEB_PARTS
+    root = REPO / "benchmark" / "web"
+    flat = sorted(p.name for p in root.glob("*.py") if p.name.startswith(("views", "urls_", "replay")))
+    assert flat == [], flat

@@ -4,7 +4,7 @@ For every need (:mod:`benchmark.cases.needs`) ``PHRASINGS`` holds twelve infinit
 phrases that fit after "I want to ..." or "I'd like to ..." (lower-case start, no final
 punctuation), e.g. for quiet enough to study "revise for my exams somewhere hushed for the whole
 afternoon". No phrasing contains the fact's label, its key read as words, or any of its
-evidence words: the fact has to be inferred (``tests/benchmark/test_phrasings.py``).
+evidence words: the fact has to be inferred (``tests/cases/test_phrasings.py``).
 
 A phrasing that fits only some of the kinds the fact fits starts with them in brackets
 ("[beauty] explain exactly what haircut I want without miming it"); it is used only for a place

@@ -1,5 +1,5 @@
 """OSM highway classes, one table for the whole platform: which ways the road network keeps and how the
-maps' base layer groups them (``benchmark/web/streets.py``).
+maps' base layer groups them (``benchmark/web/replay/streets.py``).
 
 ``MAJOR_ROAD_CLASSES`` (motorways to tertiary roads and their links) and ``STREET_CLASSES`` (residential,
 service, unclassified, living streets, untyped roads) are the ways cars may drive (``DRIVE_CLASSES``);

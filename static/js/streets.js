@@ -1,5 +1,5 @@
 /* The offline base layer every map draws: the city's streets from our own road data
- * (/city/<name>/streets.geojson, benchmark/web/streets.py), on a canvas in its own pane between
+ * (/city/<name>/streets.geojson, benchmark/web/replay/streets.py), on a canvas in its own pane between
  * the tiles (when MAP_TILE_URL sets any) and our layers. Sets data-streets="loaded" or "failed"
  * on the map's container. With no tile layer configured, django-leaflet still adds an empty
  * layers control; it is removed here, since there is nothing to choose.

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from tests.api.data import World
-from tests.api.data import world as make_world
+from tests.factories import World
+from tests.factories import world as make_world
 
 
 @pytest.fixture

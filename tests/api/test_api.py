@@ -13,7 +13,7 @@ from benchmark.accounts.services import api_token_create
 from benchmark.agents.config import RunConfig
 from benchmark.endpoints.models import ModelEndpoint
 from benchmark.runs.models import EvaluationRun
-from tests.api.data import SECRET, finished_run
+from tests.factories import SECRET, finished_run
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,7 @@ import pytest
 
 from benchmark.endpoints.models import ModelEndpoint
 from benchmark.runs.models import EvaluationRun
-from tests.api.data import SECRET, endpoint, finished_run
+from tests.factories import SECRET, endpoint, finished_run
 
 pytestmark = pytest.mark.django_db
 

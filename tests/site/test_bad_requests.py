@@ -8,7 +8,7 @@ import pytest
 from django.test import RequestFactory
 from django.views.debug import technical_500_response
 
-from tests.api.data import release
+from tests.factories import release
 
 
 @pytest.fixture

@@ -140,7 +140,7 @@ def sweep_release(grid_city, django_db_blocker):
     """A committed one-case release of the grid city, removed with its runs afterwards."""
     from benchmark.cases.models import Case, Release
     from benchmark.cases.services import case_create, release_freeze
-    from tests.benchmark.factories import routing_document
+    from tests.factories import routing_document
 
     name = f"site-sweep-{next(_names)}"
     with django_db_blocker.unblock():

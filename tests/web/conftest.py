@@ -11,6 +11,8 @@ Two kinds of data:
 
 from __future__ import annotations
 
+import csv
+import io
 import itertools
 
 import pytest
@@ -124,7 +126,7 @@ def web_model_run(web_runs, django_db_blocker):
 def make_grid_release(grid_city, db):
     """Freeze a routing case of the grid city as a new release: ``make_grid_release(split=..., **document)``."""
     from benchmark.cases.services import case_create, release_freeze
-    from tests.benchmark.factories import routing_document
+    from tests.factories import routing_document
 
     def make(split: str = "public", **overrides):
         case = case_create(document=routing_document(status="validated", **overrides))
@@ -243,3 +245,8 @@ def users(db) -> dict:
     curator.groups.add(Group.objects.get(name="Curators"))
     staff = User.objects.create_user("staffer", password="pw", is_staff=True)
     return {"member": member, "curator": curator, "staff": staff}
+
+
+def read_csv(response) -> list[dict]:
+    """A CSV download's rows as dicts keyed by its header."""
+    return list(csv.DictReader(io.StringIO(response.content.decode("utf-8"))))

@@ -34,7 +34,7 @@ pytestmark = [needs_chromium, pytest.mark.django_db]
 def hostile_replay(grid_city, web_runs, django_db_blocker):
     """A committed trajectory on the grid city that reads a note with hostile title, text and comment."""
     from benchmark.cases.services import case_create, release_freeze
-    from tests.benchmark.factories import routing_document
+    from tests.factories import routing_document
     from tests.web import conftest as web
 
     with django_db_blocker.unblock():
@@ -344,7 +344,7 @@ def test_baselines_apart_and_every_metric_header_leads_to_the_glossary(site, bro
 def test_a_side_by_side_link_opens_at_its_maps_and_the_category_filter_narrows_the_comparison(site, page, web_runs):
     """Without its #side-by-side anchor, a shared side-by-side link still opens with the map on the first screen;
     choosing a category in the comparison lists that category's cells and cases only."""
-    from benchmark.web.compare import runs_compare
+    from benchmark.web.replay.compare import runs_compare
 
     a, b = web_runs["reference"], web_runs["heuristic"]
     row = runs_compare(a=a, b=b)["won"][0]
@@ -369,8 +369,7 @@ def test_a_side_by_side_link_opens_at_its_maps_and_the_category_filter_narrows_t
 def trials_board(django_db_blocker):
     """A committed release with a run of three trials per case, so its leaderboard has a pass^k to show."""
     from benchmark.cases.models import Case
-    from tests.web.board_factories import release_with_cases
-    from tests.web.trial_factories import run_with_trials
+    from tests.factories import release_with_cases, run_with_trials
 
     with django_db_blocker.unblock():
         release = release_with_cases("web-trials-board")

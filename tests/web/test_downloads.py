@@ -7,8 +7,6 @@ may not see them; CSV cells cannot turn into spreadsheet formulas.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import re
 
@@ -19,8 +17,8 @@ from django.test.utils import CaptureQueriesContext
 from benchmark.cases.models import Release
 from benchmark.endpoints.models import ModelEndpoint
 from benchmark.runs.models import EvaluationRun
-from tests.benchmark.factories import staff_user
-from tests.web.board_factories import failing_scores, metric, passing_scores, release_with_cases, run_with_results
+from tests.factories import failing_scores, metric, passing_scores, release_with_cases, run_with_results, staff_user
+from tests.web.conftest import read_csv
 
 pytestmark = pytest.mark.django_db
 PASS = (True, passing_scores())
@@ -65,10 +63,6 @@ def _unlisted(run: EvaluationRun) -> EvaluationRun:
 
 def page_ids(response) -> list[int]:
     return [int(i) for i in re.findall(r'<a href="/runs/(\d+)/">', response.content.decode())]
-
-
-def read_csv(response) -> list[dict]:
-    return list(csv.DictReader(io.StringIO(response.content.decode("utf-8"))))
 
 
 @pytest.mark.parametrize(
@@ -252,7 +246,7 @@ def test_failed_cases_download_takes_the_same_few_queries_for_any_number_of_fail
     "text", [' =HYPERLINK("x")', "\n=1+1", "\t@SUM(A1)", "\uff1d1+1", "\u3000+1", "-2", "@x", "\r=1"]
 )
 def test_a_formula_behind_blanks_or_in_full_width_stays_text(text):
-    from benchmark.web.downloads import csv_cell
+    from benchmark.web.files import csv_cell
 
     assert csv_cell(text) == "'" + text
     assert csv_cell("plain name") == "plain name" and csv_cell("a=b") == "a=b" and csv_cell(-2) == -2

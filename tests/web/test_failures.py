@@ -6,7 +6,7 @@ from benchmark.web.failures import REASON_CODES, REASONS, failure_reasons
 from judging.answers import normalise_answer
 from judging.metrics import order_consistency, place_set_iou, semantic_constraint_rules
 from judging.types import CaseSpec
-from tests.web.board_factories import failing_scores, metric, passing_scores
+from tests.factories import failing_scores, metric, passing_scores
 
 
 def reasons(scores=None, *, ended="submitted", passed=False, category="routing"):

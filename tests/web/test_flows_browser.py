@@ -176,7 +176,7 @@ def test_a_curator_edits_a_case_with_a_reason_reads_its_history_and_rejects_it(
 ):
     from benchmark.cases.models import Case
     from benchmark.cases.services import case_create
-    from tests.benchmark.factories import routing_document
+    from tests.factories import routing_document
 
     page, curator = sized_page, committed_user(curator=True)
     case = case_create(document=routing_document())

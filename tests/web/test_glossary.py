@@ -6,7 +6,7 @@ import re
 import pytest
 
 from benchmark.web.glossary import TERMS
-from tests.web.board_factories import failing_scores, passing_scores, release_with_cases, run_with_results
+from tests.factories import failing_scores, passing_scores, release_with_cases, run_with_results
 
 pytestmark = pytest.mark.django_db
 # A "?" link beside a sortable header, or the header's label itself as the link.

@@ -19,11 +19,11 @@ from benchmark.cases.models import Release
 from benchmark.runs.models import EvaluationRun, Step, Trajectory
 from benchmark.runs.services import run_create
 from benchmark.submissions.services import submission_create
-from tests.api.data import SECRET, release, user
+from tests.factories import SECRET, release, user
 
 pytestmark = pytest.mark.django_db
 
-GOLD = "812.4"  # the reference total_distance_m of every case (tests.benchmark.factories.routing_document)
+GOLD = "812.4"  # the reference total_distance_m of every case (tests.factories.routing_document)
 # What only a curator may see: the gold (in the case and in the passing answer), and marks put in each
 # part of the run that could carry it.
 RUN_SECRETS = (

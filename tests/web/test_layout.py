@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from tests.web.board_factories import failing_scores, passing_scores, release_with_cases, run_with_results
+from tests.factories import failing_scores, passing_scores, release_with_cases, run_with_results
 
 pytestmark = pytest.mark.django_db
 FOCUSABLE = re.compile(r"<(a|button|input|select|textarea)\b[^>]*>")

@@ -197,7 +197,7 @@ def test_answer_and_gold_markers_are_named(site, viewport_page, dense_replay):
 def curator(django_db_blocker):
     from django.contrib.auth.models import User
 
-    from tests.benchmark.factories import staff_user
+    from tests.factories import staff_user
 
     with django_db_blocker.unblock():
         User.objects.filter(username="maps-curator").delete()

@@ -247,7 +247,7 @@ PAGE_NAMES = [
 @pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["1400x900", "390x844"])
 @pytest.mark.parametrize("name", PAGE_NAMES)
 def test_every_page_fits_the_screen_with_big_enough_targets_and_no_errors(open_page, pages, name, size, monkeypatch):
-    from benchmark.web import case_browser
+    from benchmark.web.cases import browser as case_browser
 
     monkeypatch.setattr(case_browser, "PAGE_SIZE", 10)  # the 22 cases take three pages: pagination links
     page, problems, requests = open_page(pages[name], size)

@@ -25,8 +25,8 @@ from benchmark.web.plots import (
     tokens_svg,
 )
 from benchmark.web.plots.svg import CHAR_WIDTH, MIN_DESKTOP_SCALE
-from benchmark.web.run_report import CURVE_SERIES, tool_failures
-from tests.web.board_factories import failing_scores, passing_scores, release_with_cases, run_with_results
+from benchmark.web.runs.report import CURVE_SERIES, tool_failures
+from tests.factories import failing_scores, passing_scores, release_with_cases, run_with_results
 
 ORDER = CURVE_SERIES  # All, then the four categories
 ALL_PERFECT = {label: [1.0] * (20 if label == "All" else 5) for label in ORDER}

@@ -27,7 +27,7 @@ BOXES = """(selector) => [...document.querySelectorAll(selector)].map(e => {
 def plots_run(grid_city, django_db_blocker):
     """A committed run of 22 cases, passed and failed, with tool calls: every figure is drawn."""
     from benchmark.cases.models import Case, Release
-    from tests.web.board_factories import failing_scores, metric, passing_scores, release_with_cases, run_with_results
+    from tests.factories import failing_scores, metric, passing_scores, release_with_cases, run_with_results
 
     steps = [
         {"tool": "place_search", "arguments": {}, "observation": {"error": {"kind": "x"}}, "error_kind": "not_found"},

@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 from benchmark.web.process_caveat import notes_caveat, trivially_high
-from benchmark.web.replay import replay_payload
-from tests.web.board_factories import release_with_cases, run_with_results
+from benchmark.web.replay.document import replay_payload
+from tests.factories import release_with_cases, run_with_results
 
 pytestmark = pytest.mark.django_db
 

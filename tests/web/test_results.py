@@ -17,7 +17,7 @@ from benchmark.runs.models import EvaluationRun, Trajectory
 from benchmark.runs.results import run_results, run_results_stored
 from judging.aggregate import TABLE3_METRICS
 from kernel.vocabulary import CELLS
-from tests.web.board_factories import failing_scores, metric, passing_scores, release_with_cases, run_with_results
+from tests.factories import failing_scores, metric, passing_scores, release_with_cases, run_with_results
 
 pytestmark = pytest.mark.django_db
 LEVELS = ("L0", "L1", "L2")

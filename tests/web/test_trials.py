@@ -6,10 +6,9 @@ import re
 
 import pytest
 
-from benchmark.web.compare import runs_compare
-from tests.web.board_factories import release_with_cases, run_with_results
-from tests.web.test_downloads import read_csv
-from tests.web.trial_factories import run_with_trials
+from benchmark.web.replay.compare import runs_compare
+from tests.factories import release_with_cases, run_with_results, run_with_trials
+from tests.web.conftest import read_csv
 
 pytestmark = pytest.mark.django_db
 

@@ -3,7 +3,7 @@ sentence, a rating out of 5, a cost with its currency, the leaf of a place type,
 address, a clock time in am/pm, opening hours with commas, route totals rounded to the metre and second,
 "on foot", "bike", "car", "fastest", "shortest" for the vehicle and the target.
 
-A careful grader accepts every one of them; ``tests/benchmark/test_scoring.py`` scores them on generated
+A careful grader accepts every one of them; ``tests/runs/test_scoring.py`` scores them on generated
 cases and ``scripts/restated_answers.py`` on a whole release (figures in docs/metrics.md).
 """
 

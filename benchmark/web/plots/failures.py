@@ -1,7 +1,7 @@
 """Figure 6: per tool, a bar of its failed calls stacked by error kind, on a linear x scale of calls.
 
 Only failed calls are drawn: a call that worked but was labelled ``truncated`` or ``empty_result``
-is a success (``benchmark.web.run_report.tool_failures`` counts it apart). The scale stays linear
+is a success (``benchmark.web.runs.report.tool_failures`` counts it apart). The scale stays linear
 even when counts span orders of magnitude, because the segments of a stacked bar must add up;
 each bar ends in its numbers ("7 of 120 calls"), so short bars still read.
 """

@@ -283,7 +283,7 @@ class Command(BaseCommand):
 
     def _compare_case_queries(self, runs) -> None:
         """The run page's main query with one decompression of ``scores`` per value, and once per row."""
-        from benchmark.web.run_report import _cases_sql
+        from benchmark.web.runs.report import _cases_sql
 
         run = runs[len(runs) // 2]
         with connection.cursor() as cursor:
@@ -306,7 +306,7 @@ class Command(BaseCommand):
         if name in COLD:
             from django.core.cache import cache
 
-            from benchmark.web.compare import compare_cache_key
+            from benchmark.web.replay.compare import compare_cache_key
 
             cache.delete(compare_cache_key(a=self._pair[0], b=self._pair[1]))
 
