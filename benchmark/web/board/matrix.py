@@ -99,7 +99,7 @@ _ENTRY_COLUMNS = ("id", "number", "case_code", "category", "level", "question")
 def _entries(*, release: Release, filters: MatrixFilters) -> list[dict]:
     """The release's cases that pass the filters, read from their frozen snapshots in one query.
 
-    Raw SQL for one reason (as in ``run_report``): the snapshot is stored compressed and PostgreSQL
+    Raw SQL for one reason (as in ``web/runs/report.py``): the snapshot is stored compressed and PostgreSQL
     decompresses it again for every key it extracts; the LATERAL subquery (kept apart by OFFSET 0)
     decompresses it once per row, about 3 times faster on 667 cases.
     """

@@ -9,7 +9,7 @@ from django.utils.http import urlencode
 from benchmark.board import leaderboard
 from benchmark.board.search import Q_MAX, LeaderboardQuery, leaderboard_refine, provider_of
 from benchmark.cases.models import Release
-from benchmark.web.cases import browser as case_browser
+from benchmark.web.cases import browser
 from kernel.vocabulary import Category
 
 
@@ -42,7 +42,7 @@ def board_for(*, params, user) -> Board:
     release = leaderboard.default_release(releases)
     if params.get("release"):
         try:
-            release = case_browser.release_by_name(releases, params["release"])
+            release = browser.release_by_name(releases, params["release"])
         except LookupError as exc:
             raise BoardRequestError(f"{exc} (releases with runs)", status=404) from None
     try:

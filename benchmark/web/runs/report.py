@@ -222,7 +222,7 @@ def tool_failures(*, run: EvaluationRun) -> dict:
     "labels": the kinds that labelled calls that worked, "rows": [{"tool", "calls", "failed",
     "kinds": {kind: failed calls}, "labelled": {label: calls that worked}}] per tool}.
 
-    A call failed when its observation is an error, as the replay decides (``replay_summary``):
+    A call failed when its observation is an error, as the replay decides (``web/replay/summary.py``):
     ``truncated`` and ``empty_result`` also label calls that worked (a cut list, no match), and those
     count as successes; any other kind is a failure whatever was stored with it.
     """
